@@ -1,0 +1,10 @@
+// Registration functions, one per area of the Python module.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace pyaz {
+
+void register_games(pybind11::module_& m);
+
+}  // namespace pyaz

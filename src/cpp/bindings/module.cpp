@@ -1,0 +1,8 @@
+#include <pybind11/pybind11.h>
+
+#include "bindings/bindings.h"
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "pyaz C++ core: game rules, perft and random playouts.";
+    pyaz::register_games(m);
+}

@@ -1,0 +1,53 @@
+// Game-generic helpers used by tests and benchmarks: perft (move-path enumeration) and uniformly
+// random playouts. Templated on the game so that move generation inlines.
+#pragma once
+
+#include <cstdint>
+
+#include "core/rng.h"
+#include "games/common.h"
+
+namespace pyaz {
+
+// Number of action sequences of length `depth` from `state`. With count_finished false a game
+// that ends before `depth` contributes nothing (Edax's convention); with true it counts as one
+// leaf at every deeper depth (the widely published Othello table). The last ply is bulk-counted.
+template <class Game>
+std::uint64_t perft(const Game& state, int depth, bool count_finished) {
+    if (is_terminal(state.status())) return (depth == 0 || count_finished) ? 1 : 0;
+    if (depth == 0) return 1;
+    if (depth == 1) return static_cast<std::uint64_t>(state.num_legal_actions());
+    std::uint64_t total = 0;
+    state.for_each_child([&](const Game& child) { total += perft(child, depth - 1, count_finished); });
+    return total;
+}
+
+struct PlayoutCounts {
+    std::int64_t wins = 0;
+    std::int64_t draws = 0;
+    std::int64_t losses = 0;
+};
+
+// Plays `state` to the end with uniformly random legal actions.
+template <class Game>
+Status random_playout(Game state, Rng& rng) {
+    while (!is_terminal(state.status())) state.apply_random(rng);
+    return state.status();
+}
+
+// Results of `games` random playouts, counted for the player to move in `state`.
+template <class Game>
+PlayoutCounts random_playouts(const Game& state, std::int64_t games, std::uint64_t seed) {
+    Rng rng(seed);
+    PlayoutCounts counts;
+    const int player = state.to_move();
+    for (std::int64_t i = 0; i < games; ++i) {
+        const Status end = random_playout(state, rng);
+        if (end == Status::kDraw) ++counts.draws;
+        else if (end == win_for(player)) ++counts.wins;
+        else ++counts.losses;
+    }
+    return counts;
+}
+
+}  // namespace pyaz

@@ -1,0 +1,91 @@
+"""``pyaz-demo``: two uniformly random players play a game, then many more are tallied in C++.
+
+This is the stand-in main job until the training loop (``pyaz-selfplay``) lands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+import pyaz
+from pyaz.games import GAMES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pyaz-demo",
+        description=(
+            "Play one game between two uniformly random players and print it move by move, "
+            "then play --games more random games in C++ and report the results and speed."
+        ),
+    )
+    parser.add_argument(
+        "--game", default="othello", help=f"game name: {', '.join(GAMES)} (default: othello)"
+    )
+    parser.add_argument(
+        "--size", type=int, help="board size n for othello (4..8) and gomoku (5..15)"
+    )
+    parser.add_argument("--width", type=int, help="connect_four board width (default 7)")
+    parser.add_argument("--height", type=int, help="connect_four board height (default 6)")
+    parser.add_argument("--line-length", type=int, help="gomoku stones in a row to win (default 5)")
+    parser.add_argument(
+        "--exact-line",
+        action="store_true",
+        help="gomoku: only exactly line-length wins (no overlines)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=10000,
+        help="random games to tally after the shown one (default 10000)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--quiet", action="store_true", help="do not print the shown game's boards")
+    return parser
+
+
+def game_options(args: argparse.Namespace) -> dict[str, object]:
+    """The make() options the user set on the command line."""
+    options: dict[str, object] = {}
+    for key in ("size", "width", "height", "line_length"):
+        value = getattr(args, key)
+        if value is not None:
+            options[key] = value
+    if args.exact_line:
+        options["overline_wins"] = False
+    return options
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        state = pyaz.make(args.game, **game_options(args))
+    except (ValueError, TypeError) as error:
+        print(f"pyaz-demo: {error}", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    start = state.clone()
+    moves = []
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        moves.append(state.action_to_str(action))
+        state.apply(action)
+        if not args.quiet:
+            print(f"{len(moves)}. {'XO'[1 - state.to_move()]} plays {moves[-1]}\n{state}")
+    print(f"moves: {' '.join(moves)}")
+    print(f"result: {state.status().name}")
+    began = time.perf_counter()
+    wins, draws, losses = pyaz.random_playouts(start, args.games, args.seed)
+    seconds = time.perf_counter() - began
+    print(
+        f"{args.games} random games: first player {wins} wins, {draws} draws, {losses} losses "
+        f"({args.games / max(seconds, 1e-9):,.0f} games/s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

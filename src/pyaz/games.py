@@ -1,0 +1,62 @@
+"""The game registry: ``pyaz.make(name, **options)`` builds the start state of any game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from pyaz._core import ConnectFour, Gomoku, Othello
+
+GameState: TypeAlias = Othello | ConnectFour | Gomoku
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How to build one game: its class, the options it takes with their defaults, and aliases."""
+
+    cls: type
+    options: dict[str, Any]
+    aliases: tuple[str, ...] = field(default=())
+    summary: str = ""
+
+
+GAMES: dict[str, GameSpec] = {
+    "othello": GameSpec(Othello, {"size": 8}, ("reversi",), "Othello/Reversi, n x n for n in 4..8"),
+    "connect_four": GameSpec(
+        ConnectFour,
+        {"width": 7, "height": 6},
+        ("connect4", "connectfour", "connect-four"),
+        "Connect Four, width x height with width*(height+1) <= 64",
+    ),
+    "gomoku": GameSpec(
+        Gomoku,
+        {"size": 15, "line_length": 5, "overline_wins": True},
+        ("gobang", "five-in-a-row"),
+        "Gomoku/Gobang, n x n for n in 5..15, line_length in a row wins",
+    ),
+}
+
+_ALIASES = {alias: name for name, spec in GAMES.items() for alias in (name, *spec.aliases)}
+
+
+def canonical_name(name: str) -> str:
+    """The registry name for ``name`` or one of its aliases (case-insensitive)."""
+    key = name.strip().lower().replace(" ", "_")
+    if key not in _ALIASES:
+        known = ", ".join(sorted(GAMES))
+        raise ValueError(f"unknown game {name!r}; known games: {known}")
+    return _ALIASES[key]
+
+
+def make(name: str, **options: Any) -> GameState:
+    """The start state of game ``name`` with ``options`` (see ``pyaz.GAMES`` for each game's).
+
+    >>> make("connect_four", width=7, height=6).num_actions
+    7
+    """
+    spec = GAMES[canonical_name(name)]
+    unknown = set(options) - set(spec.options)
+    if unknown:
+        allowed = ", ".join(f"{k}={v!r}" for k, v in spec.options.items())
+        raise TypeError(f"{name!r} takes no option(s) {sorted(unknown)}; its options: {allowed}")
+    return spec.cls(**{**spec.options, **options})

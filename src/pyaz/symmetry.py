@@ -1,0 +1,63 @@
+"""Dihedral symmetries of board planes and policies, for data augmentation.
+
+Transform ``k`` in 0..7: if ``k >= 4`` mirror left-right first, then rotate ``k % 4`` quarter
+turns counter-clockwise (``numpy.rot90``). Square-board games (Othello, Gomoku) have all 8;
+Connect Four has only 0 and 4 (gravity rules out rotations and the vertical flip).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyaz.games import GameState
+
+
+def num_symmetries(state: GameState) -> int:
+    """How many of the transforms 0..7 are symmetries of the game's rules."""
+    return 2 if state.name == "connect_four" else 8
+
+
+def symmetry_ids(state: GameState) -> list[int]:
+    """The transform ids valid for this game: [0, 4] for Connect Four, 0..7 otherwise."""
+    return [0, 4] if state.name == "connect_four" else list(range(8))
+
+
+def _check_id(k: int) -> None:
+    if not 0 <= k < 8:
+        raise ValueError(f"symmetry id must be in 0..7, got {k}")
+
+
+def transform_planes(planes: np.ndarray, k: int) -> np.ndarray:
+    """Applies transform ``k`` to the last two axes (H, W) of ``planes``."""
+    _check_id(k)
+    if planes.ndim < 2:
+        raise ValueError(f"planes need at least 2 dimensions (H, W), got shape {planes.shape}")
+    out = np.flip(planes, axis=-1) if k >= 4 else planes
+    return np.ascontiguousarray(np.rot90(out, k % 4, axes=(-2, -1)))
+
+
+def _board_permutation(state: GameState, k: int) -> np.ndarray:
+    """For each cell of the transformed board, the index it came from."""
+    if state.name == "connect_four":
+        if k not in (0, 4):
+            raise ValueError(f"Connect Four has only symmetries 0 and 4 (mirror), got {k}")
+        columns = np.arange(state.num_actions).reshape(1, -1)
+        return transform_planes(columns, k).ravel()
+    height, width = state.board_shape
+    return transform_planes(np.arange(height * width).reshape(height, width), k).ravel()
+
+
+def transform_policy(policy: np.ndarray, k: int, state: GameState) -> np.ndarray:
+    """Applies transform ``k`` to policies over ``state``'s action space (last axis).
+
+    Board actions move with the board; a trailing pass action (Othello) stays in place.
+    """
+    _check_id(k)
+    if policy.shape[-1] != state.num_actions:
+        raise ValueError(
+            f"policy's last axis has {policy.shape[-1]} entries, the game has "
+            f"{state.num_actions} actions"
+        )
+    source = _board_permutation(state, k)
+    extra = np.arange(source.size, state.num_actions)
+    return policy[..., np.concatenate([source, extra])]
