@@ -18,6 +18,13 @@ std::uint64_t perft(const Game& state, int depth, bool count_finished) {
     if (depth == 0) return 1;
     if (depth == 1) return static_cast<std::uint64_t>(state.num_legal_actions());
     std::uint64_t total = 0;
+    if (depth == 2) {  // the last two plies without a call per leaf's parent
+        state.for_each_child([&](const Game& child) {
+            total += is_terminal(child.status()) ? (count_finished ? 1 : 0)
+                                                 : static_cast<std::uint64_t>(child.num_legal_actions());
+        });
+        return total;
+    }
     state.for_each_child([&](const Game& child) { total += perft(child, depth - 1, count_finished); });
     return total;
 }
