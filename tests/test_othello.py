@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -173,3 +177,21 @@ def test_random_playouts_count_every_game() -> None:
     assert wins + draws + losses == 2000
     assert wins > 0 and losses > 0 and draws > 0
     assert pyaz.random_playouts(pyaz.make("othello", size=6), 2000, seed=3) == (wins, draws, losses)
+
+
+def test_portable_code_path_gives_the_same_counts() -> None:
+    """The AVX2 move generator is chosen at load time; the portable one must agree."""
+    script = (
+        "import pyaz; s = pyaz.make('othello'); "
+        "print(pyaz.perft(s, 9), pyaz.random_playouts(s, 3000, 11), "
+        "pyaz.perft(pyaz.make('othello', size=5), 8))"
+    )
+    outputs = []
+    for env_extra in ({}, {"PYAZ_DISABLE_AVX2": "1"}):
+        env = {**os.environ, **env_extra}
+        result = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].startswith("3005288 ")

@@ -56,6 +56,18 @@ void Gomoku::legal_actions(ActionList<kMaxActions>& out) const {
 
 Action Gomoku::random_action(Rng& rng) const { return action_of(random_cell(rng)); }
 
+int Gomoku::random_cell(Rng& rng) const {
+    const Bitboard256& board = board_cells(size_);
+    for (int draw = 0; draw < 2; ++draw) {
+        std::uint64_t random_bits = rng.next();
+        for (int byte = 0; byte < 8; ++byte, random_bits >>= 8) {
+            const int cell = static_cast<int>(random_bits & 255);
+            if (board.test(cell) && !stones_[0].test(cell) && !stones_[1].test(cell)) return cell;
+        }
+    }
+    return empty_cells().nth_set(static_cast<int>(rng.below(num_actions() - ply_)));
+}
+
 int Gomoku::line_through(const Bitboard256& stones, int cell, int step) {
     int length = 1;
     for (int next = cell + step; next < 256 && stones.test(next); next += step) ++length;

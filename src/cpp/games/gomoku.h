@@ -70,9 +70,9 @@ private:
     static int cell_index(int row, int col) { return row * Bitboard256::kStride + col; }
     Action action_of(int index) const { return (index >> 4) * size_ + (index & 15); }
     Bitboard256 empty_cells() const;
-    int random_cell(Rng& rng) const {
-        return empty_cells().nth_set(static_cast<int>(rng.below(num_actions() - ply_)));
-    }
+    // A uniformly random empty cell: rejection sampling over the 256-cell layout (a few tries
+    // while the board is not nearly full), then an exact pick among the empty cells.
+    int random_cell(Rng& rng) const;
     // Puts a stone of the side to move on an empty cell and updates the status.
     void place(int cell);
     // Length of the line of `stones` through `cell` along the index step `step`, cell included.

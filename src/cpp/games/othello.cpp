@@ -2,12 +2,20 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <cstring>
+
+// Runtime dispatch to an AVX2 move generator needs GCC/Clang on x86-64.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PYAZ_HAS_AVX2_DISPATCH 1
+#else
+#define PYAZ_HAS_AVX2_DISPATCH 0
+#endif
 
 namespace pyaz {
 namespace {
 
 constexpr Bitboard kColumnA = 0x0101010101010101ull;
-constexpr Bitboard kColumnH = kColumnA << 7;
 
 // Squares of the n x n board inside the 8x8 word.
 constexpr Bitboard valid_squares(int size) {
@@ -18,50 +26,92 @@ constexpr Bitboard valid_squares(int size) {
 }
 
 struct SizeMasks {
-    Bitboard all;         // squares on the board
-    Bitboard not_left;    // board minus column a: where an eastward shift may land
-    Bitboard not_right;   // board minus column h: where a westward shift may land
+    Bitboard all;    // squares on the board
+    Bitboard inner;  // the board minus its first and last column: the only discs that a
+                     // horizontal or diagonal line can flank (and shifting them never wraps)
 };
 
 constexpr std::array<SizeMasks, 9> kMasks = [] {
     std::array<SizeMasks, 9> masks{};
     for (int n = Othello::kMinSize; n <= Othello::kMaxSize; ++n) {
         const Bitboard all = valid_squares(n);
-        masks[n] = {all, all & ~kColumnA, all & ~kColumnH};
+        masks[n] = {all, all & ~kColumnA & ~(kColumnA << (n - 1))};
     }
     return masks;
 }();
 
-// Shift by one square in a direction: kDelta is the change of the bit index.
-template <int kDelta>
-inline Bitboard shift(Bitboard b) {
-    if constexpr (kDelta > 0) return b << kDelta;
-    else return b >> -kDelta;
+// Squares from which `own` flanks a run of `flankable` discs along +-kStep (both directions at
+// once; Kogge-Stone doubling with a "two flankable in a row" mask: 4 steps cover 6 discs).
+template <int kStep>
+inline Bitboard moves_along(Bitboard own, Bitboard flankable) {
+    Bitboard up = flankable & (own << kStep);
+    Bitboard down = flankable & (own >> kStep);
+    up |= flankable & (up << kStep);
+    down |= flankable & (down >> kStep);
+    const Bitboard pairs_up = flankable & (flankable << kStep);
+    const Bitboard pairs_down = pairs_up >> kStep;
+    up |= pairs_up & (up << (2 * kStep));
+    down |= pairs_down & (down >> (2 * kStep));
+    up |= pairs_up & (up << (2 * kStep));
+    down |= pairs_down & (down >> (2 * kStep));
+    return (up << kStep) | (down >> kStep);
 }
 
-// The mask that keeps a shift by kDelta on the board (no wrap between rows).
-template <int kDelta>
-inline Bitboard landing_mask(const SizeMasks& m) {
-    constexpr int column_step = ((kDelta % 8) + 8 + 4) % 8 - 4;  // -1, 0 or +1
-    if constexpr (column_step == 1) return m.not_left;
-    else if constexpr (column_step == -1) return m.not_right;
-    else return m.all;
+Bitboard moves_scalar(Bitboard own, Bitboard opponent, const SizeMasks& m) {
+    const Bitboard inner = opponent & m.inner;
+    const Bitboard empty = m.all & ~(own | opponent);
+    return (moves_along<1>(own, inner) | moves_along<8>(own, opponent) |
+            moves_along<7>(own, inner) | moves_along<9>(own, inner)) &
+           empty;
 }
 
-// Placements along one direction pair-step (Kogge-Stone style: runs of opponent discs are
-// doubled with a precomputed "two opponents in a row" mask, so 4 steps cover 6 squares).
-template <int kDelta>
-inline Bitboard moves_in_direction(Bitboard own, Bitboard opponent, Bitboard empty,
-                                   const SizeMasks& m) {
-    const Bitboard mask = landing_mask<kDelta>(m);
-    const Bitboard run_mask = opponent & mask;
-    Bitboard run = run_mask & shift<kDelta>(own);
-    run |= run_mask & shift<kDelta>(run);
-    const Bitboard pairs = run_mask & shift<kDelta>(run_mask);
-    run |= pairs & shift<2 * kDelta>(run);
-    run |= pairs & shift<2 * kDelta>(run);
-    return shift<kDelta>(run) & mask & empty;
+#if PYAZ_HAS_AVX2_DISPATCH
+// The same computation with the four line directions in the four 64-bit lanes of an AVX2
+// register (per-lane shifts); chosen at load time on CPUs that have AVX2.
+using Lanes = std::uint64_t __attribute__((vector_size(32)));
+
+__attribute__((target("avx2"))) Bitboard moves_avx2(Bitboard own, Bitboard opponent,
+                                                    const SizeMasks& m) {
+    const Lanes step = {1, 8, 7, 9};
+    const Lanes double_step = {2, 16, 14, 18};
+    const Bitboard inner = opponent & m.inner;
+    const Lanes flankable = {inner, opponent, inner, inner};
+    const Lanes mine = {own, own, own, own};
+    Lanes up = flankable & (mine << step);
+    Lanes down = flankable & (mine >> step);
+    up |= flankable & (up << step);
+    down |= flankable & (down >> step);
+    const Lanes pairs_up = flankable & (flankable << step);
+    const Lanes pairs_down = pairs_up >> step;
+    up |= pairs_up & (up << double_step);
+    down |= pairs_down & (down >> double_step);
+    up |= pairs_up & (up << double_step);
+    down |= pairs_down & (down >> double_step);
+    const Lanes moves = (up << step) | (down >> step);
+    return (moves[0] | moves[1] | moves[2] | moves[3]) & m.all & ~(own | opponent);
 }
+#endif
+
+// AVX2 is used when the CPU has it, unless PYAZ_DISABLE_AVX2 is set in the environment (the
+// tests use that to check the portable code paths against the same counts).
+bool use_avx2() {
+#if PYAZ_HAS_AVX2_DISPATCH
+    return __builtin_cpu_supports("avx2") && std::getenv("PYAZ_DISABLE_AVX2") == nullptr;
+#else
+    return false;
+#endif
+}
+
+using MovesFn = Bitboard (*)(Bitboard, Bitboard, const SizeMasks&);
+
+MovesFn pick_moves_impl() {
+#if PYAZ_HAS_AVX2_DISPATCH
+    if (use_avx2()) return moves_avx2;
+#endif
+    return moves_scalar;
+}
+
+const MovesFn kMovesImpl = pick_moves_impl();
 
 // Squares strictly after `square` along direction (dr, dc) on the 8x8 word. Squares beyond a
 // smaller board are always empty, so the 8x8 rays serve every size.
@@ -108,28 +158,73 @@ inline Bitboard flips_down(Bitboard own, Bitboard opponent, Bitboard ray_mask) {
     return (first & own) ? ray_mask & ~((first << 1) - 1) : 0;
 }
 
-}  // namespace
-
-Bitboard othello_moves(Bitboard own, Bitboard opponent, int size) {
-    const SizeMasks& m = kMasks[size];
-    const Bitboard empty = m.all & ~(own | opponent);
-    return moves_in_direction<1>(own, opponent, empty, m) |
-           moves_in_direction<-1>(own, opponent, empty, m) |
-           moves_in_direction<8>(own, opponent, empty, m) |
-           moves_in_direction<-8>(own, opponent, empty, m) |
-           moves_in_direction<9>(own, opponent, empty, m) |
-           moves_in_direction<-9>(own, opponent, empty, m) |
-           moves_in_direction<7>(own, opponent, empty, m) |
-           moves_in_direction<-7>(own, opponent, empty, m);
-}
-
-Bitboard othello_flips(Bitboard own, Bitboard opponent, int square) {
+Bitboard flips_scalar(Bitboard own, Bitboard opponent, int square) {
     const auto& up = kRays.up[square];
     const auto& down = kRays.down[square];
     return flips_up(own, opponent, up[0]) | flips_up(own, opponent, up[1]) |
            flips_up(own, opponent, up[2]) | flips_up(own, opponent, up[3]) |
            flips_down(own, opponent, down[0]) | flips_down(own, opponent, down[1]) |
            flips_down(own, opponent, down[2]) | flips_down(own, opponent, down[3]);
+}
+
+#if PYAZ_HAS_AVX2_DISPATCH
+__attribute__((target("avx2"))) inline Lanes load_lanes(const std::array<Bitboard, 4>& words) {
+    Lanes lanes;
+    std::memcpy(&lanes, words.data(), sizeof lanes);
+    return lanes;
+}
+
+// flips_up and flips_down for four rays at once. Along a shrinking ray the first blocker is
+// the highest bit of the blockers; smearing them downwards marks it and everything below.
+__attribute__((target("avx2"))) Bitboard flips_avx2(Bitboard own, Bitboard opponent,
+                                                    int square) {
+    const Lanes mine = {own, own, own, own};
+    const Lanes theirs = {opponent, opponent, opponent, opponent};
+    const Lanes zero = {0, 0, 0, 0};
+    const Lanes one = {1, 1, 1, 1};
+
+    const Lanes up_rays = load_lanes(kRays.up[square]);
+    const Lanes up_blockers = up_rays & ~theirs;
+    const Lanes up_first = up_blockers & (zero - up_blockers);
+    const Lanes up_flanked = reinterpret_cast<Lanes>((up_first & mine) != zero);
+    const Lanes up_flips = up_rays & (up_first - one) & up_flanked;
+
+    const Lanes down_rays = load_lanes(kRays.down[square]);
+    const Lanes down_blockers = down_rays & ~theirs;
+    Lanes smear = down_blockers | (down_blockers >> 1);
+    smear |= smear >> 2;
+    smear |= smear >> 4;
+    smear |= smear >> 8;
+    smear |= smear >> 16;
+    smear |= smear >> 32;
+    const Lanes down_first = down_blockers & ~(smear >> 1);
+    const Lanes down_flanked = reinterpret_cast<Lanes>((down_first & mine) != zero);
+    const Lanes down_flips = down_rays & ~smear & down_flanked;
+
+    const Lanes flips = up_flips | down_flips;
+    return flips[0] | flips[1] | flips[2] | flips[3];
+}
+#endif
+
+using FlipsFn = Bitboard (*)(Bitboard, Bitboard, int);
+
+FlipsFn pick_flips_impl() {
+#if PYAZ_HAS_AVX2_DISPATCH
+    if (use_avx2()) return flips_avx2;
+#endif
+    return flips_scalar;
+}
+
+const FlipsFn kFlipsImpl = pick_flips_impl();
+
+}  // namespace
+
+Bitboard othello_moves(Bitboard own, Bitboard opponent, int size) {
+    return kMovesImpl(own, opponent, kMasks[size]);
+}
+
+Bitboard othello_flips(Bitboard own, Bitboard opponent, int square) {
+    return kFlipsImpl(own, opponent, square);
 }
 
 Othello::Othello(int size) {
