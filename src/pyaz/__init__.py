@@ -12,6 +12,7 @@ Games live in C++ (bitboards) and are driven from Python::
 
 from pyaz._core import ConnectFour, Gomoku, Othello, Status, perft, random_playouts
 from pyaz.games import GAMES, GameState, make
+from pyaz.search import Search
 from pyaz.symmetry import num_symmetries, transform_planes, transform_policy
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "GameState",
     "Gomoku",
     "Othello",
+    "Search",
     "Status",
     "make",
     "num_symmetries",

@@ -3,6 +3,7 @@
 #include "bindings/bindings.h"
 
 PYBIND11_MODULE(_core, m) {
-    m.doc() = "pyaz C++ core: game rules, perft and random playouts.";
+    m.doc() = "pyaz C++ core: game rules, perft, random playouts and tree search.";
     pyaz::register_games(m);
+    pyaz::register_search(m);
 }

@@ -34,6 +34,12 @@ public:
         return static_cast<std::uint32_t>((x * bound) >> 32);
     }
 
+    // UniformRandomBitGenerator, so that <random> distributions can draw from it.
+    using result_type = std::uint64_t;
+    static constexpr result_type min() { return 0; }
+    static constexpr result_type max() { return ~result_type{0}; }
+    result_type operator()() { return next(); }
+
     // Uniform double in [0, 1).
     double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 

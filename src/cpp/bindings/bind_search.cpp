@@ -1,0 +1,200 @@
+// Python bindings of the tree search: one Search class per game, the C++ evaluators, and the
+// adapter that calls a Python network once per batch of leaves.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bindings/bindings.h"
+#include "games/connect_four.h"
+#include "games/gomoku.h"
+#include "games/othello.h"
+#include "search/puct.h"
+
+namespace py = pybind11;
+
+namespace pyaz {
+namespace {
+
+// Calls fn(planes[B, C, H, W]) -> (policy_logits[B, A], values[B]) with the GIL held only for
+// the call. The planes array is a read-only view of a C++ buffer, valid during the call.
+template <class Game>
+class PythonEvaluator : public BatchEvaluator<Game> {
+public:
+    explicit PythonEvaluator(py::object fn) : fn_(std::move(fn)) {}
+
+    void evaluate(const std::vector<const Game*>& states, float* priors, float* values) override {
+        const Game& first = *states.front();
+        const py::ssize_t batch = static_cast<py::ssize_t>(states.size());
+        const int plane_size = first.num_planes() * first.height() * first.width();
+        planes_.resize(states.size() * plane_size);
+        for (std::size_t i = 0; i < states.size(); ++i) states[i]->encode(planes_.data() + i * plane_size);
+        py::gil_scoped_acquire gil;
+        py::array_t<float> planes({batch, py::ssize_t(first.num_planes()), py::ssize_t(first.height()),
+                                   py::ssize_t(first.width())},
+                                  planes_.data(), py::capsule(planes_.data(), [](void*) {}));
+        py::detail::array_proxy(planes.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+        py::object result = fn_(planes);
+        read_result(result, states, priors, values);
+    }
+
+private:
+    static void check_finite(const float* data, py::ssize_t count, const char* what) {
+        for (py::ssize_t i = 0; i < count; ++i) {
+            if (!std::isfinite(data[i])) {
+                throw py::value_error(std::string("the evaluator returned a non-finite ") + what +
+                                      " (NaN or infinity) at flat index " + std::to_string(i));
+            }
+        }
+    }
+
+    void read_result(const py::object& result, const std::vector<const Game*>& states, float* priors,
+                     float* values) {
+        const py::ssize_t batch = static_cast<py::ssize_t>(states.size());
+        const int num_actions = states.front()->num_actions();
+        if (!py::isinstance<py::tuple>(result) && !py::isinstance<py::list>(result)) {
+            throw py::type_error("the evaluator must return (policy_logits, values), got " +
+                                 std::string(py::str(py::type::of(result))));
+        }
+        py::sequence pair = result.cast<py::sequence>();
+        if (pair.size() != 2) throw py::value_error("the evaluator must return exactly (policy_logits, values)");
+        auto logits = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(pair[0]);
+        auto vals = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(pair[1]);
+        if (!logits || !vals) throw py::type_error("policy_logits and values must be numeric arrays");
+        if (logits.ndim() != 2 || logits.shape(0) != batch || logits.shape(1) != num_actions) {
+            throw py::value_error("policy_logits must have shape (" + std::to_string(batch) + ", " +
+                                  std::to_string(num_actions) + "), got " + shape_text(logits));
+        }
+        if (vals.size() != batch || vals.ndim() > 2 || (vals.ndim() == 2 && vals.shape(1) != 1)) {
+            throw py::value_error("values must have shape (" + std::to_string(batch) + ",), got " +
+                                  shape_text(vals));
+        }
+        check_finite(logits.data(), logits.size(), "policy logit");
+        check_finite(vals.data(), vals.size(), "value");
+        for (py::ssize_t i = 0; i < batch; ++i) {
+            const float v = vals.data()[i];
+            if (v < -1.0001f || v > 1.0001f) {
+                throw py::value_error("values must lie in [-1, 1], got " + std::to_string(v) + " in row " +
+                                      std::to_string(i));
+            }
+            values[i] = std::max(-1.0f, std::min(1.0f, v));
+            softmax_over_legal(*states[i], logits.data() + i * num_actions, priors + i * num_actions);
+        }
+    }
+
+    static void softmax_over_legal(const Game& state, const float* logits, float* priors) {
+        ActionList<Game::kMaxActions> actions;
+        state.legal_actions(actions);
+        float top = -std::numeric_limits<float>::infinity();
+        for (Action a : actions) top = std::max(top, logits[a]);
+        for (Action a : actions) priors[a] = std::exp(logits[a] - top);
+    }
+
+    static std::string shape_text(const py::array& a) {
+        std::string text = "(";
+        for (py::ssize_t d = 0; d < a.ndim(); ++d) text += (d ? ", " : "") + std::to_string(a.shape(d));
+        return text + (a.ndim() == 1 ? ",)" : ")");
+    }
+
+    py::object fn_;
+    std::vector<float> planes_;
+};
+
+SearchParams params_from_kwargs(const py::kwargs& kwargs) {
+    SearchParams p;
+    for (const auto& item : kwargs) {
+        const std::string key = item.first.cast<std::string>();
+        const py::handle value = item.second;
+        if (key == "rule") {
+            const std::string rule = value.cast<std::string>();
+            if (rule == "puct") p.rule = SelectionRule::kPuct;
+            else if (rule == "uct" || rule == "ucb1") p.rule = SelectionRule::kUcb1;
+            else throw py::value_error("rule must be 'puct' or 'uct', got '" + rule + "'");
+        } else if (key == "c_puct") p.c_puct = value.cast<double>();
+        else if (key == "c_uct") p.c_uct = value.cast<double>();
+        else if (key == "dirichlet_alpha") p.dirichlet_alpha = value.cast<double>();
+        else if (key == "dirichlet_epsilon") p.dirichlet_epsilon = value.cast<double>();
+        else if (key == "fpu_value") p.fpu_value = value.cast<double>();
+        else if (key == "fpu_relative") p.fpu_relative = value.cast<bool>();
+        else if (key == "draw_value") p.draw_value = value.cast<double>();
+        else if (key == "virtual_loss") p.virtual_loss = value.cast<double>();
+        else if (key == "threads") p.threads = value.cast<int>();
+        else if (key == "batch_size") p.batch_size = value.cast<int>();
+        else if (key == "max_nodes") p.max_nodes = value.cast<std::int64_t>();
+        else if (key == "seed") p.seed = value.cast<std::uint64_t>();
+        else throw py::type_error("unknown search option '" + key + "'");
+    }
+    return p;
+}
+
+template <class Game>
+void run_search(Search<Game>& search, std::int64_t simulations, const py::object& evaluator) {
+    std::unique_ptr<BatchEvaluator<Game>> owned;
+    if (py::isinstance<py::str>(evaluator)) {
+        const std::string name = evaluator.cast<std::string>();
+        if (name == "uniform") owned = std::make_unique<UniformEvaluator<Game>>();
+        else if (name == "rollout") {
+            owned = std::make_unique<RolloutEvaluator<Game>>(search.params().draw_value, search.params().seed);
+        } else throw py::value_error("evaluator must be 'uniform', 'rollout' or a callable, got '" + name + "'");
+    } else if (PyCallable_Check(evaluator.ptr())) {
+        owned = std::make_unique<PythonEvaluator<Game>>(evaluator);
+    } else {
+        throw py::type_error("evaluator must be 'uniform', 'rollout' or a callable fn(planes) -> (logits, values)");
+    }
+    py::gil_scoped_release release;
+    search.run(simulations, *owned);
+}
+
+template <class Game>
+py::array_t<float> to_array(const std::vector<float>& v) {
+    return py::array_t<float>(static_cast<py::ssize_t>(v.size()), v.data());
+}
+
+template <class Game>
+void bind_search(py::module_& m, const char* name) {
+    py::class_<Search<Game>>(m, name)
+        .def(py::init([](const Game& state, const py::kwargs& kwargs) {
+                 return std::make_unique<Search<Game>>(state, params_from_kwargs(kwargs));
+             }),
+             py::arg("state"))
+        .def("run", &run_search<Game>, py::arg("simulations"), py::arg("evaluator") = "uniform")
+        .def("advance", &Search<Game>::advance, py::arg("action"))
+        .def("set_root", &Search<Game>::set_root, py::arg("state"))
+        .def_property_readonly("root_state", &Search<Game>::root_state)
+        .def_property_readonly("tree_size", &Search<Game>::tree_size)
+        .def_property_readonly("tree_full", &Search<Game>::tree_full)
+        .def_property_readonly("collisions", &Search<Game>::collisions)
+        .def_property_readonly("root_visits", &Search<Game>::root_visits)
+        .def_property_readonly("root_value", &Search<Game>::root_value)
+        .def_property_readonly("pending_visits", &Search<Game>::pending_visits)
+        .def("visit_counts",
+             [](const Search<Game>& s) {
+                 const auto counts = s.visit_counts();
+                 return py::array_t<std::int32_t>(static_cast<py::ssize_t>(counts.size()), counts.data());
+             })
+        .def("q_values", [](const Search<Game>& s) { return to_array<Game>(s.q_values()); })
+        .def("priors", [](const Search<Game>& s) { return to_array<Game>(s.priors()); })
+        .def("policy", [](const Search<Game>& s, double t) { return to_array<Game>(s.policy(t)); },
+             py::arg("temperature") = 1.0)
+        .def(
+            "choose_action",
+            [](const Search<Game>& s, double t, std::uint64_t seed) {
+                Rng rng(seed);
+                return s.choose_action(t, rng);
+            },
+            py::arg("temperature") = 0.0, py::arg("seed") = 0);
+}
+
+}  // namespace
+
+void register_search(py::module_& m) {
+    bind_search<Othello>(m, "OthelloSearch");
+    bind_search<ConnectFour>(m, "ConnectFourSearch");
+    bind_search<Gomoku>(m, "GomokuSearch");
+}
+
+}  // namespace pyaz

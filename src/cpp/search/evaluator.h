@@ -1,0 +1,70 @@
+// Leaf evaluators. An evaluator turns game states into priors over the action space and values
+// for the side to move. The network lives in Python: the bindings implement BatchEvaluator with
+// a Python callable; C++ ships the uniform and the random-rollout evaluators for tests and
+// baselines. Nothing here includes Python.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "core/rng.h"
+#include "games/common.h"
+#include "games/playouts.h"
+
+namespace pyaz {
+
+// Evaluates a batch: priors[i * num_actions + a] (any non-negative weights over the legal
+// actions; the search renormalises over legal actions) and values[i] in [-1, 1] for the side
+// to move in states[i]. Called from one thread at a time.
+template <class Game>
+class BatchEvaluator {
+public:
+    virtual ~BatchEvaluator() = default;
+    virtual void evaluate(const std::vector<const Game*>& states, float* priors, float* values) = 0;
+    // True when evaluate() may run concurrently on many threads with one state each (C++
+    // evaluators); false for the Python network, which is called once per gathered batch.
+    virtual bool thread_safe() const { return false; }
+};
+
+// P uniform over the legal actions, v = 0.
+template <class Game>
+class UniformEvaluator : public BatchEvaluator<Game> {
+public:
+    void evaluate(const std::vector<const Game*>& states, float* priors, float* values) override {
+        for (std::size_t i = 0; i < states.size(); ++i) {
+            const int n = states[i]->num_actions();
+            for (int a = 0; a < n; ++a) priors[i * n + a] = 1.0f;
+            values[i] = 0.0f;
+        }
+    }
+    bool thread_safe() const override { return true; }
+};
+
+// P uniform, v = the result of one uniformly random playout (draws score draw_value).
+template <class Game>
+class RolloutEvaluator : public BatchEvaluator<Game> {
+public:
+    RolloutEvaluator(double draw_value, std::uint64_t seed) : draw_value_(draw_value), seed_(seed) {}
+
+    void evaluate(const std::vector<const Game*>& states, float* priors, float* values) override {
+        // A fresh stream per call keeps threads independent and runs reproducible.
+        Rng rng(seed_ + 0x9E3779B97F4A7C15ull * calls_.fetch_add(1, std::memory_order_relaxed));
+        for (std::size_t i = 0; i < states.size(); ++i) {
+            const int n = states[i]->num_actions();
+            for (int a = 0; a < n; ++a) priors[i * n + a] = 1.0f;
+            const int player = states[i]->to_move();
+            const Status end = random_playout(*states[i], rng);
+            values[i] = end == Status::kDraw ? static_cast<float>(draw_value_)
+                                             : static_cast<float>(result_for(end, player));
+        }
+    }
+    bool thread_safe() const override { return true; }
+
+private:
+    double draw_value_;
+    std::uint64_t seed_;
+    std::atomic<std::uint64_t> calls_{0};
+};
+
+}  // namespace pyaz

@@ -1,0 +1,30 @@
+// Every search setting in one plain struct. The defaults are deterministic (no noise) so that
+// tests and benchmarks are reproducible; self-play turns the noise on.
+#pragma once
+
+#include <cstdint>
+
+namespace pyaz {
+
+enum class SelectionRule : std::uint8_t {
+    kPuct,  // Q + c_puct * P * sqrt(sum_b N(s,b)) / (1 + N(s,a))  (seeds 000, 001, 004)
+    kUcb1,  // Q + c_uct * sqrt(ln N(s) / N(s,a)), unvisited children first (plain UCT)
+};
+
+struct SearchParams {
+    SelectionRule rule = SelectionRule::kPuct;
+    double c_puct = 1.0;             // seed 001's c; seed 000 uses 3
+    double c_uct = 1.4142135623730951;
+    double dirichlet_alpha = 0.3;    // root noise shape
+    double dirichlet_epsilon = 0.0;  // root noise weight; 0 disables the noise
+    double fpu_value = 0.0;          // Q of an unvisited child (first-play urgency) ...
+    bool fpu_relative = false;       // ... or, if true, the parent's Q minus fpu_value
+    double draw_value = 0.0;         // value of a draw for both players (seed 000: -0.5)
+    double virtual_loss = 1.0;       // each pending visit counts as this many lost visits
+    int threads = 1;                 // search threads on the one tree
+    int batch_size = 8;              // leaves per network call (batched evaluators)
+    std::int64_t max_nodes = 2'000'000;  // arena size; when full the tree stops growing
+    std::uint64_t seed = 0;
+};
+
+}  // namespace pyaz

@@ -1,0 +1,544 @@
+// Monte Carlo tree search on one tree, templated on the game: PUCT (AlphaZero) or UCB1 (plain
+// UCT) selection, virtual loss, several threads, batched leaf evaluation, Dirichlet root noise,
+// exact terminal values and tree reuse.
+//
+// Two ways to run, picked by the evaluator:
+// - thread-safe (C++) evaluators: `threads` workers each select, evaluate, expand and back up on
+//   their own; a worker that meets a leaf another worker is expanding waits for it (seed 004's
+//   expansion conflict).
+// - batched (Python network) evaluators: in rounds, the workers gather up to `batch_size` leaves
+//   under virtual loss (a leaf already pending in the round is a collision and is given back),
+//   the calling thread evaluates them in one call, then they are expanded and backed up.
+// Thread-safety: run() is not reentrant; call the other members between runs.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "core/rng.h"
+#include "games/common.h"
+#include "search/evaluator.h"
+#include "search/params.h"
+#include "search/tree.h"
+
+namespace pyaz {
+
+// Values of one finished simulation for each player (index = player).
+struct LeafValue {
+    double for_player[2] = {0.0, 0.0};
+};
+
+template <class Game>
+class Search {
+public:
+    Search(const Game& root_state, const SearchParams& params);
+
+    const Game& root_state() const { return root_state_; }
+    const SearchParams& params() const { return params_; }
+    std::int64_t tree_size() const { return tree_.size(); }
+    bool tree_full() const { return tree_full_.load(); }
+    std::int64_t collisions() const { return collisions_; }
+
+    // Starts over from `state` with an empty tree.
+    void set_root(const Game& state);
+    // Plays `action` at the root, keeping its subtree (tree reuse).
+    void advance(Action action);
+
+    // Runs `simulations` more simulations.
+    void run(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
+
+    // Root statistics indexed by action (0 for illegal actions).
+    std::vector<std::int32_t> visit_counts() const;
+    std::vector<float> q_values() const;  // for the player to move at the root; NaN if unvisited
+    std::vector<float> priors() const;
+    // Value of the root for the player to move there (mean over all its simulations).
+    double root_value() const;
+    std::int32_t root_visits() const { return tree_.node(0).visits.load(); }
+    // Visit-count policy pi ~ N^(1/temperature); temperature 0 puts all mass on the most
+    // visited action (lowest action on ties).
+    std::vector<float> policy(double temperature) const;
+    // Samples from policy(temperature), or the most visited action when temperature is 0.
+    Action choose_action(double temperature, Rng& rng) const;
+    // Sum of pending visits over the tree: 0 whenever no search is running.
+    std::int64_t pending_visits() const;
+
+private:
+    struct Leaf {
+        std::vector<std::int32_t> path;  // root first
+        std::vector<std::int8_t> movers;  // player who chose the action into path[i]
+        Game state;
+    };
+    enum class SelectResult { kNeedsEvaluation, kFinished, kCollision };
+
+    SelectResult select_leaf(Leaf& leaf, bool wait_on_expanding);
+    std::int32_t best_child(const Node& parent) const;
+    double child_score(const Node& child, double sqrt_total, double log_total, double fpu) const;
+    void expand(std::int32_t node_index, const Game& state, const float* priors);
+    void backup(const Leaf& leaf, const LeafValue& value);
+    void abandon(const Leaf& leaf);
+    LeafValue terminal_value(const Game& state) const;
+    static LeafValue network_value(const Game& state, float value);
+    void finish_leaf(Leaf& leaf, const float* priors, float value);
+    void add_root_noise();
+    void expand_root(BatchEvaluator<Game>& evaluator);
+    void run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
+    void run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
+    std::int64_t gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock);
+    template <class Work>
+    void on_threads(int count, Work&& work);
+
+    SearchParams params_;
+    Game root_state_;
+    Tree tree_;
+    Tree spare_;
+    Rng rng_;
+    bool root_noised_ = false;
+    std::atomic<bool> tree_full_{false};
+    std::int64_t collisions_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Implementation
+
+template <class Game>
+Search<Game>::Search(const Game& root_state, const SearchParams& params)
+    : params_(params),
+      root_state_(root_state),
+      tree_(params.max_nodes),
+      spare_(1),
+      rng_(params.seed) {
+    if (params.threads < 1) fail("threads must be >= 1, got " + std::to_string(params.threads));
+    if (params.batch_size < 1) fail("batch_size must be >= 1, got " + std::to_string(params.batch_size));
+    if (params.max_nodes < 2) fail("max_nodes must be >= 2");
+    if (params.virtual_loss < 0) fail("virtual_loss must be >= 0");
+    if (params.dirichlet_epsilon < 0 || params.dirichlet_epsilon > 1) {
+        fail("dirichlet_epsilon must be in [0, 1]");
+    }
+    if (params.dirichlet_epsilon > 0 && params.dirichlet_alpha <= 0) fail("dirichlet_alpha must be > 0");
+}
+
+template <class Game>
+void Search<Game>::set_root(const Game& state) {
+    root_state_ = state;
+    tree_.reset(params_.max_nodes);
+    root_noised_ = false;
+    tree_full_ = false;
+}
+
+template <class Game>
+void Search<Game>::advance(Action action) {
+    if (!root_state_.is_legal(action)) fail("advance: action " + std::to_string(action) + " is not legal at the root");
+    Game next = root_state_;
+    next.apply(action);
+    const Node& root = tree_.node(0);
+    std::int32_t kept = -1;
+    if (root.state.load() == NodeState::kExpanded) {
+        for (std::int32_t i = 0; i < root.num_children; ++i) {
+            if (tree_.node(root.first_child + i).action == action) kept = root.first_child + i;
+        }
+    }
+    if (kept < 0) {
+        set_root(next);
+        return;
+    }
+    tree_.keep_subtree(kept, spare_);
+    root_state_ = next;
+    root_noised_ = false;
+    tree_full_ = false;
+}
+
+template <class Game>
+LeafValue Search<Game>::terminal_value(const Game& state) const {
+    LeafValue v;
+    for (int p = 0; p < 2; ++p) {
+        v.for_player[p] = state.status() == Status::kDraw ? params_.draw_value
+                                                          : result_for(state.status(), p);
+    }
+    return v;
+}
+
+template <class Game>
+LeafValue Search<Game>::network_value(const Game& state, float value) {
+    LeafValue v;
+    v.for_player[state.to_move()] = value;
+    v.for_player[1 - state.to_move()] = -value;
+    return v;
+}
+
+template <class Game>
+double Search<Game>::child_score(const Node& child, double sqrt_total, double log_total,
+                                 double fpu) const {
+    const double pending = params_.virtual_loss * child.in_flight.load(std::memory_order_relaxed);
+    const double n = child.visits.load(std::memory_order_relaxed) + pending;
+    const double w = child.value_sum.load(std::memory_order_relaxed) - pending;
+    if (params_.rule == SelectionRule::kUcb1) {
+        if (n <= 0) return std::numeric_limits<double>::infinity();
+        return w / n + params_.c_uct * std::sqrt(log_total / n);
+    }
+    const double q = n > 0 ? w / n : fpu;
+    return q + params_.c_puct * child.prior * sqrt_total / (1.0 + n);
+}
+
+template <class Game>
+std::int32_t Search<Game>::best_child(const Node& parent) const {
+    double total = 0.0;
+    for (std::int32_t i = 0; i < parent.num_children; ++i) {
+        const Node& child = tree_.node(parent.first_child + i);
+        total += child.visits.load(std::memory_order_relaxed) +
+                 params_.virtual_loss * child.in_flight.load(std::memory_order_relaxed);
+    }
+    const double sqrt_total = std::sqrt(std::max(total, 1.0));
+    const double log_total = std::log(std::max(total, 1.0));
+    double fpu = params_.fpu_value;
+    if (params_.fpu_relative) {
+        const int visits = parent.visits.load(std::memory_order_relaxed);
+        const double parent_q = visits > 0 ? -parent.value_sum.load(std::memory_order_relaxed) / visits : 0.0;
+        fpu = parent_q - params_.fpu_value;
+    }
+    std::int32_t best = parent.first_child;
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (std::int32_t i = 0; i < parent.num_children; ++i) {
+        const Node& child = tree_.node(parent.first_child + i);
+        double score = child_score(child, sqrt_total, log_total, fpu);
+        // Ties (e.g. unvisited children under UCB1) go to the higher prior, then the lower action.
+        if (score > best_score ||
+            (score == best_score && child.prior > tree_.node(best).prior)) {
+            best_score = score;
+            best = parent.first_child + i;
+        }
+    }
+    return best;
+}
+
+template <class Game>
+typename Search<Game>::SelectResult Search<Game>::select_leaf(Leaf& leaf, bool wait_on_expanding) {
+    leaf.path.assign(1, 0);
+    leaf.movers.assign(1, static_cast<std::int8_t>(1 - root_state_.to_move()));
+    leaf.state = root_state_;
+    std::int32_t index = 0;
+    tree_.node(0).in_flight.fetch_add(1, std::memory_order_relaxed);
+    for (;;) {
+        Node& node = tree_.node(index);
+        NodeState state = node.state.load(std::memory_order_acquire);
+        if (state == NodeState::kTerminal) {
+            backup(leaf, terminal_value(leaf.state));
+            return SelectResult::kFinished;
+        }
+        if (state == NodeState::kLeaf) {
+            if (node.state.compare_exchange_strong(state, NodeState::kExpanding, std::memory_order_acquire)) {
+                if (is_terminal(leaf.state.status())) {
+                    node.terminal_value = static_cast<float>(terminal_value(leaf.state).for_player[leaf.movers.back()]);
+                    node.state.store(NodeState::kTerminal, std::memory_order_release);
+                    backup(leaf, terminal_value(leaf.state));
+                    return SelectResult::kFinished;
+                }
+                return SelectResult::kNeedsEvaluation;
+            }
+        }
+        if (state == NodeState::kExpanding) {
+            if (!wait_on_expanding) {
+                abandon(leaf);
+                return SelectResult::kCollision;
+            }
+            while (node.state.load(std::memory_order_acquire) == NodeState::kExpanding) std::this_thread::yield();
+            continue;
+        }
+        if (state != NodeState::kExpanded) continue;
+        const int chooser = leaf.state.to_move();
+        index = best_child(node);
+        Node& child = tree_.node(index);
+        child.in_flight.fetch_add(1, std::memory_order_relaxed);
+        leaf.state.apply(child.action);
+        leaf.path.push_back(index);
+        leaf.movers.push_back(static_cast<std::int8_t>(chooser));
+    }
+}
+
+template <class Game>
+void Search<Game>::backup(const Leaf& leaf, const LeafValue& value) {
+    for (std::size_t i = 0; i < leaf.path.size(); ++i) {
+        Node& node = tree_.node(leaf.path[i]);
+        atomic_add(node.value_sum, value.for_player[leaf.movers[i]]);
+        node.visits.fetch_add(1, std::memory_order_relaxed);
+        node.in_flight.fetch_sub(1, std::memory_order_relaxed);
+    }
+}
+
+template <class Game>
+void Search<Game>::abandon(const Leaf& leaf) {
+    for (std::int32_t index : leaf.path) tree_.node(index).in_flight.fetch_sub(1, std::memory_order_relaxed);
+}
+
+template <class Game>
+void Search<Game>::expand(std::int32_t node_index, const Game& state, const float* priors) {
+    Node& node = tree_.node(node_index);
+    ActionList<Game::kMaxActions> actions;
+    state.legal_actions(actions);
+    const std::int32_t first = tree_.allocate(actions.size());
+    if (first < 0) {  // the arena is full: the node stays a leaf, its value still counts
+        tree_full_ = true;
+        node.state.store(NodeState::kLeaf, std::memory_order_release);
+        return;
+    }
+    double total = 0.0;
+    for (Action a : actions) total += std::max(0.0f, priors[a]);
+    for (int i = 0; i < actions.size(); ++i) {
+        Node& child = tree_.node(first + i);
+        child.action = actions[i];
+        const double weight = std::max(0.0f, priors[actions[i]]);
+        child.prior = static_cast<float>(total > 0 ? weight / total : 1.0 / actions.size());
+    }
+    node.first_child = first;
+    node.num_children = actions.size();
+    node.state.store(NodeState::kExpanded, std::memory_order_release);
+}
+
+template <class Game>
+void Search<Game>::finish_leaf(Leaf& leaf, const float* priors, float value) {
+    expand(leaf.path.back(), leaf.state, priors);
+    backup(leaf, network_value(leaf.state, value));
+}
+
+template <class Game>
+void Search<Game>::add_root_noise() {
+    Node& root = tree_.node(0);
+    if (root_noised_ || params_.dirichlet_epsilon <= 0 || root.state.load() != NodeState::kExpanded) return;
+    std::gamma_distribution<double> gamma(params_.dirichlet_alpha, 1.0);
+    std::vector<double> noise(root.num_children);
+    double total = 0.0;
+    for (double& x : noise) total += (x = gamma(rng_));
+    for (std::int32_t i = 0; i < root.num_children; ++i) {
+        Node& child = tree_.node(root.first_child + i);
+        const double share = total > 0 ? noise[i] / total : 1.0 / root.num_children;
+        child.prior = static_cast<float>((1 - params_.dirichlet_epsilon) * child.prior +
+                                         params_.dirichlet_epsilon * share);
+    }
+    root_noised_ = true;
+}
+
+template <class Game>
+template <class Work>
+void Search<Game>::on_threads(int count, Work&& work) {
+    std::vector<std::exception_ptr> errors(count);
+    std::vector<std::thread> workers;
+    auto guarded = [&](int id) {
+        try {
+            work(id);
+        } catch (...) {
+            errors[id] = std::current_exception();
+        }
+    };
+    for (int id = 1; id < count; ++id) workers.emplace_back(guarded, id);
+    guarded(0);
+    for (auto& w : workers) w.join();
+    for (auto& e : errors) {
+        if (e) std::rethrow_exception(e);
+    }
+}
+
+template <class Game>
+void Search<Game>::expand_root(BatchEvaluator<Game>& evaluator) {
+    Leaf leaf{{}, {}, root_state_};
+    if (select_leaf(leaf, false) != SelectResult::kNeedsEvaluation) return;
+    std::vector<float> priors(root_state_.num_actions());
+    float value = 0.0f;
+    try {
+        evaluator.evaluate({&leaf.state}, priors.data(), &value);
+    } catch (...) {
+        tree_.node(0).state.store(NodeState::kLeaf);
+        abandon(leaf);
+        throw;
+    }
+    finish_leaf(leaf, priors.data(), value);
+}
+
+template <class Game>
+void Search<Game>::run(std::int64_t simulations, BatchEvaluator<Game>& evaluator) {
+    if (simulations < 0) fail("simulations must be >= 0");
+    if (is_terminal(root_state_.status())) fail("the game at the root is over; there is nothing to search");
+    if (simulations == 0) return;
+    if (tree_.node(0).state.load() == NodeState::kLeaf) {
+        expand_root(evaluator);
+        --simulations;
+    }
+    add_root_noise();
+    if (evaluator.thread_safe()) run_free(simulations, evaluator);
+    else run_batched(simulations, evaluator);
+}
+
+template <class Game>
+void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator) {
+    std::atomic<std::int64_t> claimed{0};
+    on_threads(params_.threads, [&](int) {
+        Leaf leaf{{}, {}, root_state_};
+        std::vector<float> priors(root_state_.num_actions());
+        while (claimed.fetch_add(1, std::memory_order_relaxed) < simulations) {
+            if (select_leaf(leaf, true) != SelectResult::kNeedsEvaluation) continue;
+            float value = 0.0f;
+            try {
+                evaluator.evaluate({&leaf.state}, priors.data(), &value);
+            } catch (...) {
+                tree_.node(leaf.path.back()).state.store(NodeState::kLeaf);
+                abandon(leaf);
+                throw;
+            }
+            finish_leaf(leaf, priors.data(), value);
+        }
+    });
+}
+
+template <class Game>
+std::int64_t Search<Game>::gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock) {
+    std::atomic<std::int64_t> attempts{0};
+    std::atomic<std::int64_t> finished{0};
+    std::atomic<std::int64_t> collided{0};
+    const std::int64_t max_attempts = 2 * wanted;
+    on_threads(static_cast<int>(std::min<std::int64_t>(params_.threads, wanted)), [&](int) {
+        Leaf leaf{{}, {}, root_state_};
+        while (attempts.fetch_add(1, std::memory_order_relaxed) < max_attempts) {
+            {
+                std::lock_guard<std::mutex> guard(lock);
+                if (static_cast<std::int64_t>(leaves.size()) + finished.load() >= wanted) return;
+            }
+            const SelectResult result = select_leaf(leaf, false);
+            if (result == SelectResult::kFinished) {
+                finished.fetch_add(1);
+            } else if (result == SelectResult::kCollision) {
+                collided.fetch_add(1);
+            } else {
+                std::lock_guard<std::mutex> guard(lock);
+                leaves.push_back(leaf);
+            }
+        }
+    });
+    collisions_ += collided.load();
+    return finished.load();
+}
+
+template <class Game>
+void Search<Game>::run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator) {
+    std::vector<Leaf> leaves;
+    std::vector<const Game*> states;
+    std::vector<float> priors;
+    std::vector<float> values;
+    std::mutex lock;
+    std::int64_t done = 0;
+    while (done < simulations) {
+        leaves.clear();
+        const std::int64_t wanted = std::min<std::int64_t>(params_.batch_size, simulations - done);
+        done += gather(wanted, leaves, lock);
+        if (leaves.empty()) continue;
+        states.clear();
+        for (const Leaf& leaf : leaves) states.push_back(&leaf.state);
+        priors.assign(leaves.size() * root_state_.num_actions(), 0.0f);
+        values.assign(leaves.size(), 0.0f);
+        try {
+            evaluator.evaluate(states, priors.data(), values.data());
+        } catch (...) {
+            for (const Leaf& leaf : leaves) {
+                tree_.node(leaf.path.back()).state.store(NodeState::kLeaf);
+                abandon(leaf);
+            }
+            throw;
+        }
+        for (std::size_t i = 0; i < leaves.size(); ++i) {
+            finish_leaf(leaves[i], priors.data() + i * root_state_.num_actions(), values[i]);
+        }
+        done += static_cast<std::int64_t>(leaves.size());
+    }
+}
+
+template <class Game>
+std::vector<std::int32_t> Search<Game>::visit_counts() const {
+    std::vector<std::int32_t> counts(root_state_.num_actions(), 0);
+    const Node& root = tree_.node(0);
+    if (root.state.load() != NodeState::kExpanded) return counts;
+    for (std::int32_t i = 0; i < root.num_children; ++i) {
+        const Node& child = tree_.node(root.first_child + i);
+        counts[child.action] = child.visits.load();
+    }
+    return counts;
+}
+
+template <class Game>
+std::vector<float> Search<Game>::q_values() const {
+    std::vector<float> q(root_state_.num_actions(), std::numeric_limits<float>::quiet_NaN());
+    const Node& root = tree_.node(0);
+    if (root.state.load() != NodeState::kExpanded) return q;
+    for (std::int32_t i = 0; i < root.num_children; ++i) {
+        const Node& child = tree_.node(root.first_child + i);
+        const int n = child.visits.load();
+        if (n > 0) q[child.action] = static_cast<float>(child.value_sum.load() / n);
+    }
+    return q;
+}
+
+template <class Game>
+std::vector<float> Search<Game>::priors() const {
+    std::vector<float> p(root_state_.num_actions(), 0.0f);
+    const Node& root = tree_.node(0);
+    if (root.state.load() != NodeState::kExpanded) return p;
+    for (std::int32_t i = 0; i < root.num_children; ++i) {
+        const Node& child = tree_.node(root.first_child + i);
+        p[child.action] = child.prior;
+    }
+    return p;
+}
+
+template <class Game>
+double Search<Game>::root_value() const {
+    const Node& root = tree_.node(0);
+    const int n = root.visits.load();
+    return n > 0 ? -root.value_sum.load() / n : 0.0;
+}
+
+template <class Game>
+std::vector<float> Search<Game>::policy(double temperature) const {
+    if (temperature < 0) fail("temperature must be >= 0");
+    const std::vector<std::int32_t> counts = visit_counts();
+    std::vector<float> pi(counts.size(), 0.0f);
+    const auto best = std::max_element(counts.begin(), counts.end());
+    if (*best == 0) fail("no simulations have been run at the root yet");
+    if (temperature == 0) {
+        pi[best - counts.begin()] = 1.0f;
+        return pi;
+    }
+    // N^(1/t) scaled by the largest count first, so that small temperatures do not overflow.
+    double total = 0.0;
+    std::vector<double> weights(counts.size(), 0.0);
+    for (std::size_t a = 0; a < counts.size(); ++a) {
+        if (counts[a] > 0) total += (weights[a] = std::pow(double(counts[a]) / *best, 1.0 / temperature));
+    }
+    for (std::size_t a = 0; a < counts.size(); ++a) pi[a] = static_cast<float>(weights[a] / total);
+    return pi;
+}
+
+template <class Game>
+Action Search<Game>::choose_action(double temperature, Rng& rng) const {
+    const std::vector<float> pi = policy(temperature);
+    if (temperature == 0) return static_cast<Action>(std::max_element(pi.begin(), pi.end()) - pi.begin());
+    double x = rng.uniform();
+    Action last = 0;
+    for (std::size_t a = 0; a < pi.size(); ++a) {
+        if (pi[a] <= 0) continue;
+        last = static_cast<Action>(a);
+        x -= pi[a];
+        if (x < 0) return last;
+    }
+    return last;
+}
+
+template <class Game>
+std::int64_t Search<Game>::pending_visits() const {
+    std::int64_t total = 0;
+    for (std::int64_t i = 0; i < tree_.size(); ++i) total += tree_.node(static_cast<std::int32_t>(i)).in_flight.load();
+    return total;
+}
+
+}  // namespace pyaz
