@@ -13,6 +13,7 @@ Games live in C++ (bitboards) and are driven from Python::
 from pyaz._core import ConnectFour, Gomoku, Othello, Status, perft, random_playouts
 from pyaz.games import GAMES, GameState, make
 from pyaz.search import Search
+from pyaz.selfplay import SelfPlay, SelfPlayRecords
 from pyaz.symmetry import num_symmetries, transform_planes, transform_policy
 
 __all__ = [
@@ -22,6 +23,8 @@ __all__ = [
     "Gomoku",
     "Othello",
     "Search",
+    "SelfPlay",
+    "SelfPlayRecords",
     "Status",
     "make",
     "num_symmetries",

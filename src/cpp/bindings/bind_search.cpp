@@ -14,6 +14,7 @@
 #include "games/gomoku.h"
 #include "games/othello.h"
 #include "search/puct.h"
+#include "search/selfplay.h"
 
 namespace py = pybind11;
 
@@ -132,21 +133,82 @@ SearchParams params_from_kwargs(const py::kwargs& kwargs) {
 }
 
 template <class Game>
-void run_search(Search<Game>& search, std::int64_t simulations, const py::object& evaluator) {
-    std::unique_ptr<BatchEvaluator<Game>> owned;
+std::unique_ptr<BatchEvaluator<Game>> make_evaluator(const py::object& evaluator, const SearchParams& params) {
     if (py::isinstance<py::str>(evaluator)) {
         const std::string name = evaluator.cast<std::string>();
-        if (name == "uniform") owned = std::make_unique<UniformEvaluator<Game>>();
-        else if (name == "rollout") {
-            owned = std::make_unique<RolloutEvaluator<Game>>(search.params().draw_value, search.params().seed);
-        } else throw py::value_error("evaluator must be 'uniform', 'rollout' or a callable, got '" + name + "'");
-    } else if (PyCallable_Check(evaluator.ptr())) {
-        owned = std::make_unique<PythonEvaluator<Game>>(evaluator);
-    } else {
-        throw py::type_error("evaluator must be 'uniform', 'rollout' or a callable fn(planes) -> (logits, values)");
+        if (name == "uniform") return std::make_unique<UniformEvaluator<Game>>();
+        if (name == "rollout") return std::make_unique<RolloutEvaluator<Game>>(params.draw_value, params.seed);
+        throw py::value_error("evaluator must be 'uniform', 'rollout' or a callable, got '" + name + "'");
     }
+    if (PyCallable_Check(evaluator.ptr())) return std::make_unique<PythonEvaluator<Game>>(evaluator);
+    throw py::type_error("evaluator must be 'uniform', 'rollout' or a callable fn(planes) -> (logits, values)");
+}
+
+template <class Game>
+void run_search(Search<Game>& search, std::int64_t simulations, const py::object& evaluator) {
+    auto owned = make_evaluator<Game>(evaluator, search.params());
     py::gil_scoped_release release;
     search.run(simulations, *owned);
+}
+
+template <class T>
+py::array_t<T> vector_array(const std::vector<T>& v, std::vector<py::ssize_t> shape) {
+    return py::array_t<T>(shape, v.data());
+}
+
+// Plays self-play games; returns a dict of numpy arrays (see pyaz.SelfPlay).
+template <class Game>
+py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const py::object& evaluator,
+                        const py::object& on_game_end) {
+    auto owned = make_evaluator<Game>(evaluator, config.search);
+    SelfPlay<Game> driver(start, config);
+    SelfPlayRecords r;
+    {
+        py::gil_scoped_release release;
+        r = driver.play(*owned, [&](std::int64_t games_done) {
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (!on_game_end.is_none()) on_game_end(games_done);
+        });
+    }
+    const py::ssize_t n = static_cast<py::ssize_t>(r.player.size());
+    const py::ssize_t g = static_cast<py::ssize_t>(r.game_status.size());
+    py::dict out;
+    out["planes"] = vector_array(r.planes, {n, start.num_planes(), start.height(), start.width()});
+    out["policy"] = vector_array(r.policy, {n, start.num_actions()});
+    out["outcome"] = vector_array(r.outcome, {n});
+    out["player"] = vector_array(r.player, {n});
+    out["ply"] = vector_array(r.ply, {n});
+    out["plies_to_end"] = vector_array(r.plies_to_end, {n});
+    out["game_id"] = vector_array(r.game_id, {n});
+    out["game_status"] = vector_array(r.game_status, {g});
+    out["game_length"] = vector_array(r.game_length, {g});
+    out["game_opening"] = vector_array(r.game_opening, {g});
+    out["evaluator_calls"] = r.evaluator_calls;
+    out["evaluated_leaves"] = r.evaluated_leaves;
+    return out;
+}
+
+SelfPlayConfig self_play_config(const py::kwargs& kwargs) {
+    SelfPlayConfig config;
+    py::kwargs search_options;
+    for (const auto& item : kwargs) {
+        const std::string key = item.first.cast<std::string>();
+        const py::handle value = item.second;
+        if (key == "games") config.games = value.cast<std::int64_t>();
+        else if (key == "parallel_games") config.parallel_games = value.cast<int>();
+        else if (key == "simulations") config.simulations = value.cast<int>();
+        else if (key == "leaves_per_game") config.leaves_per_game = value.cast<int>();
+        else if (key == "sampling_plies") config.sampling_plies = value.cast<int>();
+        else if (key == "temperature") config.temperature = value.cast<double>();
+        else if (key == "random_opening_plies") config.random_opening_plies = value.cast<int>();
+        else if (key == "threads") config.threads = value.cast<int>();
+        else if (key == "seed") config.seed = value.cast<std::uint64_t>();
+        else search_options[item.first] = item.second;
+    }
+    config.search = params_from_kwargs(search_options);
+    config.search.seed = config.seed;
+    return config;
 }
 
 template <class Game>
@@ -191,10 +253,30 @@ void bind_search(py::module_& m, const char* name) {
 
 }  // namespace
 
+template <class Game>
+void bind_self_play(py::module_& m) {
+    m.def(
+        "self_play",
+        [](const Game& start, const py::object& evaluator, const py::object& on_game_end,
+           const py::kwargs& kwargs) {
+            SelfPlayConfig config = self_play_config(kwargs);
+            if (!kwargs.contains("max_nodes")) {
+                // Enough for one move's tree plus the subtree kept from the last move.
+                config.search.max_nodes = std::max<std::int64_t>(
+                    4096, 2LL * (config.simulations + 1) * start.num_actions());
+            }
+            return play_self_play(start, config, evaluator, on_game_end);
+        },
+        py::arg("start"), py::arg("evaluator"), py::arg("on_game_end") = py::none());
+}
+
 void register_search(py::module_& m) {
     bind_search<Othello>(m, "OthelloSearch");
     bind_search<ConnectFour>(m, "ConnectFourSearch");
     bind_search<Gomoku>(m, "GomokuSearch");
+    bind_self_play<Othello>(m);
+    bind_self_play<ConnectFour>(m);
+    bind_self_play<Gomoku>(m);
 }
 
 }  // namespace pyaz

@@ -34,6 +34,14 @@ struct LeafValue {
     double for_player[2] = {0.0, 0.0};
 };
 
+// A selected leaf waiting for its evaluation: the path from the root and the leaf's state.
+template <class Game>
+struct SearchLeaf {
+    std::vector<std::int32_t> path;    // root first
+    std::vector<std::int8_t> movers;   // player who chose the action into path[i]
+    Game state;
+};
+
 template <class Game>
 class Search {
 public:
@@ -53,6 +61,16 @@ public:
     // Runs `simulations` more simulations.
     void run(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
 
+    // Step-wise use by drivers that batch many searches (self-play), from one thread per search:
+    // collect() selects up to `wanted` leaves under virtual loss (appending those that need an
+    // evaluation to `leaves`) and returns how many simulations ended at a terminal node instead;
+    // complete() expands and backs up an evaluated leaf; release() gives a leaf back unevaluated.
+    std::int64_t collect(std::int64_t wanted, std::vector<SearchLeaf<Game>>& leaves);
+    void complete(SearchLeaf<Game>& leaf, const float* priors, float value);
+    void release(const SearchLeaf<Game>& leaf);
+    // Mixes Dirichlet noise into the root priors once per root (no-op if disabled or unexpanded).
+    void add_root_noise();
+
     // Root statistics indexed by action (0 for illegal actions).
     std::vector<std::int32_t> visit_counts() const;
     std::vector<float> q_values() const;  // for the player to move at the root; NaN if unvisited
@@ -69,11 +87,7 @@ public:
     std::int64_t pending_visits() const;
 
 private:
-    struct Leaf {
-        std::vector<std::int32_t> path;  // root first
-        std::vector<std::int8_t> movers;  // player who chose the action into path[i]
-        Game state;
-    };
+    using Leaf = SearchLeaf<Game>;
     enum class SelectResult { kNeedsEvaluation, kFinished, kCollision };
 
     SelectResult select_leaf(Leaf& leaf, bool wait_on_expanding);
@@ -85,7 +99,6 @@ private:
     LeafValue terminal_value(const Game& state) const;
     static LeafValue network_value(const Game& state, float value);
     void finish_leaf(Leaf& leaf, const float* priors, float value);
-    void add_root_noise();
     void expand_root(BatchEvaluator<Game>& evaluator);
     void run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
     void run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
@@ -306,6 +319,38 @@ void Search<Game>::finish_leaf(Leaf& leaf, const float* priors, float value) {
 }
 
 template <class Game>
+std::int64_t Search<Game>::collect(std::int64_t wanted, std::vector<SearchLeaf<Game>>& leaves) {
+    if (is_terminal(root_state_.status())) fail("the game at the root is over; there is nothing to search");
+    std::int64_t finished = 0;
+    std::int64_t gathered = 0;
+    Leaf leaf{{}, {}, root_state_};
+    for (std::int64_t attempt = 0; attempt < 2 * wanted && gathered + finished < wanted; ++attempt) {
+        const SelectResult result = select_leaf(leaf, false);
+        if (result == SelectResult::kFinished) {
+            ++finished;
+        } else if (result == SelectResult::kCollision) {
+            ++collisions_;
+        } else {
+            leaves.push_back(leaf);
+            ++gathered;
+        }
+    }
+    return finished;
+}
+
+template <class Game>
+void Search<Game>::complete(SearchLeaf<Game>& leaf, const float* priors, float value) {
+    finish_leaf(leaf, priors, value);
+    if (leaf.path.size() == 1) add_root_noise();
+}
+
+template <class Game>
+void Search<Game>::release(const SearchLeaf<Game>& leaf) {
+    tree_.node(leaf.path.back()).state.store(NodeState::kLeaf);
+    abandon(leaf);
+}
+
+template <class Game>
 void Search<Game>::add_root_noise() {
     Node& root = tree_.node(0);
     if (root_noised_ || params_.dirichlet_epsilon <= 0 || root.state.load() != NodeState::kExpanded) return;
@@ -351,8 +396,7 @@ void Search<Game>::expand_root(BatchEvaluator<Game>& evaluator) {
     try {
         evaluator.evaluate({&leaf.state}, priors.data(), &value);
     } catch (...) {
-        tree_.node(0).state.store(NodeState::kLeaf);
-        abandon(leaf);
+        release(leaf);
         throw;
     }
     finish_leaf(leaf, priors.data(), value);
@@ -384,8 +428,7 @@ void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& eval
             try {
                 evaluator.evaluate({&leaf.state}, priors.data(), &value);
             } catch (...) {
-                tree_.node(leaf.path.back()).state.store(NodeState::kLeaf);
-                abandon(leaf);
+                release(leaf);
                 throw;
             }
             finish_leaf(leaf, priors.data(), value);
@@ -441,10 +484,7 @@ void Search<Game>::run_batched(std::int64_t simulations, BatchEvaluator<Game>& e
         try {
             evaluator.evaluate(states, priors.data(), values.data());
         } catch (...) {
-            for (const Leaf& leaf : leaves) {
-                tree_.node(leaf.path.back()).state.store(NodeState::kLeaf);
-                abandon(leaf);
-            }
+            for (const Leaf& leaf : leaves) release(leaf);
             throw;
         }
         for (std::size_t i = 0; i < leaves.size(); ++i) {

@@ -1,0 +1,275 @@
+// Self-play: many games in flight, each with its own search tree; every round each game
+// contributes leaves, and all of them are evaluated in one batched call. Records every searched
+// position (planes, visit policy, player, ply, plies to the end, game id) and, once the game is
+// over, its outcome z from that position's player's view.
+//
+// Threading: in each round the games are split among `threads` workers for selection and
+// backup (a game is only ever touched by one worker); the evaluator runs on the calling thread.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "core/rng.h"
+#include "games/common.h"
+#include "search/evaluator.h"
+#include "search/puct.h"
+
+namespace pyaz {
+
+struct SelfPlayConfig {
+    SearchParams search;             // per-game tree settings (search.threads is not used)
+    std::int64_t games = 1;          // games to play in total
+    int parallel_games = 32;         // games in flight at once
+    int simulations = 100;           // simulations per move
+    int leaves_per_game = 1;         // leaves each game adds to a batch per round (virtual loss)
+    int sampling_plies = 30;         // T': moves drawn from pi(temperature) before this ply
+    double temperature = 1.0;        // temperature of those draws; later moves are greedy
+    int random_opening_plies = 0;    // uniformly random plies first, not searched nor recorded
+    int threads = 1;
+    std::uint64_t seed = 0;
+    std::int64_t max_positions = 100'000'000;  // guard on the size of the records
+};
+
+// Everything recorded, flattened: position i's planes start at planes[i * plane_size].
+struct SelfPlayRecords {
+    std::vector<float> planes;
+    std::vector<float> policy;
+    std::vector<float> outcome;         // z for the position's player
+    std::vector<std::int8_t> player;
+    std::vector<std::int32_t> ply;
+    std::vector<std::int32_t> plies_to_end;
+    std::vector<std::int32_t> game_id;
+    // Per game, indexed by game id:
+    std::vector<std::int8_t> game_status;    // Status as int
+    std::vector<std::int32_t> game_length;   // plies, random opening included
+    std::vector<std::int32_t> game_opening;  // random opening plies actually played
+    std::int64_t evaluator_calls = 0;
+    std::int64_t evaluated_leaves = 0;
+};
+
+template <class Game>
+class SelfPlay {
+public:
+    SelfPlay(const Game& start, const SelfPlayConfig& config);
+    // Plays config.games games; `on_game_end(games_done)` runs (on the calling thread) after each.
+    template <class Progress>
+    SelfPlayRecords play(BatchEvaluator<Game>& evaluator, Progress&& on_game_end);
+
+private:
+    struct Slot {
+        std::unique_ptr<Search<Game>> search;
+        Game state;
+        std::int32_t game_id = -1;
+        int searched = 0;         // simulations done for the current move
+        int opening = 0;          // random plies played
+        std::size_t first_record = 0;
+        std::vector<SearchLeaf<Game>> leaves;
+        std::size_t first_result = 0;  // row of leaves[0] in the evaluated batch
+        bool active = false;
+    };
+
+    void start_game(Slot& slot, std::int32_t game_id, SelfPlayRecords& out);
+    void collect_slot(Slot& slot);
+    bool move_if_searched(Slot& slot, SelfPlayRecords& out);
+    void record_position(const Slot& slot, SelfPlayRecords& out) const;
+    void finish_game(const Slot& slot, SelfPlayRecords& out) const;
+    template <class Work>
+    void parallel_over_slots(Work&& work);
+
+    Game start_;
+    SelfPlayConfig config_;
+    std::vector<Slot> slots_;
+    Rng rng_;
+};
+
+template <class Game>
+SelfPlay<Game>::SelfPlay(const Game& start, const SelfPlayConfig& config)
+    : start_(start), config_(config), rng_(config.seed) {
+    if (config.games < 0) fail("games must be >= 0");
+    if (config.parallel_games < 1) fail("parallel_games must be >= 1");
+    if (config.simulations < 1) fail("simulations must be >= 1");
+    if (config.leaves_per_game < 1) fail("leaves_per_game must be >= 1");
+    if (config.threads < 1) fail("threads must be >= 1");
+    if (config.temperature < 0) fail("temperature must be >= 0");
+    if (config.random_opening_plies < 0) fail("random_opening_plies must be >= 0");
+    if (is_terminal(start.status())) fail("the start position is already over");
+}
+
+template <class Game>
+void SelfPlay<Game>::start_game(Slot& slot, std::int32_t game_id, SelfPlayRecords& out) {
+    slot.game_id = game_id;
+    slot.state = start_;
+    // Random opening (the curriculum's unrecorded plies). If random play ends the game, roll
+    // back half of the opening and start searching from there.
+    Rng opening_rng(config_.seed ^ (0xA24BAED4963EE407ull * (std::uint64_t(game_id) + 1)));
+    std::vector<Game> history{start_};
+    for (int i = 0; i < config_.random_opening_plies && !is_terminal(slot.state.status()); ++i) {
+        slot.state.apply_random(opening_rng);
+        history.push_back(slot.state);
+    }
+    if (is_terminal(slot.state.status())) {
+        const std::size_t back = std::max<std::size_t>(1, (history.size() - 1) / 2);
+        slot.state = history[history.size() - 1 - back];
+    }
+    slot.opening = slot.state.ply() - start_.ply();
+    SearchParams params = config_.search;
+    params.seed = config_.search.seed + 7919ull * (std::uint64_t(game_id) + 1);
+    if (!slot.search) slot.search = std::make_unique<Search<Game>>(slot.state, params);
+    else slot.search->set_root(slot.state);
+    slot.searched = 0;
+    slot.first_record = out.player.size();
+    slot.active = true;
+}
+
+template <class Game>
+void SelfPlay<Game>::collect_slot(Slot& slot) {
+    slot.leaves.clear();
+    if (!slot.active) return;
+    const int wanted = std::min(config_.leaves_per_game, config_.simulations - slot.searched);
+    slot.searched += static_cast<int>(slot.search->collect(wanted, slot.leaves));
+}
+
+template <class Game>
+void SelfPlay<Game>::record_position(const Slot& slot, SelfPlayRecords& out) const {
+    const Game& s = slot.search->root_state();
+    const std::size_t plane_size = std::size_t(s.num_planes()) * s.height() * s.width();
+    const std::size_t offset = out.planes.size();
+    out.planes.resize(offset + plane_size);
+    s.encode(out.planes.data() + offset);
+    const std::vector<float> pi = slot.search->policy(1.0);
+    out.policy.insert(out.policy.end(), pi.begin(), pi.end());
+    out.player.push_back(static_cast<std::int8_t>(s.to_move()));
+    out.ply.push_back(s.ply() - start_.ply());
+    out.game_id.push_back(slot.game_id);
+    out.outcome.push_back(0.0f);
+    out.plies_to_end.push_back(0);
+}
+
+template <class Game>
+void SelfPlay<Game>::finish_game(const Slot& slot, SelfPlayRecords& out) const {
+    const Status end = slot.state.status();
+    const std::int32_t length = slot.state.ply() - start_.ply();
+    for (std::size_t i = slot.first_record; i < out.player.size(); ++i) {
+        if (out.game_id[i] != slot.game_id) continue;
+        out.outcome[i] = end == Status::kDraw ? static_cast<float>(config_.search.draw_value)
+                                              : static_cast<float>(result_for(end, out.player[i]));
+        out.plies_to_end[i] = length - out.ply[i];
+    }
+    out.game_status[slot.game_id] = static_cast<std::int8_t>(end);
+    out.game_length[slot.game_id] = length;
+    out.game_opening[slot.game_id] = slot.opening;
+}
+
+// After the move's simulations: record, choose (sampled before T', greedy after), advance.
+// Returns true when the game ended.
+template <class Game>
+bool SelfPlay<Game>::move_if_searched(Slot& slot, SelfPlayRecords& out) {
+    if (!slot.active || slot.searched < config_.simulations) return false;
+    record_position(slot, out);
+    const int ply = slot.state.ply() - start_.ply();
+    const double temperature = ply < config_.sampling_plies ? config_.temperature : 0.0;
+    const Action action = slot.search->choose_action(temperature, rng_);
+    slot.search->advance(action);
+    slot.state = slot.search->root_state();
+    slot.searched = 0;
+    if (!is_terminal(slot.state.status())) {
+        slot.search->add_root_noise();
+        return false;
+    }
+    slot.active = false;
+    return true;
+}
+
+template <class Game>
+template <class Work>
+void SelfPlay<Game>::parallel_over_slots(Work&& work) {
+    const int workers = std::min<int>(config_.threads, static_cast<int>(slots_.size()));
+    if (workers <= 1) {
+        for (Slot& slot : slots_) work(slot);
+        return;
+    }
+    std::vector<std::exception_ptr> errors(workers);
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+        threads.emplace_back([&, w] {
+            try {
+                for (std::size_t i = w; i < slots_.size(); i += workers) work(slots_[i]);
+            } catch (...) {
+                errors[w] = std::current_exception();
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    for (auto& e : errors) {
+        if (e) std::rethrow_exception(e);
+    }
+}
+
+template <class Game>
+template <class Progress>
+SelfPlayRecords SelfPlay<Game>::play(BatchEvaluator<Game>& evaluator, Progress&& on_game_end) {
+    SelfPlayRecords out;
+    out.game_status.assign(config_.games, 0);
+    out.game_length.assign(config_.games, 0);
+    out.game_opening.assign(config_.games, 0);
+    slots_.clear();
+    slots_.resize(static_cast<std::size_t>(std::min<std::int64_t>(config_.parallel_games, config_.games)));
+    std::int32_t next_game = 0;
+    for (Slot& slot : slots_) start_game(slot, next_game++, out);
+    std::int64_t done = 0;
+    std::vector<const Game*> states;
+    std::vector<float> priors;
+    std::vector<float> values;
+    while (done < config_.games) {
+        parallel_over_slots([&](Slot& slot) { collect_slot(slot); });
+        states.clear();
+        for (Slot& slot : slots_) {
+            for (const auto& leaf : slot.leaves) states.push_back(&leaf.state);
+        }
+        if (!states.empty()) {
+            const int num_actions = start_.num_actions();
+            priors.assign(states.size() * num_actions, 0.0f);
+            values.assign(states.size(), 0.0f);
+            try {
+                evaluator.evaluate(states, priors.data(), values.data());
+            } catch (...) {
+                for (Slot& slot : slots_) {
+                    for (const auto& leaf : slot.leaves) slot.search->release(leaf);
+                }
+                throw;
+            }
+            ++out.evaluator_calls;
+            out.evaluated_leaves += static_cast<std::int64_t>(states.size());
+            std::size_t offset = 0;
+            for (Slot& slot : slots_) {
+                slot.first_result = offset;
+                offset += slot.leaves.size();
+            }
+            parallel_over_slots([&](Slot& slot) {
+                slot.searched += static_cast<int>(slot.leaves.size());
+                for (std::size_t i = 0; i < slot.leaves.size(); ++i) {
+                    const std::size_t row = slot.first_result + i;
+                    slot.search->complete(slot.leaves[i], priors.data() + row * num_actions, values[row]);
+                }
+            });
+        }
+        for (Slot& slot : slots_) {
+            if (!move_if_searched(slot, out)) continue;
+            finish_game(slot, out);
+            ++done;
+            on_game_end(done);
+            if (static_cast<std::int64_t>(out.player.size()) > config_.max_positions) {
+                fail("self-play produced more than max_positions records");
+            }
+            if (next_game < config_.games) start_game(slot, next_game++, out);
+        }
+    }
+    return out;
+}
+
+}  // namespace pyaz

@@ -1,0 +1,96 @@
+"""Self-play in C++ with many games in flight and one batched evaluator call per round.
+
+>>> import pyaz
+>>> records = pyaz.SelfPlay(pyaz.make("connect_four"), simulations=50).play(4, "rollout")
+>>> records.planes.shape[1:], records.num_games
+((2, 6, 7), 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from pyaz import _core
+from pyaz.games import GameState
+from pyaz.search import Evaluator
+
+
+@dataclass(frozen=True)
+class SelfPlayRecords:
+    """One row per searched position, plus per-game arrays indexed by game id.
+
+    ``planes`` [N, C, H, W] float32 (the network input, side to move's view), ``policy`` [N, A]
+    (visit counts normalised: the search's pi at temperature 1), ``outcome`` [N] (z for the
+    position's player: +1 win, -1 loss, draw_value for a draw), ``player`` [N], ``ply`` [N]
+    (from the start, random opening included), ``plies_to_end`` [N], ``game_id`` [N];
+    ``game_status`` [G] (pyaz.Status values), ``game_length`` [G], ``game_opening`` [G]
+    (random plies played first, not recorded).
+    """
+
+    planes: np.ndarray
+    policy: np.ndarray
+    outcome: np.ndarray
+    player: np.ndarray
+    ply: np.ndarray
+    plies_to_end: np.ndarray
+    game_id: np.ndarray
+    game_status: np.ndarray
+    game_length: np.ndarray
+    game_opening: np.ndarray
+    evaluator_calls: int
+    evaluated_leaves: int
+
+    @property
+    def num_positions(self) -> int:
+        return int(self.player.shape[0])
+
+    @property
+    def num_games(self) -> int:
+        return int(self.game_status.shape[0])
+
+    @property
+    def mean_batch_size(self) -> float:
+        """Leaves per evaluator call: how well the games in flight fill a batch."""
+        return self.evaluated_leaves / max(1, self.evaluator_calls)
+
+
+class SelfPlay:
+    """Plays games from ``start`` against itself with the tree search.
+
+    Options (defaults in brackets): ``simulations`` per move [100]; ``parallel_games`` in flight
+    [32]; ``leaves_per_game`` per round, under virtual loss [1]; ``sampling_plies`` (seed 001's
+    T', seed 000's "probabilistic turns": moves drawn from pi^(1/temperature) before this ply,
+    greedy after) [30]; ``temperature`` [1.0]; ``random_opening_plies`` (played uniformly at
+    random, not searched, not recorded; if random play ends the game, half of them are taken
+    back) [0]; ``threads`` (workers for selection/backup across games) [1]; ``seed`` [0]; and
+    every ``pyaz.Search`` option (c_puct, dirichlet_alpha, dirichlet_epsilon, draw_value, ...).
+    The per-game tree holds ``max_nodes`` nodes [2 * (simulations + 1) * num_actions].
+    Resignation is not implemented: every game is played to its end.
+    """
+
+    def __init__(self, start: GameState, **options: Any) -> None:
+        if start.is_terminal():
+            raise ValueError("the start position is already over")
+        self.start = start.clone()
+        self.options = options
+
+    def play(
+        self, games: int, evaluator: Evaluator = "uniform", progress: bool = False
+    ) -> SelfPlayRecords:
+        """Plays ``games`` games; ``evaluator`` as for ``pyaz.Search``; ``progress`` shows a bar."""
+        if games < 1:
+            raise ValueError(f"games must be >= 1, got {games}")
+        bar = tqdm(total=games, desc="self-play", unit="game", disable=not progress)
+
+        def on_game_end(done: int) -> None:
+            bar.update(done - bar.n)
+
+        try:
+            raw = _core.self_play(self.start, evaluator, on_game_end, games=games, **self.options)
+        finally:
+            bar.close()
+        return SelfPlayRecords(**raw)
