@@ -438,6 +438,7 @@ void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& eval
 
 template <class Game>
 std::int64_t Search<Game>::gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock) {
+    std::atomic<std::int64_t> claimed{0};  // simulations reserved by a thread before selecting
     std::atomic<std::int64_t> attempts{0};
     std::atomic<std::int64_t> finished{0};
     std::atomic<std::int64_t> collided{0};
@@ -445,15 +446,13 @@ std::int64_t Search<Game>::gather(std::int64_t wanted, std::vector<Leaf>& leaves
     on_threads(static_cast<int>(std::min<std::int64_t>(params_.threads, wanted)), [&](int) {
         Leaf leaf{{}, {}, root_state_};
         while (attempts.fetch_add(1, std::memory_order_relaxed) < max_attempts) {
-            {
-                std::lock_guard<std::mutex> guard(lock);
-                if (static_cast<std::int64_t>(leaves.size()) + finished.load() >= wanted) return;
-            }
+            if (claimed.fetch_add(1) >= wanted) return;
             const SelectResult result = select_leaf(leaf, false);
             if (result == SelectResult::kFinished) {
                 finished.fetch_add(1);
             } else if (result == SelectResult::kCollision) {
                 collided.fetch_add(1);
+                claimed.fetch_sub(1);
             } else {
                 std::lock_guard<std::mutex> guard(lock);
                 leaves.push_back(leaf);
