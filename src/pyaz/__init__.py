@@ -26,6 +26,7 @@ __all__ = [
     "SelfPlay",
     "SelfPlayRecords",
     "Status",
+    "TorchEvaluator",
     "make",
     "num_symmetries",
     "perft",
@@ -34,3 +35,12 @@ __all__ = [
     "transform_policy",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # TorchEvaluator imports torch, so it loads only when asked for.
+    if name == "TorchEvaluator":
+        from pyaz.evaluator import TorchEvaluator
+
+        return TorchEvaluator
+    raise AttributeError(f"module 'pyaz' has no attribute {name!r}")
