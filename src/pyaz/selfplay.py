@@ -65,10 +65,11 @@ class SelfPlay:
     [32]; ``leaves_per_game`` per round, under virtual loss [1]; ``sampling_plies`` (seed 001's
     T', seed 000's "probabilistic turns": moves drawn from pi^(1/temperature) before this ply,
     greedy after) [30]; ``temperature`` [1.0]; ``random_opening_plies`` (played uniformly at
-    random, not searched, not recorded; if random play ends the game, half of them are taken
-    back) [0]; ``threads`` (workers for selection/backup across games) [1]; ``seed`` [0]; and
-    every ``pyaz.Search`` option (c_puct, dirichlet_alpha, dirichlet_epsilon, draw_value, ...).
-    The per-game tree holds ``max_nodes`` nodes [2 * (simulations + 1) * num_actions].
+    random, not searched, not recorded) [0]; ``opening_rollback_plies`` (taken back when random
+    play ends the game; -1 for half of the opening) [-1]; ``threads`` (workers for selection
+    and backup across games) [1]; ``seed`` [0]; and every ``pyaz.Search`` option (c_puct,
+    dirichlet_alpha, dirichlet_epsilon, draw_value, ...). The per-game tree holds ``max_nodes``
+    nodes [2 * (simulations + 1) * num_actions].
     Resignation is not implemented: every game is played to its end.
     """
 

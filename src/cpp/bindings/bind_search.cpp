@@ -133,11 +133,12 @@ SearchParams params_from_kwargs(const py::kwargs& kwargs) {
 }
 
 template <class Game>
-std::unique_ptr<BatchEvaluator<Game>> make_evaluator(const py::object& evaluator, const SearchParams& params) {
+std::unique_ptr<BatchEvaluator<Game>> make_evaluator(const py::object& evaluator, const SearchParams& params,
+                                                    std::uint64_t seed) {
     if (py::isinstance<py::str>(evaluator)) {
         const std::string name = evaluator.cast<std::string>();
         if (name == "uniform") return std::make_unique<UniformEvaluator<Game>>();
-        if (name == "rollout") return std::make_unique<RolloutEvaluator<Game>>(params.draw_value, params.seed);
+        if (name == "rollout") return std::make_unique<RolloutEvaluator<Game>>(params.draw_value, seed);
         throw py::value_error("evaluator must be 'uniform', 'rollout' or a callable, got '" + name + "'");
     }
     if (PyCallable_Check(evaluator.ptr())) return std::make_unique<PythonEvaluator<Game>>(evaluator);
@@ -146,7 +147,7 @@ std::unique_ptr<BatchEvaluator<Game>> make_evaluator(const py::object& evaluator
 
 template <class Game>
 void run_search(Search<Game>& search, std::int64_t simulations, const py::object& evaluator) {
-    auto owned = make_evaluator<Game>(evaluator, search.params());
+    auto owned = make_evaluator<Game>(evaluator, search.params(), search.next_stream_seed());
     py::gil_scoped_release release;
     search.run(simulations, *owned);
 }
@@ -160,7 +161,7 @@ py::array_t<T> vector_array(const std::vector<T>& v, std::vector<py::ssize_t> sh
 template <class Game>
 py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const py::object& evaluator,
                         const py::object& on_game_end) {
-    auto owned = make_evaluator<Game>(evaluator, config.search);
+    auto owned = make_evaluator<Game>(evaluator, config.search, config.seed + 1);
     SelfPlay<Game> driver(start, config);
     SelfPlayRecords r;
     {
@@ -202,6 +203,7 @@ SelfPlayConfig self_play_config(const py::kwargs& kwargs) {
         else if (key == "sampling_plies") config.sampling_plies = value.cast<int>();
         else if (key == "temperature") config.temperature = value.cast<double>();
         else if (key == "random_opening_plies") config.random_opening_plies = value.cast<int>();
+        else if (key == "opening_rollback_plies") config.opening_rollback_plies = value.cast<int>();
         else if (key == "threads") config.threads = value.cast<int>();
         else if (key == "seed") config.seed = value.cast<std::uint64_t>();
         else search_options[item.first] = item.second;

@@ -83,6 +83,9 @@ public:
     std::vector<float> policy(double temperature) const;
     // Samples from policy(temperature), or the most visited action when temperature is 0.
     Action choose_action(double temperature, Rng& rng) const;
+    // A fresh seed for each evaluator a caller builds (e.g. one random-rollout stream per run),
+    // so that successive searches do not replay the same random numbers.
+    std::uint64_t next_stream_seed() { return params_.seed + 0x9E3779B97F4A7C15ull * ++streams_; }
     // Sum of pending visits over the tree: 0 whenever no search is running.
     std::int64_t pending_visits() const;
 
@@ -114,6 +117,7 @@ private:
     bool root_noised_ = false;
     std::atomic<bool> tree_full_{false};
     std::int64_t collisions_ = 0;
+    std::uint64_t streams_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -30,6 +30,8 @@ struct SelfPlayConfig {
     int sampling_plies = 30;         // T': moves drawn from pi(temperature) before this ply
     double temperature = 1.0;        // temperature of those draws; later moves are greedy
     int random_opening_plies = 0;    // uniformly random plies first, not searched nor recorded
+    int opening_rollback_plies = -1; // plies taken back when the random opening ends the game
+                                     // (-1: half of the opening)
     int threads = 1;
     std::uint64_t seed = 0;
     std::int64_t max_positions = 100'000'000;  // guard on the size of the records
@@ -104,8 +106,8 @@ template <class Game>
 void SelfPlay<Game>::start_game(Slot& slot, std::int32_t game_id, SelfPlayRecords& out) {
     slot.game_id = game_id;
     slot.state = start_;
-    // Random opening (the curriculum's unrecorded plies). If random play ends the game, roll
-    // back half of the opening and start searching from there.
+    // Random opening (the curriculum's unrecorded plies). If random play ends the game, take
+    // back opening_rollback_plies (at least one) and start searching from there.
     Rng opening_rng(config_.seed ^ (0xA24BAED4963EE407ull * (std::uint64_t(game_id) + 1)));
     std::vector<Game> history{start_};
     for (int i = 0; i < config_.random_opening_plies && !is_terminal(slot.state.status()); ++i) {
@@ -113,7 +115,11 @@ void SelfPlay<Game>::start_game(Slot& slot, std::int32_t game_id, SelfPlayRecord
         history.push_back(slot.state);
     }
     if (is_terminal(slot.state.status())) {
-        const std::size_t back = std::max<std::size_t>(1, (history.size() - 1) / 2);
+        const std::size_t played = history.size() - 1;
+        const std::size_t wanted = config_.opening_rollback_plies < 0
+                                       ? played / 2
+                                       : static_cast<std::size_t>(config_.opening_rollback_plies);
+        const std::size_t back = std::min(played, std::max<std::size_t>(1, wanted));
         slot.state = history[history.size() - 1 - back];
     }
     slot.opening = slot.state.ply() - start_.ply();

@@ -1,0 +1,148 @@
+"""``pyaz-selfplay``: train a player by self-play (the main job).
+
+Settings come from the defaults, then a ``--preset`` TOML file, then the command line. The run
+folder (``--out``) gets config.json, metrics.jsonl/.csv, TensorBoard logs, checkpoints, the
+networks of every iteration (nets/), the best network as TorchScript, and PNG plots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pyaz.loop import TrainConfig, TrainingLoop
+
+# (option, type, help); the option's destination is the TrainConfig field of the same name.
+OPTIONS: list[tuple[str, type, str]] = [
+    ("iterations", int, "I: self-play iterations (seed 001 Table 1: 50/100/150)"),
+    ("episodes", int, "E: self-play games per iteration (10/50/100)"),
+    ("sampling_plies", int, "T': moves drawn from the visit policy before this ply, greedy after"),
+    ("simulations", int, "m: MCTS simulations per move (25/100/200)"),
+    ("c_puct", float, "c: PUCT exploration weight (0.5/1.0/2.0)"),
+    (
+        "retrain_iterations",
+        int,
+        "rs: keep the games of the last rs iterations; 0 uses --replacement",
+    ),
+    ("replacement", float, "share of the oldest games dropped after training (seed 000: 0.1)"),
+    ("epochs", int, "ep: training epochs per iteration (5/10/15)"),
+    ("batch_size", int, "bs: training batch size (32/64/96)"),
+    ("lr", float, "lr: Adam learning rate (0.001/0.005/0.01)"),
+    ("dropout", float, "d: dropout probability in the network heads (0.2/0.3/0.4)"),
+    ("arena_games", int, "n: arena games between challenger and best (20/40/100)"),
+    ("update_threshold", float, "u: challenger replaces best above this score (0.5/0.6/0.7)"),
+    ("gating", str, "none (AlphaZero loop), threshold (seed 001: n games, u), wilson (seed 000)"),
+    ("draw_value", float, "value of a draw for both players (seed 000: -0.5)"),
+    ("drop_draw", float, "chance to drop a drawn game from the buffer (seed 000: 0.1 / 0.5)"),
+    ("min_buffer_games", int, "train only once the buffer holds this many games"),
+    ("l2", float, "L2 coefficient c in c*||theta||^2 added to the loss"),
+    ("loss", str, "plus (l+), policy (lp), value (lv), product (lx), lambda (l_lambda)"),
+    ("loss_lambda", float, "lambda of the l_lambda loss"),
+    ("net", str, "network size preset: tiny, small, seed000, seed004"),
+    ("blocks", int, "residual blocks (overrides the preset)"),
+    ("filters", int, "convolution filters (overrides the preset)"),
+    ("value_hidden", int, "value head width (overrides the preset)"),
+    ("dirichlet_alpha", float, "root Dirichlet noise shape"),
+    ("dirichlet_epsilon", float, "root Dirichlet noise weight (0 disables)"),
+    ("curriculum", str, "end-game-first zeta(t): none, reversi, racingkings, or a TOML file"),
+    ("parallel_games", int, "self-play games in flight (their leaves share one network batch)"),
+    ("threads", int, "threads for tree work in self-play (any number works on any machine)"),
+    ("torch_threads", int, "intra-op threads for the network (1 is fastest for small CPU nets)"),
+    ("eval_every", int, "evaluate against the reference opponent every this many iterations"),
+    ("eval_games", int, "games per evaluation (colours alternate)"),
+    (
+        "eval_opponent",
+        str,
+        "uct200 (UCT, 200 rollouts: seed 000's Reversi reference), random, none",
+    ),
+    ("seed", int, "seed for everything (deterministic with --threads 1)"),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    defaults = TrainConfig()
+    parser = argparse.ArgumentParser(
+        prog="pyaz-selfplay",
+        description="Train a policy-value network by self-play with C++ tree search.",
+        epilog="Example: pyaz-selfplay --game othello --size 6 --threads 32 --out runs/o6",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
+    parser.add_argument("--preset", type=Path, help="TOML file of settings (keys = option names)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument("--game", help=f"game name (default {defaults.game})")
+    parser.add_argument("--size", type=int, help="board size for othello (4..8) or gomoku (5..15)")
+    parser.add_argument("--width", type=int, help="connect_four width")
+    parser.add_argument("--height", type=int, help="connect_four height")
+    parser.add_argument("--line-length", type=int, help="gomoku stones in a row to win")
+    parser.add_argument("--no-augment", action="store_true", help="no symmetry augmentation")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    for name, kind, text in OPTIONS:
+        default = getattr(defaults, name)
+        parser.add_argument(
+            "--" + name.replace("_", "-"), type=kind, help=f"{text} (default {default})"
+        )
+    return parser
+
+
+GAME_OPTIONS = ("size", "width", "height", "line_length")
+
+
+def settings_from(args: argparse.Namespace) -> TrainConfig:
+    """Defaults < preset file < command line."""
+    values: dict[str, Any] = {}
+    if args.preset is not None:
+        values.update(tomllib.loads(args.preset.read_text()))
+    game_options = dict(values.pop("game_options", {}))
+    for key in GAME_OPTIONS:
+        if key in values:
+            game_options[key] = values.pop(key)
+        if getattr(args, key) is not None:
+            game_options[key] = getattr(args, key)
+    if args.game is not None:
+        values["game"] = args.game
+    for name, _, _ in OPTIONS:
+        if getattr(args, name) is not None:
+            values[name] = getattr(args, name)
+    if args.no_augment:
+        values["augment"] = False
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    unknown = set(values) - known
+    if unknown:
+        raise ValueError(f"unknown settings {sorted(unknown)} in {args.preset}")
+    config = TrainConfig(**values)
+    if game_options or "game" in values:
+        config.game_options = game_options
+    return config
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        config = settings_from(args)
+        loop = TrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
+    except (ValueError, TypeError, FileExistsError, OSError) as error:
+        print(f"pyaz-selfplay: {error}", file=sys.stderr)
+        return 2
+    try:
+        loop.run()
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted: the last finished iteration is saved; continue with\n"
+            f"  pyaz-selfplay --out {args.out} --resume",
+            file=sys.stderr,
+        )
+        return 130
+    finally:
+        from pyaz.plots import make_plots
+
+        make_plots(args.out)
+    print(f"done: {args.out} (plots, metrics, checkpoints, best.torchscript.pt)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,378 @@
+"""The training loop: self-play, training, optional arena gating, evaluation, checkpoints.
+
+Two loops (seed 000 Fig. 3; seed 001 Algorithm 1):
+- AlphaZero (``gating="none"``): self-play always uses the latest network.
+- AlphaGo Zero (``gating="threshold"`` or ``"wilson"``): self-play uses the best network; after
+  training, the challenger plays the best for up to ``arena_games`` (n) games and replaces it
+  when its score (wins + draws / 2) / games exceeds ``update_threshold`` (u, seed 001) or, with
+  ``"wilson"``, by seed 000's sequential 95% Wilson rule. A rejected challenger is discarded and
+  the next iteration trains again from the best network (as alpha-zero-general does).
+
+Every iteration is checkpointed atomically (networks, optimiser, buffer, random states,
+counters), so ``resume=True`` continues after Ctrl-C or a kill, losing at most the iteration in
+progress.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import time
+import warnings
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+import pyaz
+from pyaz import arena
+from pyaz.curriculum import Curriculum
+from pyaz.evaluator import TorchEvaluator
+from pyaz.games import make
+from pyaz.nets import PolicyValueNet, net_config_for, net_from_state, net_state, to_torchscript
+from pyaz.replay import ReplayBuffer
+from pyaz.runlog import RunLog, atomic_write_bytes, truncate_after, write_json_atomic
+from pyaz.train import Trainer, TrainSettings
+
+CHECKPOINT = "checkpoint.pt"
+
+
+@dataclass
+class TrainConfig:
+    """Every setting of a run; seed 001 Table 1's names are given in brackets."""
+
+    game: str = "othello"
+    game_options: dict[str, Any] = field(default_factory=lambda: {"size": 6})
+    iterations: int = 100  # I
+    episodes: int = 50  # E: self-play games per iteration
+    sampling_plies: int = 15  # T'
+    simulations: int = 100  # m
+    c_puct: float = 1.0  # c
+    retrain_iterations: int = (
+        20  # rs: keep the games of the last rs iterations (0: use replacement)
+    )
+    replacement: float = 0.1  # seed 000: drop this share of the oldest games after training
+    epochs: int = 10  # ep
+    batch_size: int = 64  # bs
+    lr: float = 0.005  # lr
+    dropout: float = 0.3  # d
+    arena_games: int = 40  # n
+    update_threshold: float = 0.6  # u
+    gating: str = "none"  # "none" (AlphaZero), "threshold" (seed 001), "wilson" (seed 000)
+    draw_value: float = 0.0  # seed 000 uses -0.5
+    drop_draw: float = 0.0  # chance to drop a drawn game from the buffer
+    min_buffer_games: int = 0  # train only once the buffer holds this many games
+    l2: float = 0.0  # c in c * ||theta||^2
+    augment: bool = True
+    loss: str = "plus"
+    loss_lambda: float = 0.5
+    net: str = "tiny"
+    blocks: int | None = None
+    filters: int | None = None
+    value_hidden: int | None = None
+    dirichlet_alpha: float = 0.3
+    dirichlet_epsilon: float = 0.25
+    curriculum: str = "none"
+    parallel_games: int = 32
+    threads: int = 1
+    torch_threads: int = 1  # intra-op threads for the network (1 is fastest for small CPU nets)
+    eval_every: int = 1
+    eval_games: int = 20
+    eval_opponent: str = "uct200"  # "uct200" (seed 000's reference for Reversi), "random", "none"
+    seed: int = 0
+
+
+def _seconds() -> float:
+    return time.perf_counter()
+
+
+class TrainingLoop:
+    """Runs a ``TrainConfig`` in ``run_dir``; see the module docstring."""
+
+    def __init__(
+        self, config: TrainConfig, run_dir: Path, resume: bool = False, progress: bool = True
+    ):
+        self.config = config
+        self.run_dir = Path(run_dir)
+        self.progress = progress
+        self.start_state = make(config.game, **config.game_options)
+        self.curriculum = Curriculum.named(config.curriculum)
+        net_config = net_config_for(
+            self.start_state,
+            config.net,
+            blocks=config.blocks,
+            filters=config.filters,
+            value_hidden=config.value_hidden,
+            dropout=config.dropout,
+        )
+        torch.manual_seed(config.seed)
+        torch.set_num_threads(max(1, config.torch_threads))
+        self.rng = np.random.default_rng(config.seed)
+        self.current = PolicyValueNet(net_config)
+        self.best = copy.deepcopy(self.current)
+        self.trainer = Trainer(self.current, self._train_settings(), self.start_state)
+        self.buffer = ReplayBuffer()
+        self.counters: dict[str, float] = {
+            "iteration": 0,
+            "games": 0,
+            "train_steps": 0,
+            "epochs": 0,
+            "elapsed_s": 0.0,
+            "mean_game_length": float(self.start_state.num_actions) / 2,
+            "best_iteration": 0,
+        }
+        checkpoint = self.run_dir / CHECKPOINT
+        if checkpoint.exists() and not resume:
+            raise FileExistsError(
+                f"{self.run_dir} holds a run already: resume it or pick another folder"
+            )
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        if resume and checkpoint.exists():
+            self._load_checkpoint()
+            truncate_after(self.run_dir, int(self.counters["iteration"]))
+        write_json_atomic(self.run_dir / "config.json", asdict(config))
+        self.log = RunLog(self.run_dir)
+
+    def _train_settings(self) -> TrainSettings:
+        c = self.config
+        return TrainSettings(c.epochs, c.batch_size, c.lr, c.l2, c.loss, c.loss_lambda, c.augment)
+
+    # -- stages ---------------------------------------------------------------------------------
+
+    def _self_play(self, iteration: int) -> pyaz.SelfPlayRecords:
+        c = self.config
+        net = self.best if c.gating != "none" else self.current
+        epoch = self.counters["epochs"]
+        mean_length = self.counters["mean_game_length"]
+        player = pyaz.SelfPlay(
+            self.start_state,
+            simulations=c.simulations,
+            parallel_games=c.parallel_games,
+            sampling_plies=c.sampling_plies,
+            random_opening_plies=self.curriculum.random_plies(epoch, mean_length),
+            opening_rollback_plies=self.curriculum.rollback_plies(epoch, mean_length),
+            threads=c.threads,
+            seed=c.seed * 1_000_003 + iteration,
+            c_puct=c.c_puct,
+            dirichlet_alpha=c.dirichlet_alpha,
+            dirichlet_epsilon=c.dirichlet_epsilon,
+            draw_value=c.draw_value,
+        )
+        return player.play(c.episodes, TorchEvaluator(to_torchscript(net)), progress=self.progress)
+
+    def _train(self) -> dict[str, float]:
+        planes, policy, outcome = self.buffer.arrays()
+        stats = None
+        epochs = tqdm(
+            range(self.config.epochs), desc="training", unit="epoch", disable=not self.progress
+        )
+        for _ in epochs:
+            stats = self.trainer.train_epoch(planes, policy, outcome, self.rng)
+            self.counters["train_steps"] += stats.steps
+            self.counters["epochs"] += 1
+            epochs.set_postfix(loss=f"{stats.loss:.3f}")
+        assert stats is not None
+        return {
+            "loss": stats.loss,
+            "loss_policy": stats.loss_policy,
+            "loss_value": stats.loss_value,
+        }
+
+    def _search_player(self, net: PolicyValueNet, name: str) -> arena.SearchPlayer:
+        return arena.SearchPlayer(
+            TorchEvaluator(to_torchscript(net)),
+            self.config.simulations,
+            name=name,
+            c_puct=self.config.c_puct,
+            draw_value=self.config.draw_value,
+        )
+
+    def _gate(self) -> dict[str, float]:
+        c = self.config
+        challenger = self._search_player(self.current, "challenger")
+        best = self._search_player(self.best, "best")
+        stop = None
+        gate = None
+        if c.gating == "wilson":
+            gate = arena.WilsonGate(min_games=min(10, c.arena_games), max_games=c.arena_games)
+            stop = gate
+        result = arena.play_match(
+            challenger, best, c.arena_games, self.start_state, progress=self.progress, stop=stop
+        )
+        if gate is not None:
+            accepted = gate.decision(result) == "replace"
+        else:
+            accepted = arena.gate_by_threshold(result, c.update_threshold)
+        if accepted:
+            self.best = copy.deepcopy(self.current)
+            self.counters["best_iteration"] = self.counters["iteration"] + 1
+        else:
+            self.current.load_state_dict(self.best.state_dict())
+        return {
+            "arena_score": result.score,
+            "arena_games": len(result.games),
+            "accepted": int(accepted),
+        }
+
+    def _evaluate(self) -> dict[str, Any] | None:
+        c = self.config
+        if c.eval_opponent == "none" or c.eval_games < 1:
+            return None
+        if c.eval_opponent == "uct200":
+            opponent: arena.Player = arena.uct_player(simulations=200)
+        elif c.eval_opponent == "random":
+            opponent = arena.RandomPlayer(seed=c.seed)
+        else:
+            raise ValueError(f"unknown eval_opponent {c.eval_opponent!r} (uct200, random, none)")
+        net = self.best if c.gating != "none" else self.current
+        result = arena.play_match(
+            self._search_player(net, "pyaz"),
+            opponent,
+            c.eval_games,
+            self.start_state,
+            progress=self.progress,
+        )
+        return {"win_ratio": result.score, "opponent": c.eval_opponent, "eval_games": c.eval_games}
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        c = self.config
+        first = int(self.counters["iteration"]) + 1
+        for iteration in range(first, c.iterations + 1):
+            self._iteration(iteration)
+        self.log.close()
+
+    def _iteration(self, iteration: int) -> None:
+        c = self.config
+        began = _seconds()
+        records = self._self_play(iteration)
+        kept = self.buffer.add(
+            records, iteration, int(self.counters["games"]), c.drop_draw, self.rng
+        )
+        self.counters["games"] += records.num_games
+        lengths = records.game_length.astype(np.float64)
+        self.counters["mean_game_length"] = (
+            0.9 * self.counters["mean_game_length"] + 0.1 * lengths.mean()
+        )
+        selfplay_done = _seconds()
+        record: dict[str, Any] = {
+            "kind": "iteration",
+            "iteration": iteration,
+            "games": records.num_games,
+            "games_kept": kept,
+            "positions": records.num_positions,
+            "buffer_games": self.buffer.num_games,
+            "buffer_positions": self.buffer.num_positions,
+            "mean_batch": records.mean_batch_size,
+            "random_plies": int(records.game_opening.mean()),
+            "zeta": self.curriculum.zeta(self.counters["epochs"]),
+        }
+        if self.buffer.num_games >= max(1, c.min_buffer_games):
+            record.update(self._train())
+            if c.retrain_iterations > 0:
+                self.buffer.keep_last_iterations(c.retrain_iterations, iteration)
+            else:
+                self.buffer.drop_oldest(c.replacement)
+        train_done = _seconds()
+        if c.gating != "none" and "loss" in record:
+            record.update(self._gate())
+        elif c.gating == "none":
+            self.best.load_state_dict(self.current.state_dict())
+        arena_done = _seconds()
+        record.update(
+            time_selfplay=selfplay_done - began,
+            time_train=train_done - selfplay_done,
+            time_arena=arena_done - train_done,
+            games_per_s=records.num_games / max(selfplay_done - began, 1e-9),
+        )
+        self.counters["elapsed_s"] += arena_done - began
+        self.counters["iteration"] = iteration
+        record.update(train_steps=self.counters["train_steps"], epochs=self.counters["epochs"])
+        evaluation = self._evaluate() if iteration % max(1, c.eval_every) == 0 else None
+        self.counters["elapsed_s"] += _seconds() - arena_done
+        self.log.log(record)
+        if evaluation is not None:
+            self.log.log(
+                {
+                    "kind": "eval",
+                    "iteration": iteration,
+                    "elapsed_s": self.counters["elapsed_s"],
+                    "train_steps": self.counters["train_steps"],
+                    "epochs": self.counters["epochs"],
+                    **evaluation,
+                }
+            )
+        self._save_checkpoint(iteration)
+        tqdm.write(self._summary(record, evaluation), end="\n")
+
+    def _summary(self, record: dict[str, Any], evaluation: dict[str, Any] | None) -> str:
+        parts = [
+            f"iter {record['iteration']}/{self.config.iterations}",
+            f"{record['games_per_s']:.1f} games/s",
+            f"{record['positions']} positions (buffer {record['buffer_positions']})",
+        ]
+        if "loss" in record:
+            policy, value = record["loss_policy"], record["loss_value"]
+            parts.append(f"loss {record['loss']:.3f} (p {policy:.3f}, v {value:.3f})")
+        if "arena_score" in record:
+            verdict = "accepted" if record["accepted"] else "rejected"
+            parts.append(f"arena {record['arena_score']:.2f} {verdict}")
+        if evaluation is not None:
+            parts.append(f"win ratio vs {evaluation['opponent']} {evaluation['win_ratio']:.2f}")
+        return " | ".join(parts)
+
+    # -- checkpoints ----------------------------------------------------------------------------
+
+    def _save_checkpoint(self, iteration: int) -> None:
+        buffer_name = f"buffer-{iteration:05d}.npz"
+        atomic_write_bytes(self.run_dir / buffer_name, self.buffer.to_bytes())
+        data = {
+            "best": net_state(self.best),
+            "current": net_state(self.current),
+            "optimizer": self.trainer.optimizer.state_dict(),
+            "rng": self.rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(),
+            "counters": dict(self.counters),
+            "buffer": buffer_name,
+            "config": asdict(self.config),
+        }
+        blob = io.BytesIO()
+        torch.save(data, blob)
+        atomic_write_bytes(self.run_dir / CHECKPOINT, blob.getvalue())
+        nets = self.run_dir / "nets"
+        nets.mkdir(exist_ok=True)
+        blob = io.BytesIO()
+        torch.save({"net": net_state(self.best), "iteration": iteration}, blob)
+        atomic_write_bytes(nets / f"iter-{iteration:05d}.pt", blob.getvalue())
+        scripted = io.BytesIO()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=DeprecationWarning)
+            torch.jit.save(to_torchscript(self.best), scripted)
+        atomic_write_bytes(self.run_dir / "best.torchscript.pt", scripted.getvalue())
+        for old in self.run_dir.glob("buffer-*.npz"):
+            if old.name != buffer_name:
+                old.unlink()
+
+    def _load_checkpoint(self) -> None:
+        data = torch.load(self.run_dir / CHECKPOINT, map_location="cpu", weights_only=False)
+        self.best = net_from_state(data["best"])
+        self.current.load_state_dict(data["current"]["state_dict"])
+        self.trainer.optimizer.load_state_dict(data["optimizer"])
+        self.rng.bit_generator.state = data["rng"]
+        torch.set_rng_state(data["torch_rng"])
+        self.counters.update(data["counters"])
+        self.buffer = ReplayBuffer.from_bytes((self.run_dir / data["buffer"]).read_bytes())
+        saved = data["config"]
+        if saved != asdict(self.config):
+            changed = sorted(k for k in saved if saved[k] != asdict(self.config).get(k))
+            tqdm.write(f"note: resuming with changed settings: {', '.join(changed)}")
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """Reads a run's config.json."""
+    return json.loads(Path(path).read_text())

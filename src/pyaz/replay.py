@@ -1,0 +1,129 @@
+"""The experience buffer: self-play positions kept game by game, oldest first.
+
+Two replacement policies from the seeds: drop a fraction of the oldest games after each training
+(seed 000's experience replacement, 0.1), or keep only the games of the last ``rs`` iterations
+(seed 001's retrain window). Drawn games can be dropped with a probability on arrival (seed 000's
+drop-draw chance).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyaz.selfplay import SelfPlayRecords
+
+
+@dataclass
+class GameExperience:
+    """The recorded positions of one game."""
+
+    planes: np.ndarray
+    policy: np.ndarray
+    outcome: np.ndarray
+    iteration: int
+    game_number: int  # unique over the whole run
+
+
+class ReplayBuffer:
+    def __init__(self) -> None:
+        self.games: list[GameExperience] = []
+
+    @property
+    def num_games(self) -> int:
+        return len(self.games)
+
+    @property
+    def num_positions(self) -> int:
+        return sum(len(g.outcome) for g in self.games)
+
+    def add(
+        self,
+        records: SelfPlayRecords,
+        iteration: int,
+        first_game_number: int,
+        drop_draw: float,
+        rng: np.random.Generator,
+    ) -> int:
+        """Adds every game of ``records`` (a draw is dropped with chance ``drop_draw``).
+
+        Returns how many games were kept. Games without recorded positions are skipped.
+        """
+        kept = 0
+        for game in range(records.num_games):
+            rows = np.flatnonzero(records.game_id == game)
+            is_draw = int(records.game_status[game]) == 1
+            if rows.size == 0 or (is_draw and rng.random() < drop_draw):
+                continue
+            self.games.append(
+                GameExperience(
+                    records.planes[rows],
+                    records.policy[rows],
+                    records.outcome[rows],
+                    iteration,
+                    first_game_number + game,
+                )
+            )
+            kept += 1
+        return kept
+
+    def drop_oldest(self, fraction: float) -> int:
+        """Removes the oldest ``fraction`` of the games (rounded down); returns how many."""
+        if not 0.0 <= fraction <= 1.0:
+            raise ValueError(f"the replacement fraction must be in [0, 1], got {fraction}")
+        count = int(len(self.games) * fraction)
+        del self.games[:count]
+        return count
+
+    def keep_last_iterations(self, iterations: int, current: int) -> int:
+        """Keeps the games of iterations ``current - iterations + 1 .. current``."""
+        before = len(self.games)
+        self.games = [g for g in self.games if g.iteration > current - iterations]
+        return before - len(self.games)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """All positions as (planes, policy, outcome)."""
+        if not self.games:
+            raise ValueError("the buffer is empty")
+        return (
+            np.concatenate([g.planes for g in self.games]),
+            np.concatenate([g.policy for g in self.games]),
+            np.concatenate([g.outcome for g in self.games]),
+        )
+
+    def to_bytes(self) -> bytes:
+        """The buffer as an .npz archive (for atomic checkpoint writes)."""
+        buffer = io.BytesIO()
+        lengths = np.array([len(g.outcome) for g in self.games], dtype=np.int64)
+        arrays = {
+            "lengths": lengths,
+            "iteration": np.array([g.iteration for g in self.games], dtype=np.int64),
+            "game_number": np.array([g.game_number for g in self.games], dtype=np.int64),
+        }
+        if self.games:
+            planes, policy, outcome = self.arrays()
+            arrays.update(planes=planes, policy=policy, outcome=outcome)
+        np.savez(buffer, **arrays)
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ReplayBuffer:
+        archive = np.load(io.BytesIO(data))
+        buffer = cls()
+        if len(archive["lengths"]) == 0:
+            return buffer
+        bounds = np.concatenate([[0], np.cumsum(archive["lengths"])])
+        for i in range(len(archive["lengths"])):
+            rows = slice(bounds[i], bounds[i + 1])
+            buffer.games.append(
+                GameExperience(
+                    archive["planes"][rows],
+                    archive["policy"][rows],
+                    archive["outcome"][rows],
+                    int(archive["iteration"][i]),
+                    int(archive["game_number"][i]),
+                )
+            )
+        return buffer

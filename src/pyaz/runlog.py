@@ -1,0 +1,476 @@
+"""Crash-safe metrics log for a training run folder: JSONL (the record), CSV, TensorBoard.
+
+A run folder keeps ``metrics.jsonl`` as the source of truth: one JSON object per line, each
+written with a single ``write`` and then flushed and fsynced, so a killed process leaves at
+worst a half-written last line. ``metrics.csv`` is derived from it (regenerated whenever a new
+column appears and whenever a :class:`RunLog` is opened), and TensorBoard scalars go under
+``tensorboard/<kind>/`` when the ``tensorboard`` package is installed.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> run = Path(tempfile.mkdtemp())
+>>> with RunLog(run, tensorboard=False) as log:
+...     log.log({"kind": "iteration", "iteration": 0, "loss": 2.5})
+...     log.log({"kind": "iteration", "iteration": 1, "loss": 2.0})
+>>> [r["loss"] for r in read_metrics(run)]
+[2.5, 2.0]
+>>> truncate_after(run, 0)
+1
+>>> (run / "metrics.csv").read_text().splitlines()[0]
+'kind,iteration,loss,wall_time'
+
+Resuming after an interruption: load the last checkpoint (iteration ``k``), call
+``truncate_after(run_dir, k)``, then open a new :class:`RunLog`. Opening repairs a half-written
+last line, and TensorBoard events past the last kept record of each kind are purged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import os
+import re
+import tempfile
+import time
+import warnings
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+__all__ = [
+    "CSV_NAME",
+    "JSONL_NAME",
+    "TB_DIR",
+    "RunLog",
+    "Value",
+    "atomic_write_bytes",
+    "export_csv",
+    "read_metrics",
+    "truncate_after",
+    "write_json_atomic",
+]
+
+JSONL_NAME = "metrics.jsonl"
+CSV_NAME = "metrics.csv"
+TB_DIR = "tensorboard"
+
+#: A value a record may hold (numpy / torch scalars are converted with ``.item()``).
+Value = float | int | str | bool | None
+
+# The TensorBoard x-axis of a record: the first of these keys it has, else a per-kind counter.
+_STEP_KEYS = ("step", "iteration")
+
+_tb_warned = False
+
+
+# --------------------------------------------------------------------------- atomic files
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: readers see the old file or the new one, never half.
+
+    The bytes go to a temporary file in the same directory, which is fsynced and then renamed
+    over ``path`` with :func:`os.replace`; the directory is fsynced too (POSIX), so the rename
+    survives a power cut. The temporary file is removed if anything fails. The new file gets
+    the usual permissions (0666 less the umask), not the 0600 of a temporary file.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
+    """Write ``obj`` as indented JSON (UTF-8, trailing newline) to ``path`` atomically.
+
+    Raises ``TypeError`` (before touching the file) if ``obj`` is not JSON-serialisable.
+    """
+    text = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Persist a rename in ``directory`` (no-op where directories cannot be opened)."""
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_metrics(run_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """All records of ``run_dir/metrics.jsonl`` in order (``[]`` if the file does not exist).
+
+    A last line that does not parse (a process killed mid-write) is dropped silently; an
+    unparsable line elsewhere, or one that is not a JSON object, is skipped with a warning.
+    """
+    path = Path(run_dir) / JSONL_NAME
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    lines = data.split(b"\n")
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    records: list[dict[str, Any]] = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            record = None
+        if isinstance(record, dict):
+            records.append(record)
+        elif i != last:
+            warnings.warn(
+                f"{path}:{i + 1}: skipping a line that is not a JSON object", stacklevel=2
+            )
+    return records
+
+
+def truncate_after(run_dir: str | os.PathLike[str], iteration: int) -> int:
+    """Drop the records whose ``iteration`` is greater than ``iteration``; return how many.
+
+    For resuming from the checkpoint of iteration ``iteration``: metrics written after it would
+    otherwise appear twice. Records without an ``iteration`` key are kept. ``metrics.jsonl`` is
+    rewritten atomically (a half-written last line goes too) and ``metrics.csv`` regenerated.
+    Call it while no :class:`RunLog` is open on the folder, or use :meth:`RunLog.truncate_after`.
+    """
+    run_dir = Path(run_dir)
+    if not (run_dir / JSONL_NAME).exists():
+        return 0
+    records = read_metrics(run_dir)
+    kept = [r for r in records if not _after(r.get("iteration"), iteration)]
+    atomic_write_bytes(run_dir / JSONL_NAME, b"".join(_json_line(r) for r in kept))
+    _write_csv(run_dir / CSV_NAME, kept)
+    return len(records) - len(kept)
+
+
+def export_csv(run_dir: str | os.PathLike[str]) -> Path:
+    """Regenerate ``run_dir/metrics.csv`` from ``metrics.jsonl``; return its path."""
+    run_dir = Path(run_dir)
+    path = run_dir / CSV_NAME
+    _write_csv(path, read_metrics(run_dir))
+    return path
+
+
+def _after(value: Any, iteration: int) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > iteration
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class RunLog:
+    """Appends metric records of a run folder to JSONL, CSV and (optionally) TensorBoard.
+
+    Each record is a flat dict of scalars with a ``kind`` (``"iteration"``, ``"eval"``,
+    ``"train_epoch"``...) and, where it makes sense, ``iteration`` (used by
+    :func:`truncate_after`) and ``step`` (the TensorBoard x-axis; else ``iteration``, else a
+    per-kind counter). A ``wall_time`` (Unix seconds) is added if the record has none.
+
+    Opening a folder that already has metrics (a resumed run) repairs a half-written last line,
+    regenerates the CSV and, for TensorBoard, purges events of each kind past its last kept
+    record. One process at a time may log to a folder. Use as a context manager or call
+    :meth:`close`.
+    """
+
+    def __init__(self, run_dir: str | os.PathLike[str], tensorboard: bool = True) -> None:
+        """Open (creating if needed) the run folder ``run_dir`` for appending.
+
+        ``tensorboard=True`` writes scalars under ``run_dir/tensorboard`` when the
+        ``tensorboard`` package is importable; otherwise TensorBoard is skipped with a one-time
+        warning.
+        """
+        self.run_dir = Path(run_dir)
+        self.jsonl_path = self.run_dir / JSONL_NAME
+        self.csv_path = self.run_dir / CSV_NAME
+        self.tb_dir = self.run_dir / TB_DIR
+        self._tb_writer_cls = _summary_writer_cls() if tensorboard else None
+        self._open()
+
+    def _open(self) -> None:
+        """(Re)open the folder: repair the JSONL tail, regenerate the CSV, resume TB steps."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        _repair_tail(self.jsonl_path)
+        existing = read_metrics(self.run_dir)
+        self._fields: list[str] = _fieldnames(existing)
+        _write_csv(self.csv_path, existing, self._fields)
+
+        # TensorBoard steps continue from the kept records; later events are purged on open.
+        self._tb_counts: dict[str, int] = {}
+        self._tb_last: dict[str, int] = {}
+        for record in existing:
+            kind = str(record.get("kind", "misc"))
+            step = self._tb_step(kind, record)
+            self._tb_last[kind] = max(self._tb_last.get(kind, -1), step)
+        self._tb_writers: dict[str, Any] = {}
+
+        self._jsonl = open(self.jsonl_path, "ab")  # noqa: SIM115 (closed in close())
+        self._csv = open(self.csv_path, "a", newline="", encoding="utf-8")  # noqa: SIM115
+        self._closed = False
+
+    @property
+    def tensorboard_enabled(self) -> bool:
+        """Whether scalars are written to TensorBoard."""
+        return self._tb_writer_cls is not None
+
+    def log(self, record: Mapping[str, Any]) -> None:
+        """Append one record (stored with plain Python values and ``wall_time`` added).
+
+        Values must be ``float``, ``int``, ``str``, ``bool`` or ``None`` (numpy and torch
+        scalars are converted); ``kind`` must be a string. NaN and infinities are kept (as the
+        JSON extensions ``NaN``/``Infinity``, which Python's ``json`` reads back).
+        Raises ``TypeError``/``ValueError`` for a bad record, before anything is written.
+        """
+        if self._closed:
+            raise RuntimeError("RunLog is closed")
+        clean = _clean_record(record)
+        clean.setdefault("wall_time", time.time())
+
+        # JSONL first: it is the record of truth and must be durable.
+        self._jsonl.write(_json_line(clean))
+        self._jsonl.flush()
+        os.fsync(self._jsonl.fileno())
+
+        new_keys = [k for k in clean if k not in self._fields]
+        if new_keys:
+            self._fields.extend(new_keys)
+            self._csv.close()
+            _write_csv(self.csv_path, read_metrics(self.run_dir), self._fields)
+            self._csv = open(self.csv_path, "a", newline="", encoding="utf-8")  # noqa: SIM115
+        else:
+            csv.DictWriter(self._csv, self._fields).writerow(_csv_row(clean))
+            self._csv.flush()
+
+        if self._tb_writer_cls is not None:
+            self._log_tensorboard(clean)
+
+    def truncate_after(self, iteration: int) -> int:
+        """Like :func:`truncate_after` on this folder, while it is open; return records dropped."""
+        if self._closed:
+            raise RuntimeError("RunLog is closed")
+        self.close()
+        dropped = truncate_after(self.run_dir, iteration)
+        self._open()
+        return dropped
+
+    def flush(self) -> None:
+        """Flush the CSV and TensorBoard files (JSONL lines are already flushed and fsynced)."""
+        if self._closed:
+            return
+        self._csv.flush()
+        for writer in self._tb_writers.values():
+            writer.flush()
+
+    def close(self) -> None:
+        """Close all files. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self._jsonl.close()
+        self._csv.close()
+        for writer in self._tb_writers.values():
+            writer.close()
+        self._tb_writers.clear()
+
+    def __enter__(self) -> RunLog:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    # ----------------------------------------------------------------------- TensorBoard
+
+    def _tb_step(self, kind: str, record: Mapping[str, Any]) -> int:
+        """The record's TensorBoard step; advances the per-kind counter either way."""
+        count = self._tb_counts.get(kind, 0)
+        self._tb_counts[kind] = count + 1
+        for key in _STEP_KEYS:
+            value = record.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+        return count
+
+    def _log_tensorboard(self, record: Mapping[str, Value]) -> None:
+        kind = str(record["kind"])
+        step = self._tb_step(kind, record)
+        writer = self._tb_writers.get(kind)
+        if writer is None:
+            assert self._tb_writer_cls is not None
+            # purge_step: TensorBoard hides older events of this run at steps >= it, i.e. those
+            # logged after the last kept record (a truncated resume or a lost last line).
+            writer = self._tb_writer_cls(
+                log_dir=str(self.tb_dir / _safe_name(kind)),
+                purge_step=self._tb_last.get(kind, -1) + 1,
+            )
+            self._tb_writers[kind] = writer
+        wall = record.get("wall_time")
+        walltime = float(wall) if isinstance(wall, int | float) else None
+        for key, value in record.items():
+            if key in ("kind", "wall_time", *_STEP_KEYS) or isinstance(value, str | None):
+                continue
+            writer.add_scalar(f"{kind}/{key}", float(value), step, walltime=walltime)
+        writer.flush()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _summary_writer_cls() -> Any:
+    """``torch.utils.tensorboard.SummaryWriter``, or ``None`` (with a one-time warning)."""
+    global _tb_warned
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError as exc:  # torch or tensorboard missing
+        if not _tb_warned:
+            _tb_warned = True
+            warnings.warn(
+                f"TensorBoard logging disabled ({exc}); `pip install tensorboard` to enable it",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return None
+    return SummaryWriter
+
+
+def _clean_record(record: Mapping[str, Any]) -> dict[str, Value]:
+    clean: dict[str, Value] = {}
+    for key, value in record.items():
+        if not isinstance(key, str):
+            raise TypeError(f"record keys must be str, got {key!r}")
+        clean[key] = _plain(key, value)
+    kind = clean.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise ValueError(f"a record needs a non-empty str 'kind', got {kind!r}")
+    return clean
+
+
+def _plain(key: str, value: Any) -> Value:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    item = getattr(value, "item", None)  # numpy scalar / 0-d array, torch 0-d tensor
+    if callable(item):
+        try:
+            value = item()
+        except (ValueError, RuntimeError):
+            pass
+        else:
+            if value is None or isinstance(value, bool | int | float | str):
+                return value
+    raise TypeError(f"record value {key!r} must be a scalar (float, int, str, bool, None)")
+
+
+def _json_line(record: Mapping[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _fieldnames(records: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Column names in order of first appearance."""
+    fields: dict[str, None] = {}
+    for record in records:
+        fields.update(dict.fromkeys(record))
+    return list(fields)
+
+
+def _csv_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    row: dict[str, Any] = {}
+    for key, value in record.items():
+        if value is None:
+            row[key] = ""
+        elif isinstance(value, float) and not math.isfinite(value):
+            row[key] = str(value)  # nan, inf, -inf
+        else:
+            row[key] = value
+    return row
+
+
+def _write_csv(path: Path, records: list[dict[str, Any]], fields: list[str] | None = None) -> None:
+    """Write all ``records`` to ``path`` atomically (header only if no records but fields)."""
+    if fields is None:
+        fields = _fieldnames(records)
+    buf = io.StringIO(newline="")
+    if fields:
+        writer = csv.DictWriter(buf, fields, restval="", extrasaction="ignore")
+        writer.writeheader()
+        for record in records:
+            writer.writerow(_csv_row(record))
+    atomic_write_bytes(path, buf.getvalue().encode("utf-8"))
+
+
+def _repair_tail(path: Path) -> None:
+    """Make ``path`` end with a newline: finish a complete last record, cut a partial one."""
+    try:
+        f = open(path, "rb+")  # noqa: SIM115
+    except FileNotFoundError:
+        return
+    with f:
+        size = f.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        # Read backwards to the last newline.
+        pos, chunk, tail = size, 1 << 16, b""
+        while pos > 0:
+            start = max(0, pos - chunk)
+            f.seek(start)
+            tail = f.read(pos - start) + tail
+            pos = start
+            if b"\n" in tail:
+                break
+        cut = tail.rfind(b"\n")
+        fragment = tail[cut + 1 :]
+        line_start = pos + cut + 1  # cut == -1 when the whole file is one unterminated line
+        try:
+            complete = isinstance(json.loads(fragment), dict)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            complete = False
+        if complete:
+            f.seek(0, os.SEEK_END)
+            f.write(b"\n")
+        else:
+            f.truncate(line_start)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _safe_name(kind: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", kind).strip(".") or "misc"

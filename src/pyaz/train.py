@@ -1,0 +1,131 @@
+"""Network training on the experience buffer: the loss variants of seed 001 and an L2 term.
+
+Losses (p = softmax of the policy logits, v = value, pi and z the targets):
+- ``plus`` (default): l+ = -pi . log p + (v - z)^2
+- ``policy``: lp = -pi . log p
+- ``value``: lv = (v - z)^2
+- ``product``: lx = lp * lv
+- ``lambda``: l_lambda = lambda * lp + (1 - lambda) * lv
+and ``l2`` * sum of squared weights is added to each (seed 001 uses dropout instead: l2 = 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from pyaz.games import GameState
+from pyaz.nets import PolicyValueNet
+from pyaz.symmetry import symmetry_ids, transform_planes, transform_policy
+
+LOSSES = ("plus", "policy", "value", "product", "lambda")
+
+
+def loss_terms(
+    logits: torch.Tensor, value: torch.Tensor, pi: torch.Tensor, z: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Mean policy cross-entropy lp and mean squared value error lv over the batch."""
+    lp = -(pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    lv = ((value.reshape(-1) - z) ** 2).mean()
+    return lp, lv
+
+
+def combine(lp: torch.Tensor, lv: torch.Tensor, kind: str, lam: float) -> torch.Tensor:
+    """The training objective ``kind`` (see the module docstring)."""
+    if kind == "plus":
+        return lp + lv
+    if kind == "policy":
+        return lp
+    if kind == "value":
+        return lv
+    if kind == "product":
+        return lp * lv
+    if kind == "lambda":
+        return lam * lp + (1.0 - lam) * lv
+    raise ValueError(f"unknown loss {kind!r}; known: {', '.join(LOSSES)}")
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    epochs: int = 10  # ep
+    batch_size: int = 64  # bs
+    lr: float = 0.005  # lr
+    l2: float = 0.0  # c in c * ||theta||^2
+    loss: str = "plus"
+    loss_lambda: float = 0.5
+    augment: bool = True  # a random dihedral symmetry per example, where the game has them
+
+
+@dataclass
+class EpochStats:
+    loss: float
+    loss_policy: float
+    loss_value: float
+    steps: int
+
+
+def augment_batch(
+    planes: np.ndarray, policy: np.ndarray, state: GameState, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Applies an independent random symmetry of the game to each example."""
+    ids = symmetry_ids(state)
+    choice = rng.choice(ids, size=len(planes))
+    planes, policy = planes.copy(), policy.copy()
+    for k in ids:
+        rows = np.flatnonzero(choice == k)
+        if k == 0 or rows.size == 0:
+            continue
+        planes[rows] = transform_planes(planes[rows], int(k))
+        policy[rows] = transform_policy(policy[rows], int(k), state)
+    return planes, policy
+
+
+class Trainer:
+    """Adam on the loss ``settings.loss``; keeps its optimiser across iterations."""
+
+    def __init__(self, net: PolicyValueNet, settings: TrainSettings, state: GameState) -> None:
+        if settings.loss not in LOSSES:
+            raise ValueError(f"unknown loss {settings.loss!r}; known: {', '.join(LOSSES)}")
+        if settings.epochs < 1 or settings.batch_size < 1 or settings.lr <= 0:
+            raise ValueError("epochs and batch_size must be >= 1 and lr > 0")
+        self.net = net
+        self.settings = settings
+        self.state = state
+        self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr)
+
+    def l2_term(self) -> torch.Tensor:
+        return sum((p**2).sum() for p in self.net.parameters() if p.dim() > 1)  # type: ignore[return-value]
+
+    def train_epoch(
+        self, planes: np.ndarray, policy: np.ndarray, outcome: np.ndarray, rng: np.random.Generator
+    ) -> EpochStats:
+        """One pass over the examples in random order, in batches of ``batch_size``."""
+        s = self.settings
+        self.net.train()
+        order = rng.permutation(len(outcome))
+        totals = np.zeros(3)
+        steps = 0
+        for start in range(0, len(order), s.batch_size):
+            rows = order[start : start + s.batch_size]
+            if len(rows) < 2:  # batch norm needs two examples
+                continue
+            x, pi = planes[rows], policy[rows]
+            if s.augment:
+                x, pi = augment_batch(x, pi, self.state, rng)
+            logits, value = self.net(torch.from_numpy(x))
+            z = torch.from_numpy(outcome[rows])
+            lp, lv = loss_terms(logits, value, torch.from_numpy(pi), z)
+            loss = combine(lp, lv, s.loss, s.loss_lambda)
+            if s.l2 > 0:
+                loss = loss + s.l2 * self.l2_term()
+            if not torch.isfinite(loss):
+                raise FloatingPointError(f"the training loss became {loss.item()} (lower lr?)")
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            totals += [loss.item(), lp.item(), lv.item()]
+            steps += 1
+        mean = totals / max(steps, 1)
+        return EpochStats(float(mean[0]), float(mean[1]), float(mean[2]), steps)
