@@ -3,8 +3,9 @@
 // position (planes, visit policy, player, ply, plies to the end, game id) and, once the game is
 // over, its outcome z from that position's player's view.
 //
-// Threading: in each round the games are split among `threads` workers for selection and
-// backup (a game is only ever touched by one worker); the evaluator runs on the calling thread.
+// Threading: in each round the games are shared out among a pool of `threads` workers (capped
+// at the machine's hardware threads) for selection and backup; a game is only ever touched by
+// one worker at a time; the evaluator runs on the calling thread.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "core/thread_pool.h"
 #include "games/common.h"
 #include "search/evaluator.h"
 #include "search/puct.h"
@@ -86,6 +88,7 @@ private:
     Game start_;
     SelfPlayConfig config_;
     std::vector<Slot> slots_;
+    std::unique_ptr<ThreadPool> pool_;
     Rng rng_;
 };
 
@@ -194,32 +197,15 @@ bool SelfPlay<Game>::move_if_searched(Slot& slot, SelfPlayRecords& out) {
 template <class Game>
 template <class Work>
 void SelfPlay<Game>::parallel_over_slots(Work&& work) {
-    const int workers = std::min<int>(config_.threads, static_cast<int>(slots_.size()));
-    if (workers <= 1) {
-        for (Slot& slot : slots_) work(slot);
-        return;
-    }
-    std::vector<std::exception_ptr> errors(workers);
-    std::vector<std::thread> threads;
-    for (int w = 0; w < workers; ++w) {
-        threads.emplace_back([&, w] {
-            try {
-                for (std::size_t i = w; i < slots_.size(); i += workers) work(slots_[i]);
-            } catch (...) {
-                errors[w] = std::current_exception();
-            }
-        });
-    }
-    for (auto& t : threads) t.join();
-    for (auto& e : errors) {
-        if (e) std::rethrow_exception(e);
-    }
+    pool_->for_each(static_cast<std::int64_t>(slots_.size()),
+                    [&](std::int64_t i) { work(slots_[static_cast<std::size_t>(i)]); });
 }
 
 template <class Game>
 template <class Progress>
 SelfPlayRecords SelfPlay<Game>::play(BatchEvaluator<Game>& evaluator, Progress&& on_game_end) {
     SelfPlayRecords out;
+    pool_ = std::make_unique<ThreadPool>(config_.threads);
     out.game_status.assign(config_.games, 0);
     out.game_length.assign(config_.games, 0);
     out.game_opening.assign(config_.games, 0);

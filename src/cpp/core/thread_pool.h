@@ -1,0 +1,106 @@
+// A fixed set of worker threads that run one parallel loop at a time: `for_each(count, work)`
+// calls work(i) for every i in [0, count), the calling thread taking part, and returns when all
+// are done; the first exception thrown by any work(i) is rethrown in the caller.
+//
+// Thread-safety: for_each is called from one thread at a time (the pool's owner).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pyaz {
+
+class ThreadPool {
+public:
+    // `threads` workers in all, the caller included (so threads - 1 are started); capped at the
+    // machine's hardware threads, since more would only take turns on the same cores.
+    explicit ThreadPool(int threads) {
+        const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        const int helpers = std::max(0, std::min(threads, hardware) - 1);
+        for (int i = 0; i < helpers; ++i) workers_.emplace_back([this] { worker_loop(); });
+    }
+
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    ~ThreadPool() {
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        for (auto& w : workers_) w.join();
+    }
+
+    int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+    void for_each(std::int64_t count, const std::function<void(std::int64_t)>& work) {
+        if (workers_.empty() || count <= 1) {
+            for (std::int64_t i = 0; i < count; ++i) work(i);
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> guard(mutex_);
+            work_ = &work;
+            count_ = count;
+            next_.store(0);
+            busy_ = static_cast<int>(workers_.size());
+            error_ = nullptr;
+            ++generation_;
+        }
+        wake_.notify_all();
+        drain();
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [this] { return busy_ == 0; });
+        work_ = nullptr;
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    void drain() {
+        for (std::int64_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) {
+            try {
+                (*work_)(i);
+            } catch (...) {
+                std::lock_guard<std::mutex> guard(mutex_);
+                if (!error_) error_ = std::current_exception();
+            }
+        }
+    }
+
+    void worker_loop() {
+        std::uint64_t seen = 0;
+        for (;;) {
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+                if (stopping_) return;
+                seen = generation_;
+            }
+            drain();
+            std::lock_guard<std::mutex> guard(mutex_);
+            if (--busy_ == 0) done_.notify_one();
+        }
+    }
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable done_;
+    const std::function<void(std::int64_t)>* work_ = nullptr;
+    std::int64_t count_ = 0;
+    std::atomic<std::int64_t> next_{0};
+    int busy_ = 0;
+    std::uint64_t generation_ = 0;
+    bool stopping_ = false;
+    std::exception_ptr error_;
+};
+
+}  // namespace pyaz
