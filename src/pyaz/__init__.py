@@ -10,14 +10,16 @@ Games live in C++ (bitboards) and are driven from Python::
     244
 """
 
-from pyaz._core import ConnectFour, Gomoku, Othello, Status, perft, random_playouts
+from pyaz._core import ConnectFour, Go, Gomoku, Othello, Status, perft, random_playouts
 from pyaz.games import GAMES, GameState, make
+from pyaz.sgf import go_from_sgf, go_to_sgf
 from pyaz.symmetry import num_symmetries, transform_planes, transform_policy
 
 __all__ = [
     "GAMES",
     "ConnectFour",
     "GameState",
+    "Go",
     "Gomoku",
     "Othello",
     "Status",
@@ -29,3 +31,7 @@ __all__ = [
     "transform_policy",
 ]
 __version__ = "0.1.0"
+
+# SGF lives in Python (pyaz.sgf); these make it reachable from the Go class as well.
+Go.to_sgf = go_to_sgf  # type: ignore[attr-defined]
+Go.from_sgf = staticmethod(go_from_sgf)  # type: ignore[attr-defined]
