@@ -119,6 +119,24 @@ def test_encode_planes() -> None:
     np.testing.assert_array_equal(planes[:3].sum(axis=0), np.ones((5, 5)))
 
 
+def test_history_planes() -> None:
+    state = pyaz.Go(5, history=2).play("C3 D3 pass")  # White to move
+    planes = state.encode()
+    c3, d3 = (2, 2), (2, 3)
+    assert state.planes_shape == planes.shape == (8, 5, 5) and state.history == 2
+    np.testing.assert_array_equal(planes[:4], pyaz.Go(5).play("C3 D3 pass").encode())
+    # One action ago (before the pass) the board was the same; White's view: own, opponent.
+    assert planes[4][d3] == 1 and planes[5][c3] == 1 and planes[4:6].sum() == 2
+    # Two actions ago only Black's C3 stood.
+    assert planes[6].sum() == 0 and planes[7][c3] == 1 and planes[7].sum() == 1
+    start = pyaz.Go(5, history=3).with_stones(["A1"], [])
+    assert start.encode()[4:].sum() == 0  # nothing before the start
+    captured = pyaz.Go(5, history=1).play("A5 B5 C3 A4")  # A4 took A5
+    assert captured.encode()[4][0, 0] == 1 and captured.encode()[0][0, 0] == 0
+    with pytest.raises(ValueError, match="history"):
+        pyaz.Go(5, history=8)
+
+
 # --------------------------------------------------------------------------- captures
 
 

@@ -42,6 +42,7 @@ GAMES: dict[str, GameSpec] = {
             "superko": False,
             "allow_suicide": False,
             "max_game_length": None,  # None: 3 * size * size (Go.default_max_game_length)
+            "history": 0,  # earlier positions in encode(), two planes each
         },
         ("weiqi", "baduk"),
         "Go, n x n for n in 5..19, Tromp-Taylor area scoring, komi, optional superko",

@@ -56,6 +56,7 @@ class SgfGame:
         superko: bool = False,
         allow_suicide: bool = False,
         max_game_length: int | None = None,
+        history: int = 0,
     ) -> Go:
         """The position before the first move: the setup stones, ``to_move`` to play."""
         empty = Go(
@@ -64,6 +65,7 @@ class SgfGame:
             superko=superko,
             allow_suicide=allow_suicide,
             max_game_length=max_game_length,
+            history=history,
         )
         return empty.with_stones(self.black_stones, self.white_stones, self.to_move)
 
@@ -73,10 +75,14 @@ class SgfGame:
         superko: bool = False,
         allow_suicide: bool = False,
         max_game_length: int | None = None,
+        history: int = 0,
     ) -> Go:
         """The position after the main line; ValueError names the first illegal move."""
         state = self.start(
-            superko=superko, allow_suicide=allow_suicide, max_game_length=max_game_length
+            superko=superko,
+            allow_suicide=allow_suicide,
+            max_game_length=max_game_length,
+            history=history,
         )
         for number, action in enumerate(self.moves, start=1):
             if not state.is_legal(action):
@@ -395,8 +401,12 @@ def go_from_sgf(
     superko: bool = False,
     allow_suicide: bool = False,
     max_game_length: int | None = None,
+    history: int = 0,
 ) -> Go:
     """The position at the end of an SGF record's main line (komi and size from the record)."""
     return parse_sgf(text).final(
-        superko=superko, allow_suicide=allow_suicide, max_game_length=max_game_length
+        superko=superko,
+        allow_suicide=allow_suicide,
+        max_game_length=max_game_length,
+        history=history,
     )

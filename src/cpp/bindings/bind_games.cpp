@@ -20,8 +20,9 @@ namespace pyaz {
 namespace {
 
 GoRules go_rules(std::optional<double> komi, bool superko, bool allow_suicide,
-                 std::optional<int> max_game_length) {
+                 std::optional<int> max_game_length, int history) {
     GoRules rules;
+    rules.history = history;
     rules.komi = komi;
     rules.superko = superko;
     rules.allow_suicide = allow_suicide;
@@ -46,19 +47,24 @@ void register_go(py::module_& m) {
         "I, row numbers from 1 at the bottom) or 'pass'. Suicide is illegal unless "
         "allow_suicide (then multi-stone suicide is legal); simple ko always; superko=True adds "
         "positional superko. Two consecutive passes, or max_game_length actions (default "
-        "3*n*n), end the game. komi defaults to 7.5 from 9x9 up and 0 below.");
+        "3*n*n), end the game. komi defaults to 7.5 from 9x9 up and 0 below. encode() gives "
+        "own, opponent, empty and Black-to-move planes, then own/opponent planes for each of "
+        "`history` earlier positions.");
     go.def(py::init([](int size, std::optional<double> komi, bool superko, bool allow_suicide,
-                       std::optional<int> max_game_length) {
-               return Go(size, go_rules(komi, superko, allow_suicide, max_game_length));
+                       std::optional<int> max_game_length, int history) {
+               return Go(size, go_rules(komi, superko, allow_suicide, max_game_length, history));
            }),
            py::arg("size") = 9, py::arg("komi") = py::none(), py::arg("superko") = false,
-           py::arg("allow_suicide") = false, py::arg("max_game_length") = py::none())
+           py::arg("allow_suicide") = false, py::arg("max_game_length") = py::none(),
+           py::arg("history") = 0)
         .def_property_readonly("size", &Go::size)
         .def_property_readonly("komi", &Go::komi)
         .def_property_readonly("superko", &Go::superko, "Positional superko in force.")
         .def_property_readonly("allow_suicide", &Go::allow_suicide)
         .def_property_readonly("max_game_length", &Go::max_game_length,
                                "Actions (passes included) after which the game is scored.")
+        .def_property_readonly("history", &Go::history,
+                               "Earlier positions in encode() (two planes each, 0..7).")
         .def_property_readonly("pass_action", &Go::pass_action)
         .def_property_readonly("passes", &Go::consecutive_passes,
                                "Consecutive passes just played (two end the game).")
@@ -95,11 +101,13 @@ void register_go(py::module_& m) {
         .def_static(
             "from_text",
             [](const std::string& text, std::optional<double> komi, bool superko,
-               bool allow_suicide, std::optional<int> max_game_length) {
-                return Go::from_text(text, go_rules(komi, superko, allow_suicide, max_game_length));
+               bool allow_suicide, std::optional<int> max_game_length, int history) {
+                return Go::from_text(
+                    text, go_rules(komi, superko, allow_suicide, max_game_length, history));
             },
             py::arg("text"), py::arg("komi") = py::none(), py::arg("superko") = false,
             py::arg("allow_suicide") = false, py::arg("max_game_length") = py::none(),
+            py::arg("history") = 0,
             "Parses a board (str() output or rows of '.XO'); 'O to move' in the text sets the "
             "side, otherwise Black is to move.")
         .def_static("default_komi", &Go::default_komi, py::arg("size"))

@@ -70,6 +70,11 @@ Go::Go(int size, const GoRules& rules) {
     if (max_game_length_ < 1) {
         fail("max_game_length must be at least 1, got " + std::to_string(max_game_length_));
     }
+    if (rules.history < 0 || rules.history > kMaxHistory) {
+        fail("history must be between 0 and 7 earlier positions, got " +
+             std::to_string(rules.history));
+    }
+    history_ = rules.history;
     superko_ = rules.superko;
     allow_suicide_ = rules.allow_suicide;
     size_ = static_cast<std::int8_t>(size);
@@ -83,7 +88,7 @@ Go::Go(int size, const GoRules& rules) {
             empty_index_[p] = num_empty_++;
         }
     }
-    if (superko_) history_.push_back(hash_);
+    if (superko_) superko_hashes_.push_back(hash_);
 }
 
 GoRules Go::rules() const {
@@ -92,6 +97,7 @@ GoRules Go::rules() const {
     rules.superko = superko_;
     rules.allow_suicide = allow_suicide_;
     rules.max_game_length = max_game_length_;
+    rules.history = history_;
     return rules;
 }
 
@@ -152,7 +158,7 @@ bool Go::is_superko(int point) const {
             if (color_[n] == own && first_visit(head_[n])) h ^= chain_hash(n);
         }
     }
-    return std::find(history_.begin(), history_.end(), h) != history_.end();
+    return std::find(superko_hashes_.begin(), superko_hashes_.end(), h) != superko_hashes_.end();
 }
 
 bool Go::is_legal_on_empty(int point) const {
@@ -230,6 +236,7 @@ void Go::apply_random(Rng& rng) {
 void Go::place_on_empty(int point, std::int8_t color) {
     color_[point] = color;
     hash_ ^= zobrist(point, color);
+    if (history_ > 0) now_.flip(color - 1, action_of(point));
     const int i = empty_index_[point];
     const std::int16_t last = empties_[--num_empty_];
     empties_[i] = last;
@@ -238,6 +245,7 @@ void Go::place_on_empty(int point, std::int8_t color) {
 
 void Go::clear_point(int point) {
     hash_ ^= zobrist(point, color_[point]);
+    if (history_ > 0) now_.flip(color_[point] - 1, action_of(point));
     color_[point] = kEmpty;
     empties_[num_empty_] = static_cast<std::int16_t>(point);
     empty_index_[point] = num_empty_++;
@@ -307,6 +315,7 @@ int Go::remove_chain(int point) {
 }
 
 void Go::play(int point) {
+    if (history_ > 0) past_[ply_ % kMaxHistory] = now_;
     const std::int8_t opponent = color_of(to_move_ ^ 1);
     add_stone(point, color_of(to_move_));
     int captured = 0;
@@ -327,11 +336,12 @@ void Go::play(int point) {
         ko_point_ = static_cast<std::int16_t>(ko ? captured_point : kNoPoint);
     }
     passes_ = 0;
-    if (superko_) history_.push_back(hash_);
+    if (superko_) superko_hashes_.push_back(hash_);
     end_turn();
 }
 
 void Go::pass() {
+    if (history_ > 0) past_[ply_ % kMaxHistory] = now_;
     ++passes_;
     ko_point_ = kNoPoint;
     end_turn();
@@ -405,6 +415,24 @@ void Go::encode(float* out) const {
             out[area + i] = color != own && color != kEmpty ? 1.0f : 0.0f;
             out[2 * area + i] = color == kEmpty ? 1.0f : 0.0f;
             out[3 * area + i] = black_to_move;
+        }
+    }
+    if (history_ > 0) encode_history(out + kNumPlanes * area);
+}
+
+void Go::encode_history(float* out) const {
+    const int area = size_ * size_;
+    for (int t = 1; t <= history_; ++t, out += 2 * area) {
+        if (ply_ - t < 0) {
+            std::fill(out, out + 2 * area, 0.0f);
+            continue;
+        }
+        const Position& position = past_[(ply_ - t) % kMaxHistory];
+        const auto& own = position.stones[to_move_];
+        const auto& opponent = position.stones[to_move_ ^ 1];
+        for (int a = 0; a < area; ++a) {
+            out[a] = static_cast<float>((own[a >> 6] >> (a & 63)) & 1);
+            out[area + a] = static_cast<float>((opponent[a >> 6] >> (a & 63)) & 1);
         }
     }
 }
@@ -484,7 +512,7 @@ Go Go::with_stones(const std::vector<Action>& black, const std::vector<Action>& 
         }
     }
     state.to_move_ = static_cast<std::int8_t>(to_move);
-    if (superko_) state.history_.assign(1, state.hash_);
+    if (superko_) state.superko_hashes_.assign(1, state.hash_);
     return state;
 }
 

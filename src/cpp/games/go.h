@@ -37,6 +37,7 @@ struct GoRules {
     bool superko = false;               // positional superko
     bool allow_suicide = false;         // multi-stone suicide legal (Tromp-Taylor, New Zealand)
     std::optional<int> max_game_length; // empty: Go::default_max_game_length(size)
+    int history = 0;                    // earlier positions in encode(), 0..Go::kMaxHistory
 };
 
 class Go {
@@ -45,7 +46,8 @@ public:
     static constexpr int kMaxSize = 19;
     static constexpr int kMaxActions = kMaxSize * kMaxSize + 1;
     static constexpr int kMaxPoints = (kMaxSize + 2) * (kMaxSize + 1);
-    static constexpr int kNumPlanes = 4;
+    static constexpr int kNumPlanes = 4;  // without history planes
+    static constexpr int kMaxHistory = 7;
     static constexpr const char* kName = "go";
 
     // 7.5 from 9x9 up; 0 below (seed 003 plays 5x5 with komi 0, as its Pachi setup did).
@@ -58,12 +60,13 @@ public:
     int height() const { return size_; }
     int width() const { return size_; }
     int num_actions() const { return size_ * size_ + 1; }
-    int num_planes() const { return kNumPlanes; }
+    int num_planes() const { return kNumPlanes + 2 * history_; }
     Action pass_action() const { return size_ * size_; }
     double komi() const { return komi_; }
     bool superko() const { return superko_; }
     bool allow_suicide() const { return allow_suicide_; }
     int max_game_length() const { return max_game_length_; }
+    int history() const { return history_; }
     GoRules rules() const;
 
     Status status() const { return status_; }
@@ -108,7 +111,9 @@ public:
     }
 
     // Planes (n x n each): stones of the side to move, the opponent's, empty points, and a
-    // constant plane that is 1 when Black is to move (komi is White's).
+    // constant plane that is 1 when Black is to move (komi is White's); then, with history h,
+    // the side to move's and the opponent's stones 1, 2, .., h actions ago (all zero before
+    // the start; a pass repeats the board).
     void encode(float* out) const;
     Cell cell(int row, int col) const { return static_cast<Cell>(color_[point_of_cell(row, col)]); }
 
@@ -131,6 +136,15 @@ public:
 private:
     static constexpr std::int8_t kBorder = 3;
     static constexpr std::int16_t kNoPoint = -1;
+
+    // Stones of one position as bit sets over actions (bit r*n + c), for history planes.
+    struct Position {
+        std::array<std::array<std::uint64_t, 6>, 2> stones;  // [player][word]
+
+        void flip(int player, Action action) {
+            stones[player][action >> 6] ^= std::uint64_t{1} << (action & 63);
+        }
+    };
 
     struct Chain {
         std::uint16_t pseudo_liberties;
@@ -185,6 +199,7 @@ private:
     void place_on_empty(int point, std::int8_t color);
     void clear_point(int point);
     void finish_game();
+    void encode_history(float* out) const;
 
     std::array<std::int8_t, kMaxPoints> color_{};    // kEmpty, kFirst, kSecond or kBorder
     std::array<std::int16_t, kMaxPoints> head_{};    // chain head of a stone
@@ -192,11 +207,14 @@ private:
     std::array<Chain, kMaxPoints> chains_{};         // valid at chain heads
     std::array<std::int16_t, kMaxSize * kMaxSize> empties_{};  // empty points, any order
     std::array<std::int16_t, kMaxPoints> empty_index_{};       // position in empties_
-    std::vector<std::uint64_t> history_;             // board hashes so far (superko only)
+    std::vector<std::uint64_t> superko_hashes_;      // board hashes so far (superko only)
+    std::array<Position, kMaxHistory> past_{};       // before action i: past_[i % kMaxHistory]
+    Position now_{};                                 // kept only with history > 0
     std::uint64_t hash_ = 0;
     double komi_ = 7.5;
     std::array<int, 2> captures_{};
     int max_game_length_ = 0;
+    int history_ = 0;
     int ply_ = 0;
     std::int16_t num_empty_ = 0;
     std::int16_t ko_point_ = kNoPoint;
