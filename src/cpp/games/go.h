@@ -19,6 +19,9 @@
 //   stones plus empty regions that reach only one colour, Black minus White minus komi.
 // Random playouts are uniform over the legal actions, pass included (own eyes get filled too);
 // that is why random games need the length cap.
+//
+// One capacity (19x19 plus border) serves every size: moves and playouts touch only the points
+// of the board in use, while a copy moves the whole object (about 10 KB).
 #pragma once
 
 #include <array>
@@ -126,8 +129,8 @@ public:
     // GTP vertex names: column letters A.. without I, row numbers from 1 at the bottom; "pass".
     std::string action_to_string(Action action) const;
     Action parse_action(const std::string& text) const;
-    // Parses a board (str() output, GNU Go's showboard, or bare rows of '.XO'); the side to
-    // move is Black unless the text says "O to move".
+    // Parses a board (str() output or bare rows of '.XO', '+' also empty); the side to move
+    // is Black unless the text says "O to move".
     static Go from_text(const std::string& text, const GoRules& rules = GoRules{});
     // A start position with these rules and setup stones (SGF AB/AW), `to_move` to play.
     Go with_stones(const std::vector<Action>& black, const std::vector<Action>& white,
