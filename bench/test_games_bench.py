@@ -46,7 +46,7 @@ class GameSpec:
     pyaz_kwargs: dict[str, Any]
     spiel_name: str
     spiel_params: dict[str, Any]
-    target_ratio: float  # pyaz must be at least this many times faster than OpenSpiel
+    target_ratio: float | None  # pyaz must be at least this many times faster than OpenSpiel
 
 
 GAMES: list[GameSpec] = [

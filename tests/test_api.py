@@ -13,6 +13,7 @@ FACTORIES = {
     "othello6": lambda: pyaz.make("othello", size=6),
     "connect_four": lambda: pyaz.make("connect_four"),
     "gomoku9": lambda: pyaz.make("gomoku", size=9),
+    "go9": lambda: pyaz.make("go", size=9),
 }
 
 
@@ -125,6 +126,25 @@ def test_symmetric_positions_have_transformed_legal_masks(k: int) -> None:
     expected = pyaz.transform_policy(state.legal_mask(), k, state)
     np.testing.assert_array_equal(other.legal_mask(), expected)
     np.testing.assert_array_equal(other.encode(), pyaz.transform_planes(state.encode(), k))
+
+
+@pytest.mark.parametrize("k", range(8))
+def test_go_positions_have_transformed_legal_masks(k: int) -> None:
+    """Go has all 8 symmetries: a transformed board has the transformed legal moves (suicide
+    points included) and planes, and the pass stays last."""
+    state = pyaz.make("go", size=7)
+    rng = np.random.default_rng(k)
+    while state.ply < 40 or state.ko_action is not None:
+        legal = state.legal_actions()[:-1]
+        state.apply(int(rng.choice(legal)))
+    rotated = pyaz.transform_planes(state.board(), k)
+    text = "\n".join("".join(".XO"[v] for v in row) for row in rotated)
+    other = pyaz.Go.from_text(text + ("\nX to move" if state.to_move() == 0 else "\nO to move"))
+    expected = pyaz.transform_policy(state.legal_mask(), k, state)
+    assert pyaz.num_symmetries(state) == 8 and expected[-1]
+    np.testing.assert_array_equal(other.legal_mask(), expected)
+    np.testing.assert_array_equal(other.encode(), pyaz.transform_planes(state.encode(), k))
+    assert other.score() == state.score()
 
 
 def test_policy_transform_keeps_pass_and_checks_shapes() -> None:

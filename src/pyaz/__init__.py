@@ -10,16 +10,18 @@ Games live in C++ (bitboards) and are driven from Python::
     244
 """
 
-from pyaz._core import ConnectFour, Gomoku, Othello, Status, perft, random_playouts
+from pyaz._core import ConnectFour, Go, Gomoku, Othello, Status, perft, random_playouts
 from pyaz.games import GAMES, GameState, make
 from pyaz.search import Search
 from pyaz.selfplay import SelfPlay, SelfPlayRecords
+from pyaz.sgf import go_from_sgf, go_to_sgf
 from pyaz.symmetry import num_symmetries, transform_planes, transform_policy
 
 __all__ = [
     "GAMES",
     "ConnectFour",
     "GameState",
+    "Go",
     "Gomoku",
     "Othello",
     "Search",
@@ -36,6 +38,9 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
+# SGF lives in Python (pyaz.sgf); these make it reachable from the Go class as well.
+Go.to_sgf = go_to_sgf  # type: ignore[attr-defined]
+Go.from_sgf = staticmethod(go_from_sgf)  # type: ignore[attr-defined]
 
 def __getattr__(name: str) -> object:
     # TorchEvaluator imports torch, so it loads only when asked for.

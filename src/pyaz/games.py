@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from pyaz._core import ConnectFour, Gomoku, Othello
+from pyaz._core import ConnectFour, Go, Gomoku, Othello
 
-GameState: TypeAlias = Othello | ConnectFour | Gomoku
+GameState: TypeAlias = Othello | ConnectFour | Gomoku | Go
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,19 @@ GAMES: dict[str, GameSpec] = {
         {"size": 15, "line_length": 5, "overline_wins": True},
         ("gobang", "five-in-a-row"),
         "Gomoku/Gobang, n x n for n in 5..15, line_length in a row wins",
+    ),
+    "go": GameSpec(
+        Go,
+        {
+            "size": 9,
+            "komi": None,  # None: 7.5 from 9x9 up, 0 below (Go.default_komi)
+            "superko": False,
+            "allow_suicide": False,
+            "max_game_length": None,  # None: 3 * size * size (Go.default_max_game_length)
+            "history": 0,  # earlier positions in encode(), two planes each
+        },
+        ("weiqi", "baduk"),
+        "Go, n x n for n in 5..19, Tromp-Taylor area scoring, komi, optional superko",
     ),
 }
 

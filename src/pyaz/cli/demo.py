@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--game", default="othello", help=f"game name: {', '.join(GAMES)} (default: othello)"
     )
     parser.add_argument(
-        "--size", type=int, help="board size n for othello (4..8) and gomoku (5..15)"
+        "--size", type=int, help="board size n for othello (4..8), gomoku (5..15) and go (5..19)"
     )
     parser.add_argument("--width", type=int, help="connect_four board width (default 7)")
     parser.add_argument("--height", type=int, help="connect_four board height (default 6)")

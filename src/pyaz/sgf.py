@@ -1,0 +1,412 @@
+"""SGF (Smart Game Format, FF[4]) records of Go games: write one, read the main line back.
+
+Supported: the root's ``SZ`` (square boards 5..19), ``KM`` (komi), ``AB``/``AW`` setup stones
+(single points or ``aa:cc`` rectangles), ``PL`` (side to move after the setup) and ``RE``;
+then the ``B``/``W`` moves of the main line (the first variation at every branch). A pass is
+``B[]`` (or ``B[tt]``, the FF[3] form). Other properties are kept in ``SgfGame.properties``
+and otherwise ignored. Anything else (malformed text, another game than Go, setup stones after
+the root, an illegal move) raises ``ValueError`` saying what and where.
+
+SGF points are two letters, column then row, both from ``a`` at the top-left, so ``"cb"`` on
+a 9x9 board is row 1, column 2: action ``1 * 9 + 2`` (GTP vertex ``C8``).
+
+    >>> import pyaz
+    >>> start = pyaz.make("go", size=9)
+    >>> text = start.to_sgf(["E5", "C3", "pass", "pass"])
+    >>> pyaz.Go.from_sgf(text).status().name
+    'SECOND_PLAYER_WIN'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pyaz._core import Go, Status
+
+__all__ = [
+    "SgfGame",
+    "action_to_sgf_point",
+    "go_from_sgf",
+    "go_to_sgf",
+    "parse_sgf",
+    "sgf_point_to_action",
+    "write_sgf",
+]
+
+Move = int | str
+
+
+@dataclass
+class SgfGame:
+    """The main line of an SGF Go record, as pyaz actions (``size * size`` is the pass)."""
+
+    size: int
+    komi: float
+    black_stones: list[int] = field(default_factory=list)
+    white_stones: list[int] = field(default_factory=list)
+    to_move: int = 0  # 0 Black, 1 White: who plays first after the setup
+    moves: list[int] = field(default_factory=list)
+    result: str | None = None
+    properties: dict[str, list[str]] = field(default_factory=dict)  # root properties, raw
+
+    def start(
+        self,
+        *,
+        superko: bool = False,
+        allow_suicide: bool = False,
+        max_game_length: int | None = None,
+        history: int = 0,
+    ) -> Go:
+        """The position before the first move: the setup stones, ``to_move`` to play."""
+        empty = Go(
+            self.size,
+            komi=self.komi,
+            superko=superko,
+            allow_suicide=allow_suicide,
+            max_game_length=max_game_length,
+            history=history,
+        )
+        return empty.with_stones(self.black_stones, self.white_stones, self.to_move)
+
+    def final(
+        self,
+        *,
+        superko: bool = False,
+        allow_suicide: bool = False,
+        max_game_length: int | None = None,
+        history: int = 0,
+    ) -> Go:
+        """The position after the main line; ValueError names the first illegal move."""
+        state = self.start(
+            superko=superko,
+            allow_suicide=allow_suicide,
+            max_game_length=max_game_length,
+            history=history,
+        )
+        for number, action in enumerate(self.moves, start=1):
+            if not state.is_legal(action):
+                colour = "BW"[state.to_move()]
+                point = action_to_sgf_point(action, self.size)
+                why = "the game is over" if state.is_terminal() else "illegal in pyaz's rules"
+                raise ValueError(
+                    f"SGF move {number} {colour}[{point}] ({state.action_to_vertex(action)}): "
+                    f"{why}"
+                )
+            state.apply(action)
+        return state
+
+
+# --------------------------------------------------------------------------- points
+
+
+def action_to_sgf_point(action: int, size: int) -> str:
+    """SGF point of an action on a size x size board; '' for the pass."""
+    if action == size * size:
+        return ""
+    if not 0 <= action < size * size:
+        raise ValueError(f"action {action} is out of range for a {size}x{size} board")
+    row, col = divmod(action, size)
+    return chr(ord("a") + col) + chr(ord("a") + row)
+
+
+def sgf_point_to_action(point: str, size: int) -> int:
+    """Action of an SGF point; '' (and 'tt' on boards up to 19x19) is the pass."""
+    if point == "" or (point == "tt" and size <= 19):
+        return size * size
+    if len(point) != 2 or not point.isalpha() or not point.islower():
+        raise ValueError(f"bad SGF point {point!r} (expected two letters a..s, e.g. 'dd')")
+    col, row = ord(point[0]) - ord("a"), ord(point[1]) - ord("a")
+    if col >= size or row >= size:
+        raise ValueError(f"SGF point {point!r} is off the {size}x{size} board")
+    return row * size + col
+
+
+def _point_list(values: Iterable[str], size: int) -> list[int]:
+    """Points of an AB/AW list, expanding 'aa:cc' rectangles."""
+    actions: list[int] = []
+    for value in values:
+        if ":" not in value:
+            action = sgf_point_to_action(value, size)
+            if action == size * size:
+                raise ValueError(f"setup point [{value}] is not a board point")
+            actions.append(action)
+            continue
+        first, last = (sgf_point_to_action(v, size) for v in value.split(":", 1))
+        (r0, c0), (r1, c1) = divmod(first, size), divmod(last, size)
+        for row in range(min(r0, r1), max(r0, r1) + 1):
+            actions.extend(row * size + col for col in range(min(c0, c1), max(c0, c1) + 1))
+    return actions
+
+
+# --------------------------------------------------------------------------- parsing
+
+Node = dict[str, list[str]]
+
+
+@dataclass
+class _Tree:
+    nodes: list[Node]
+    children: list[_Tree]
+
+
+class _Parser:
+    """Recursive descent over the SGF grammar: Collection = GameTree+."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def error(self, message: str) -> ValueError:
+        line = self.text.count("\n", 0, self.pos) + 1
+        return ValueError(f"bad SGF at line {line}, offset {self.pos}: {message}")
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip_space()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def expect(self, char: str) -> None:
+        if self.peek() != char:
+            found = repr(self.peek()) if self.peek() else "the end of the text"
+            raise self.error(f"expected {char!r}, found {found}")
+        self.pos += 1
+
+    def game_tree(self) -> _Tree:
+        self.expect("(")
+        nodes: list[Node] = []
+        while self.peek() == ";":
+            self.pos += 1
+            nodes.append(self.node())
+        if not nodes:
+            raise self.error("a game tree must start with a node (';')")
+        children: list[_Tree] = []
+        while self.peek() == "(":
+            children.append(self.game_tree())
+        self.expect(")")
+        return _Tree(nodes, children)
+
+    def node(self) -> Node:
+        properties: Node = {}
+        while self.peek().isalpha():
+            start = self.pos
+            while self.pos < len(self.text) and self.text[self.pos].isalpha():
+                self.pos += 1
+            # FF[3] allowed lower-case letters inside identifiers (e.g. "CoPyright").
+            ident = "".join(c for c in self.text[start : self.pos] if c.isupper())
+            if not ident:
+                raise self.error(f"bad property name {self.text[start : self.pos]!r}")
+            values: list[str] = []
+            while self.peek() == "[":
+                values.append(self.value())
+            if not values:
+                raise self.error(f"property {ident} has no value")
+            if ident in properties:
+                raise self.error(f"property {ident} appears twice in one node")
+            properties[ident] = values
+        return properties
+
+    def value(self) -> str:
+        start = self.pos
+        self.pos += 1  # '['
+        chars: list[str] = []
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if char == "\\":
+                self.pos += 2
+                escaped = self.text[self.pos - 1 : self.pos]
+                if escaped != "\n":  # an escaped line break is a soft break
+                    chars.append(escaped)
+                continue
+            self.pos += 1
+            if char == "]":
+                return "".join(chars)
+            chars.append(char)
+        self.pos = start
+        raise self.error("property value never closed (missing ']')")
+
+
+def _main_line(tree: _Tree) -> list[Node]:
+    nodes = list(tree.nodes)
+    while tree.children:
+        tree = tree.children[0]
+        nodes.extend(tree.nodes)
+    return nodes
+
+
+def _single(root: Node, ident: str) -> str | None:
+    values = root.get(ident)
+    if values is None:
+        return None
+    if len(values) != 1:
+        raise ValueError(f"SGF property {ident} must have one value, got {len(values)}")
+    return values[0].strip()
+
+
+def _board_size(root: Node) -> int:
+    text = _single(root, "SZ")
+    if text is None:
+        return 19  # the SGF default for Go
+    try:
+        size = int(text)
+    except ValueError:
+        raise ValueError(f"SGF SZ[{text}]: pyaz Go boards are square, 5..19") from None
+    if not 5 <= size <= 19:
+        raise ValueError(f"SGF SZ[{size}]: pyaz Go boards are 5x5 to 19x19")
+    return size
+
+
+def _komi(root: Node, size: int) -> float:
+    text = _single(root, "KM")
+    if text is None:
+        return float(Go.default_komi(size))
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"SGF KM[{text}] is not a number") from None
+
+
+def _colour(text: str, ident: str) -> int:
+    colour = text.strip().upper()
+    if colour not in ("B", "W"):
+        raise ValueError(f"SGF {ident}[{text}] must be B or W")
+    return 0 if colour == "B" else 1
+
+
+def parse_sgf(text: str) -> SgfGame:
+    """Reads the first game of an SGF collection (main line only); ValueError if malformed."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_sgf takes the SGF text as str, got {type(text).__name__}")
+    parser = _Parser(text)
+    tree = parser.game_tree()
+    while parser.peek() == "(":  # further games of the collection are checked, then ignored
+        parser.game_tree()
+    if parser.peek():
+        raise parser.error(f"unexpected {parser.peek()!r} after the last game tree")
+    nodes = _main_line(tree)
+    root = nodes[0]
+    game_type = _single(root, "GM")
+    if game_type is not None and game_type != "1":
+        raise ValueError(f"SGF GM[{game_type}] is not Go (GM[1])")
+    size = _board_size(root)
+    game = SgfGame(size=size, komi=_komi(root, size), properties=dict(root))
+    game.black_stones = _point_list(root.get("AB", []), size)
+    game.white_stones = _point_list(root.get("AW", []), size)
+    game.result = _single(root, "RE")
+    colours: list[int] = []
+    for number, node in enumerate(nodes):
+        if number > 0 and any(key in node for key in ("AB", "AW", "AE")):
+            raise ValueError(f"SGF node {number}: setup stones after the root are not supported")
+        played = [key for key in ("B", "W") if key in node]
+        if len(played) == 2:
+            raise ValueError(f"SGF node {number} has both a B and a W move")
+        for key in played:
+            if len(node[key]) != 1:
+                raise ValueError(f"SGF node {number}: {key} must have one value")
+            game.moves.append(sgf_point_to_action(node[key][0].strip(), size))
+            colours.append(0 if key == "B" else 1)
+    player = _single(root, "PL")
+    game.to_move = _colour(player, "PL") if player is not None else (colours[0] if colours else 0)
+    for number, colour in enumerate(colours):
+        if colour != (game.to_move + number) % 2:
+            raise ValueError(
+                f"SGF move {number + 1} is by {'BW'[colour]}, but {'BW'[1 - colour]} is to move "
+                "(pyaz needs alternating moves; write a pass in between)"
+            )
+    return game
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _result_text(state: Go) -> str:
+    if state.status() == Status.DRAW:
+        return "0"
+    score = state.score()
+    return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
+
+
+def write_sgf(
+    size: int,
+    moves: Sequence[int],
+    *,
+    komi: float,
+    black_stones: Sequence[int] = (),
+    white_stones: Sequence[int] = (),
+    to_move: int = 0,
+    result: str | None = None,
+    extra: dict[str, str] | None = None,
+) -> str:
+    """An SGF record: root properties and setup, then one node per move (actions)."""
+    root = [f"FF[4]GM[1]CA[UTF-8]AP[pyaz]SZ[{size}]KM[{komi:g}]"]
+    for ident, points in (("AB", black_stones), ("AW", white_stones)):
+        if points:
+            root.append(ident + "".join(f"[{action_to_sgf_point(a, size)}]" for a in points))
+    if black_stones or white_stones or to_move != 0:
+        root.append(f"PL[{'BW'[to_move]}]")
+    if result is not None:
+        root.append(f"RE[{_escape(result)}]")
+    for ident, value in (extra or {}).items():
+        root.append(f"{ident}[{_escape(value)}]")
+    nodes = [";" + "".join(root)]
+    for number, action in enumerate(moves):
+        colour = "BW"[(to_move + number) % 2]
+        nodes.append(f";{colour}[{action_to_sgf_point(action, size)}]")
+    lines = [nodes[0]] + ["".join(nodes[i : i + 10]) for i in range(1, len(nodes), 10)]
+    return "(" + "\n".join(lines) + ")\n"
+
+
+def go_to_sgf(state: Go, moves: Sequence[Move] = (), result: str | None = None) -> str:
+    """SGF record starting at ``state`` (its stones become AB/AW setup) followed by ``moves``.
+
+    ``moves`` are actions or GTP vertices played from ``state`` (checked for legality). RE is
+    ``result`` if given, else the score when the moves end the game.
+    """
+    size = state.size
+    board = state.board().ravel()
+    black = [int(a) for a in (board == 1).nonzero()[0]]
+    white = [int(a) for a in (board == 2).nonzero()[0]]
+    final = state.clone()
+    actions = []
+    for number, move in enumerate(moves, start=1):
+        try:
+            action = final.vertex_to_action(move) if isinstance(move, str) else int(move)
+            final.apply(action)
+        except ValueError as error:
+            raise ValueError(f"move {number} ({move!r}): {error}") from None
+        actions.append(action)
+    if result is None and final.is_terminal():
+        result = _result_text(final)
+    return write_sgf(
+        size,
+        actions,
+        komi=state.komi,
+        black_stones=black,
+        white_stones=white,
+        to_move=state.to_move(),
+        result=result,
+    )
+
+
+def go_from_sgf(
+    text: str,
+    *,
+    superko: bool = False,
+    allow_suicide: bool = False,
+    max_game_length: int | None = None,
+    history: int = 0,
+) -> Go:
+    """The position at the end of an SGF record's main line (komi and size from the record)."""
+    return parse_sgf(text).final(
+        superko=superko,
+        allow_suicide=allow_suicide,
+        max_game_length=max_game_length,
+        history=history,
+    )
