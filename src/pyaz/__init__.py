@@ -10,7 +10,16 @@ Games live in C++ (bitboards) and are driven from Python::
     244
 """
 
-from pyaz._core import ConnectFour, Gomoku, Othello, Status, perft, random_playouts
+from pyaz._core import (
+    ConnectFour,
+    Gomoku,
+    Othello,
+    RacingKings,
+    RacingKingsTermination,
+    Status,
+    perft,
+    random_playouts,
+)
 from pyaz.games import GAMES, GameState, make
 from pyaz.symmetry import num_symmetries, transform_planes, transform_policy
 
@@ -20,6 +29,8 @@ __all__ = [
     "GameState",
     "Gomoku",
     "Othello",
+    "RacingKings",
+    "RacingKingsTermination",
     "Status",
     "make",
     "num_symmetries",

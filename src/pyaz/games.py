@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from pyaz._core import ConnectFour, Gomoku, Othello
+from pyaz._core import ConnectFour, Gomoku, Othello, RacingKings
 
-GameState: TypeAlias = Othello | ConnectFour | Gomoku
+GameState: TypeAlias = Othello | ConnectFour | Gomoku | RacingKings
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,18 @@ GAMES: dict[str, GameSpec] = {
         {"size": 15, "line_length": 5, "overline_wins": True},
         ("gobang", "five-in-a-row"),
         "Gomoku/Gobang, n x n for n in 5..15, line_length in a row wins",
+    ),
+    "racingkings": GameSpec(
+        RacingKings,
+        {"start": "standard"},
+        ("racing_kings", "racing-kings"),
+        "Racing Kings; start 'standard', 'racingkings-mod' (seed 000's modified start) or a FEN",
+    ),
+    "racingkings-mod": GameSpec(
+        RacingKings,
+        {"start": "racingkings-mod"},
+        ("racing_kings_mod", "racingkings_mod"),
+        f"seed 000's modified Racing Kings: {RacingKings.MOD_FEN}",
     ),
 }
 

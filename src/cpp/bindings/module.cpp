@@ -5,4 +5,5 @@
 PYBIND11_MODULE(_core, m) {
     m.doc() = "pyaz C++ core: game rules, perft and random playouts.";
     pyaz::register_games(m);
+    pyaz::register_racing_kings(m);
 }
