@@ -13,6 +13,7 @@ FACTORIES = {
     "othello6": lambda: pyaz.make("othello", size=6),
     "connect_four": lambda: pyaz.make("connect_four"),
     "gomoku9": lambda: pyaz.make("gomoku", size=9),
+    "racingkings": lambda: pyaz.make("racingkings"),
 }
 
 
