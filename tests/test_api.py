@@ -14,6 +14,7 @@ FACTORIES = {
     "connect_four": lambda: pyaz.make("connect_four"),
     "gomoku9": lambda: pyaz.make("gomoku", size=9),
     "go9": lambda: pyaz.make("go", size=9),
+    "racingkings": lambda: pyaz.make("racingkings"),
 }
 
 

@@ -10,7 +10,17 @@ Games live in C++ (bitboards) and are driven from Python::
     244
 """
 
-from pyaz._core import ConnectFour, Go, Gomoku, Othello, Status, perft, random_playouts
+from pyaz._core import (
+    ConnectFour,
+    Go,
+    Gomoku,
+    Othello,
+    RacingKings,
+    RacingKingsTermination,
+    Status,
+    perft,
+    random_playouts,
+)
 from pyaz.games import GAMES, GameState, make
 from pyaz.search import Search
 from pyaz.selfplay import SelfPlay, SelfPlayRecords
@@ -24,6 +34,8 @@ __all__ = [
     "Go",
     "Gomoku",
     "Othello",
+    "RacingKings",
+    "RacingKingsTermination",
     "Search",
     "SelfPlay",
     "SelfPlayRecords",

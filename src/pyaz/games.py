@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from pyaz._core import ConnectFour, Go, Gomoku, Othello
+from pyaz._core import ConnectFour, Go, Gomoku, Othello, RacingKings
 
-GameState: TypeAlias = Othello | ConnectFour | Gomoku | Go
+GameState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,18 @@ GAMES: dict[str, GameSpec] = {
         },
         ("weiqi", "baduk"),
         "Go, n x n for n in 5..19, Tromp-Taylor area scoring, komi, optional superko",
+    ),
+    "racingkings": GameSpec(
+        RacingKings,
+        {"start": "standard"},
+        ("racing_kings", "racing-kings"),
+        "Racing Kings; start 'standard', 'racingkings-mod' (seed 000's modified start) or a FEN",
+    ),
+    "racingkings-mod": GameSpec(
+        RacingKings,
+        {"start": "racingkings-mod"},
+        ("racing_kings_mod", "racingkings_mod"),
+        f"seed 000's modified Racing Kings: {RacingKings.MOD_FEN}",
     ),
 }
 

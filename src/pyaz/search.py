@@ -24,6 +24,8 @@ _SEARCH_CLASSES: dict[type, type] = {
     _core.Othello: _core.OthelloSearch,
     _core.ConnectFour: _core.ConnectFourSearch,
     _core.Gomoku: _core.GomokuSearch,
+    _core.Go: _core.GoSearch,
+    _core.RacingKings: _core.RacingKingsSearch,
 }
 
 

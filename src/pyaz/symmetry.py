@@ -2,24 +2,42 @@
 
 Transform ``k`` in 0..7: if ``k >= 4`` mirror left-right first, then rotate ``k % 4`` quarter
 turns counter-clockwise (``numpy.rot90``). Square-board games (Othello, Gomoku) have all 8;
-Connect Four has only 0 and 4 (gravity rules out rotations and the vertical flip).
+Connect Four has only 0 and 4 (gravity rules out rotations and the vertical flip), and so has
+Racing Kings (both kings race up the board; mirroring the files a <-> h keeps the rules).
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
+from pyaz._core import RacingKings
 from pyaz.games import GameState
+
+_MIRROR_ONLY = ("connect_four", "racingkings")
+_MIRROR_FILE = dict(zip("abcdefgh", "hgfedcba", strict=True))
 
 
 def num_symmetries(state: GameState) -> int:
     """How many of the transforms 0..7 are symmetries of the game's rules."""
-    return 2 if state.name == "connect_four" else 8
+    return 2 if state.name in _MIRROR_ONLY else 8
 
 
 def symmetry_ids(state: GameState) -> list[int]:
-    """The transform ids valid for this game: [0, 4] for Connect Four, 0..7 otherwise."""
-    return [0, 4] if state.name == "connect_four" else list(range(8))
+    """The transform ids valid for this game: [0, 4] for Connect Four and Racing Kings."""
+    return [0, 4] if state.name in _MIRROR_ONLY else list(range(8))
+
+
+@cache
+def _racing_kings_mirror() -> np.ndarray:
+    """Racing Kings action ids with the files mirrored (a <-> h), promotion slots included."""
+    state = RacingKings()
+    mirrored = [
+        state.parse_uci("".join(_MIRROR_FILE.get(ch, ch) for ch in state.uci(a)))
+        for a in range(state.num_actions)
+    ]
+    return np.array(mirrored, dtype=np.int64)
 
 
 def _check_id(k: int) -> None:
@@ -38,6 +56,10 @@ def transform_planes(planes: np.ndarray, k: int) -> np.ndarray:
 
 def _board_permutation(state: GameState, k: int) -> np.ndarray:
     """For each cell of the transformed board, the index it came from."""
+    if state.name == "racingkings":
+        if k not in (0, 4):
+            raise ValueError(f"Racing Kings has only symmetries 0 and 4 (mirror), got {k}")
+        return np.arange(state.num_actions) if k == 0 else _racing_kings_mirror()
     if state.name == "connect_four":
         if k not in (0, 4):
             raise ValueError(f"Connect Four has only symmetries 0 and 4 (mirror), got {k}")

@@ -11,8 +11,10 @@
 
 #include "bindings/bindings.h"
 #include "games/connect_four.h"
+#include "games/go.h"
 #include "games/gomoku.h"
 #include "games/othello.h"
+#include "games/racing_kings.h"
 #include "search/puct.h"
 #include "search/selfplay.h"
 
@@ -276,9 +278,13 @@ void register_search(py::module_& m) {
     bind_search<Othello>(m, "OthelloSearch");
     bind_search<ConnectFour>(m, "ConnectFourSearch");
     bind_search<Gomoku>(m, "GomokuSearch");
+    bind_search<Go>(m, "GoSearch");
+    bind_search<RacingKings>(m, "RacingKingsSearch");
     bind_self_play<Othello>(m);
     bind_self_play<ConnectFour>(m);
     bind_self_play<Gomoku>(m);
+    bind_self_play<Go>(m);
+    bind_self_play<RacingKings>(m);
 }
 
 }  // namespace pyaz

@@ -7,5 +7,6 @@ namespace pyaz {
 
 void register_games(pybind11::module_& m);
 void register_search(pybind11::module_& m);
+void register_racing_kings(pybind11::module_& m);
 
 }  // namespace pyaz

@@ -6,4 +6,5 @@ PYBIND11_MODULE(_core, m) {
     m.doc() = "pyaz C++ core: game rules, perft, random playouts and tree search.";
     pyaz::register_games(m);
     pyaz::register_search(m);
+    pyaz::register_racing_kings(m);
 }
