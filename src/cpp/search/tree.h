@@ -1,4 +1,6 @@
-// The search tree: compact nodes in one arena, children contiguous, no per-node allocation.
+// The search tree: compact nodes in an arena, children contiguous, no per-node allocation. The
+// arena is allocated in blocks of kBlockSize nodes as the tree grows, up to `capacity` nodes, so
+// memory follows the tree's size rather than its cap; blocks are kept for reuse after a reset.
 //
 // Thread-safety contract: statistics (visits, value sums, in-flight counts) are atomics and may
 // be updated by any thread at any time. A node's children are published once: `state` goes
@@ -11,6 +13,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "games/common.h"
 
@@ -39,24 +43,34 @@ inline void atomic_add(std::atomic<double>& target, double amount) {
 
 class Tree {
 public:
+    static constexpr int kBlockBits = 12;
+    static constexpr std::int64_t kBlockSize = std::int64_t{1} << kBlockBits;
+
     explicit Tree(std::int64_t capacity) { reset(capacity); }
 
     // Drops every node and makes a fresh root (index 0).
     void reset(std::int64_t capacity) {
         if (capacity < 1) fail("the tree needs room for at least one node");
+        if (capacity > (std::int64_t{1} << 31) - 1) fail("the tree holds at most 2^31 - 1 nodes");
         if (capacity != capacity_) {
-            nodes_ = std::make_unique<Node[]>(static_cast<std::size_t>(capacity));
+            const std::int64_t count = (capacity + kBlockSize - 1) / kBlockSize;
+            blocks_.clear();
+            blocks_.resize(static_cast<std::size_t>(count));
+            ready_ = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(count));
             capacity_ = capacity;
         } else {
-            for (std::int64_t i = 0; i < used_.load(); ++i) clear(nodes_[i]);
+            for (std::int64_t i = 0; i < used_.load(); ++i) clear(node(static_cast<std::int32_t>(i)));
         }
-        used_.store(1);
-        clear(nodes_[0]);
+        used_.store(0);
+        allocate(1);
+        clear(node(0));
     }
 
-    Node& node(std::int32_t index) { return nodes_[index]; }
-    const Node& node(std::int32_t index) const { return nodes_[index]; }
-    Node& root() { return nodes_[0]; }
+    Node& node(std::int32_t index) { return blocks_[index >> kBlockBits][index & (kBlockSize - 1)]; }
+    const Node& node(std::int32_t index) const {
+        return blocks_[index >> kBlockBits][index & (kBlockSize - 1)];
+    }
+    Node& root() { return node(0); }
     std::int64_t size() const { return used_.load(std::memory_order_relaxed); }
     std::int64_t capacity() const { return capacity_; }
 
@@ -67,6 +81,8 @@ public:
             used_.fetch_sub(count, std::memory_order_relaxed);
             return -1;
         }
+        const std::int64_t last = first + count - 1;
+        for (std::int64_t b = first >> kBlockBits; b <= (last >> kBlockBits); ++b) ensure_block(b);
         return static_cast<std::int32_t>(first);
     }
 
@@ -75,6 +91,13 @@ public:
     void keep_subtree(std::int32_t new_root, Tree& spare);
 
 private:
+    void ensure_block(std::int64_t b) {
+        if (ready_[b].load(std::memory_order_acquire)) return;
+        std::lock_guard<std::mutex> guard(grow_);
+        if (ready_[b].load(std::memory_order_relaxed)) return;
+        blocks_[static_cast<std::size_t>(b)] = std::make_unique<Node[]>(kBlockSize);
+        ready_[b].store(true, std::memory_order_release);
+    }
     static void clear(Node& n) {
         n.visits.store(0, std::memory_order_relaxed);
         n.in_flight.store(0, std::memory_order_relaxed);
@@ -89,7 +112,9 @@ private:
     static void copy_stats(const Node& from, Node& to);
     void copy_children(const Tree& source, std::int32_t from, std::int32_t to);
 
-    std::unique_ptr<Node[]> nodes_;
+    std::vector<std::unique_ptr<Node[]>> blocks_;
+    std::unique_ptr<std::atomic<bool>[]> ready_;
+    std::mutex grow_;
     std::int64_t capacity_ = 0;
     std::atomic<std::int64_t> used_{0};
 };
@@ -112,10 +137,10 @@ inline void Tree::copy_children(const Tree& source, std::int32_t from, std::int3
     const Node& original = source.node(from);
     if (original.state.load() != NodeState::kExpanded || original.num_children == 0) return;
     const std::int32_t first = allocate(original.num_children);
-    nodes_[to].first_child = first;
-    nodes_[to].num_children = original.num_children;
+    node(to).first_child = first;
+    node(to).num_children = original.num_children;
     for (std::int32_t i = 0; i < original.num_children; ++i) {
-        copy_stats(source.node(original.first_child + i), nodes_[first + i]);
+        copy_stats(source.node(original.first_child + i), node(first + i));
     }
     for (std::int32_t i = 0; i < original.num_children; ++i) {
         copy_children(source, original.first_child + i, first + i);
@@ -127,7 +152,8 @@ inline void Tree::keep_subtree(std::int32_t new_root, Tree& spare) {
     copy_stats(node(new_root), spare.root());
     spare.root().action = kNoAction;
     spare.copy_children(*this, new_root, 0);
-    std::swap(nodes_, spare.nodes_);
+    std::swap(blocks_, spare.blocks_);
+    std::swap(ready_, spare.ready_);
     const std::int64_t spare_used = spare.used_.load();
     spare.used_.store(used_.load());
     used_.store(spare_used);
