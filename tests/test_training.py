@@ -241,3 +241,12 @@ def test_killed_run_resumes_without_lost_or_duplicated_games(tmp_path: Path) -> 
     assert len(numbers) == len(set(numbers))
     assert json.loads((out / "config.json").read_text())["iterations"] == 5
     assert os.listdir(out).count(data["buffer"]) == 1 and len(list(out.glob("buffer-*.npz"))) == 1
+
+
+@pytest.mark.parametrize("preset", sorted((Path(__file__).parents[1] / "games").glob("*.toml")))
+def test_every_preset_loads(preset: Path) -> None:
+    args = cli.build_parser().parse_args(["--out", "x", "--preset", str(preset)])
+    config = cli.settings_from(args)
+    state = pyaz.make(config.game, **config.game_options)
+    assert not state.is_terminal()
+    Curriculum.named(config.curriculum)
