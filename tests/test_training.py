@@ -18,6 +18,7 @@ import torch
 import pyaz
 from pyaz.cli import selfplay as cli
 from pyaz.curriculum import Curriculum
+from pyaz.nets import load_net
 from pyaz.replay import ReplayBuffer
 from pyaz.runlog import read_metrics
 from pyaz.train import combine, loss_terms
@@ -169,6 +170,8 @@ def test_runs_and_refuses_to_overwrite(tmp_path: Path) -> None:
         assert (out / name).exists(), name
     assert (out / "losses.png").exists() and (out / "win_ratio.png").exists()
     assert sorted(p.name for p in (out / "nets").iterdir()) == ["iter-00001.pt", "iter-00002.pt"]
+    assert load_net(str(out / "checkpoint.pt")).config.actions == 4
+    assert load_net(str(out / "nets" / "iter-00002.pt")).config.actions == 4
     scripted = torch.jit.load(str(out / "best.torchscript.pt"))
     logits, value = scripted(torch.zeros(1, 2, 4, 4))
     assert logits.shape == (1, 4) and value.shape == (1, 1)

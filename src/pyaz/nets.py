@@ -136,10 +136,15 @@ def net_from_state(state: dict[str, Any]) -> PolicyValueNet:
 
 
 def load_net(path: str) -> PolicyValueNet:
-    """Loads a network from a checkpoint file written by the training loop."""
+    """Loads a network from a file written by the training loop: ``nets/iter-NNNNN.pt`` or the
+    run's ``checkpoint.pt`` (its best network)."""
     data = torch.load(path, map_location="cpu", weights_only=False)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} holds no pyaz network")
     if "net" in data:
         data = data["net"]
+    elif "best" in data:
+        data = data["best"]
     if "config" not in data or "state_dict" not in data:
         raise ValueError(f"{path} holds no pyaz network (expected its config and weights)")
     return net_from_state(data)

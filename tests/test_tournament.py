@@ -1,0 +1,271 @@
+"""pyaz-tournament: a round robin of tiny checkpoints on 4x4 Connect Four, its outputs, the
+iteration ratings of one run, and clear errors (exit code 2)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+import pyaz
+from pyaz import nets
+from pyaz.arena import GameRecord, RandomPlayer
+from pyaz.cli import tournament
+from pyaz.cli.tournament import (
+    Contestant,
+    default_name,
+    game_result,
+    load_checkpoint,
+    main,
+    play_tournament,
+    rate_run_iterations,
+    round_robin_pairs,
+    run_tournament,
+)
+
+GAME = {"game": "connect_four", "game_options": {"width": 4, "height": 4}}
+
+
+def tiny_net(seed: int) -> nets.PolicyValueNet:
+    torch.manual_seed(seed)
+    state = pyaz.make("connect_four", width=4, height=4)
+    return nets.PolicyValueNet(nets.net_config_for(state, blocks=1, filters=8, value_hidden=16))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """runs/a: nets/iter-00001..3.pt; runs/b: checkpoint.pt (the loop's format); runs/c: no
+    config.json."""
+    root = tmp_path_factory.mktemp("runs")
+    for name in ("a", "b"):
+        (root / name / "nets").mkdir(parents=True)
+        config = {**GAME, "c_puct": 1.5, "draw_value": 0.0, "simulations": 8}
+        (root / name / "config.json").write_text(json.dumps(config))
+    for k in (1, 2, 3):
+        torch.save(
+            {"net": nets.net_state(tiny_net(k)), "iteration": k},
+            root / "a" / "nets" / f"iter-{k:05d}.pt",
+        )
+    checkpoint = {
+        "best": nets.net_state(tiny_net(10)),
+        "current": nets.net_state(tiny_net(11)),
+        "counters": {"iteration": 7},
+        "config": GAME,
+    }
+    torch.save(checkpoint, root / "b" / "checkpoint.pt")
+    (root / "c").mkdir()
+    torch.save({"net": nets.net_state(tiny_net(20)), "iteration": 1}, root / "c" / "net.pt")
+    (root / "c" / "junk.pt").write_text("not a checkpoint")
+    return root
+
+
+def test_cli_round_robin_writes_table_csv_games_and_plot(runs: Path, tmp_path: Path, capsys):
+    out = tmp_path / "elo"
+    args = [
+        str(runs / "a" / "nets" / "iter-00001.pt"),
+        str(runs / "a" / "nets" / "iter-00003.pt"),
+        str(runs / "b" / "checkpoint.pt"),
+        "--random",
+        "--games",
+        "2",
+        "--simulations",
+        "4",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    names = ["random", "a/iter-00001", "a/iter-00003", "b"]
+    for name in names:
+        assert name in printed
+    assert "95% interval" in printed and "anchor random = 0" in printed
+
+    with (out / "ratings.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(r["name"] for r in rows) == sorted(names)
+    elos = [float(r["elo"]) for r in rows]
+    assert elos == sorted(elos, reverse=True)  # best first
+    by_name = {r["name"]: r for r in rows}
+    assert float(by_name["random"]["elo"]) == 0.0
+    assert by_name["b"]["iteration"] == "7"
+    assert by_name["a/iter-00003"]["path"].endswith("iter-00003.pt")
+    assert all(int(r["games"]) == 3 * 2 for r in rows)  # 3 opponents x 2 games
+    for r in rows:
+        assert float(r["lower"]) <= float(r["elo"]) <= float(r["upper"])
+
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 6 * 2  # 6 pairs x 2 games
+    for g in games:
+        assert g["result"] in (0.0, 0.5, 1.0) and g["first"] != g["second"]
+        assert len(g["opening"]) == 2 and g["plies"] == len(g["opening"]) + len(g["actions"])
+    # Colours alternate within each pair, from the same opening.
+    first_two = [g for g in games if g["match"] == 0]
+    assert first_two[0]["first"] == first_two[1]["second"]
+    assert first_two[0]["opening"] == first_two[1]["opening"]
+
+    fit = json.loads((out / "fit.json").read_text())
+    assert fit["anchor"] == "random" and len(fit["covariance"]) == 4
+    assert (out / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_load_checkpoint_reads_both_formats(runs: Path) -> None:
+    net, iteration = load_checkpoint(runs / "a" / "nets" / "iter-00002.pt")
+    assert iteration == 2 and isinstance(net, nets.PolicyValueNet)
+    best, iteration = load_checkpoint(runs / "b" / "checkpoint.pt")
+    assert iteration == 7
+    expected = tiny_net(10).state_dict()
+    assert all(torch.equal(best.state_dict()[k], v) for k, v in expected.items())
+    with pytest.raises(ValueError, match="not a torch checkpoint"):
+        load_checkpoint(runs / "c" / "junk.pt")
+    assert default_name(runs / "a" / "nets" / "iter-00002.pt") == "a/iter-00002"
+    assert default_name(runs / "b" / "checkpoint.pt") == "b"
+    assert default_name(runs / "c" / "net.pt") == "net"
+
+
+def test_game_from_options_labels_and_explicit_anchor(runs: Path, tmp_path: Path, capsys):
+    # A checkpoint without config.json plays with --game; LABEL=PATH names the player.
+    args = [
+        f"first={runs / 'c' / 'net.pt'}",
+        str(runs / "a" / "nets" / "iter-00002.pt"),
+        "--game",
+        "connect4",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--games",
+        "2",
+        "--simulations",
+        "2",
+        "--anchor",
+        "first",
+        "--out",
+        str(tmp_path),
+        "--quiet",
+    ]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "anchor first = 0" in printed and "a/iter-00002" in printed
+
+
+def test_rate_run_iterations(runs: Path, tmp_path: Path) -> None:
+    ratings = rate_run_iterations(runs / "a", games=2, simulations=2, every=2, out=tmp_path)
+    # Iterations that are multiples of 2, and the last one, after the random anchor.
+    assert [r.name for r in ratings] == ["random", "iter-00002", "iter-00003"]
+    assert ratings[0].elo == 0.0 and ratings[0].interval == (0.0, 0.0)
+    assert all(r.games == 4 and r.lower <= r.elo <= r.upper for r in ratings)
+    assert (tmp_path / "ratings.png").exists() and (tmp_path / "ratings.csv").exists()
+    chain = rate_run_iterations(runs / "a", games=2, simulations=2, neighbours=1)
+    assert [r.games for r in chain] == [2, 4, 4, 2]  # random-1, 1-2, 2-3
+    with pytest.raises(ValueError, match="holds no iter"):
+        rate_run_iterations(runs / "b", games=2, simulations=2)
+
+
+def test_round_robin_pairs_and_game_result() -> None:
+    assert round_robin_pairs(3) == [(0, 1), (0, 2), (1, 2)]
+    assert round_robin_pairs(4, neighbours=2) == [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3)]
+    status = pyaz.Status
+    assert game_result(GameRecord([], status.FIRST_PLAYER_WIN, 0, "x", "y")).result == 1.0
+    assert game_result(GameRecord([], status.SECOND_PLAYER_WIN, 1, "x", "y")).result == 0.0
+    assert game_result(GameRecord([], status.DRAW, None, "x", "y")).result == 0.5
+
+
+def test_random_players_tournament_is_reproducible() -> None:
+    state = pyaz.make("connect_four", width=4, height=4)
+
+    def play():
+        players = [Contestant(n, RandomPlayer(seed=i, name=n)) for i, n in enumerate("xyz")]
+        matches = play_tournament(players, 4, state, seed=3, progress=False)
+        return [(g.first, g.second, g.winner, g.all_actions) for m in matches for g in m.games]
+
+    games = play()
+    assert len(games) == 3 * 4 and games == play()
+
+
+class Interrupting(RandomPlayer):
+    """Raises KeyboardInterrupt (as Ctrl-C would) at its ``after``-th move."""
+
+    def __init__(self, after: int, name: str) -> None:
+        super().__init__(seed=1, name=name)
+        self.moves, self.after = 0, after
+
+    def choose(self, state):
+        self.moves += 1
+        if self.moves == self.after:
+            raise KeyboardInterrupt
+        return super().choose(state)
+
+
+def test_interrupt_rates_and_writes_the_games_so_far(tmp_path: Path) -> None:
+    state = pyaz.make("connect_four", width=4, height=4)
+    players = [
+        Contestant("x", RandomPlayer(seed=0, name="x")),
+        Contestant("y", RandomPlayer(seed=1, name="y")),
+        Contestant("z", Interrupting(40, "z")),
+    ]
+    with pytest.raises(KeyboardInterrupt) as caught:
+        run_tournament(players, 6, state, out=tmp_path, anchor="x", progress=False)
+    partial = caught.value.tournament  # type: ignore[attr-defined]
+    played = sum(len(m.games) for m in partial.matches)
+    assert 6 <= played < 18
+    assert partial.fit.rating("x").elo == 0.0
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(lines) == played and (tmp_path / "ratings.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.pt", "--random", "--games", "2"], "no such checkpoint: missing.pt"),
+        (["{c}/net.pt", "--random", "--games", "2", "--game", "chess"], "unknown game 'chess'"),
+        (["{c}/net.pt", "--random", "--games", "2"], "no config.json found"),
+        (["{c}/net.pt", "--games", "2", "--game", "connect_four"], "at least two players"),
+        (["{c}/junk.pt", "--random", "--games", "2", "--game", "othello"], "not a torch"),
+        (
+            ["{c}/net.pt", "--random", "--games", "2", "--game", "connect_four"],
+            "the network takes 2x4x4 planes and 4 actions",
+        ),
+        (
+            ["{a}/nets/iter-00001.pt", "--random", "--games", "2", "--anchor", "nobody"],
+            "anchor 'nobody' is not a player",
+        ),
+        (["{a}/nets/iter-00001.pt", "--random", "--games", "0"], "--games must be >= 1"),
+        (
+            ["{a}/nets/iter-00001.pt", "--random", "--games", "2", "--width", "5"],
+            "the network takes",
+        ),
+    ],
+)
+def test_cli_errors_exit_2_with_a_clear_message(runs, tmp_path, capsys, args, message) -> None:
+    argv = [a.format(a=runs / "a", c=runs / "c") for a in args]
+    assert main([*argv, "--out", str(tmp_path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pyaz-tournament: ") and message in err
+
+
+def test_help_explains_every_option(capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    parser = tournament.build_parser()
+    for action in parser._actions:
+        assert action.help, action.dest
+        for flag in action.option_strings:
+            assert flag in text
+
+
+def test_module_entry_point_runs() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pyaz.cli.tournament", "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "at least two players" in result.stderr
