@@ -253,3 +253,13 @@ def test_every_preset_loads(preset: Path) -> None:
     state = pyaz.make(config.game, **config.game_options)
     assert not state.is_terminal()
     Curriculum.named(config.curriculum)
+
+
+def test_elo_of_each_iteration(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = [*SMALL, "--iterations", "2", "--eval-opponent", "none", "--elo-games", "2"]
+    assert cli.main([*args, "--out", str(out)]) == 0
+    elo = [r for r in read_metrics(out) if r["kind"] == "elo"]
+    assert [r["iteration"] for r in elo] == [1, 2]
+    assert all(r["elo_lower"] <= r["elo"] <= r["elo_upper"] for r in elo)
+    assert (out / "elo" / "ratings.png").exists()

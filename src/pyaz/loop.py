@@ -83,6 +83,10 @@ class TrainConfig:
     eval_every: int = 1
     eval_games: int = 20
     eval_opponent: str = "uct200"  # "uct200" (seed 000's reference for Reversi), "random", "none"
+    elo_games: int = (
+        0  # > 0: at the end, Bayesian Elo of the iterations' networks (seed 001 Fig. 10)
+    )
+    elo_every: int = 1  # rate every this many iterations (and the last)
     seed: int = 0
 
 
@@ -245,7 +249,40 @@ class TrainingLoop:
         first = int(self.counters["iteration"]) + 1
         for iteration in range(first, c.iterations + 1):
             self._iteration(iteration)
+        if c.elo_games > 0:
+            self._rate_iterations()
         self.log.close()
+
+    def _rate_iterations(self) -> None:
+        """Seed 001 Fig. 10: Elo of the network of each iteration, the random player at 0.
+
+        Each network plays its two predecessors in the chain random, iteration k, 2k, ...
+        (``elo_games`` games a pair), which keeps the cost linear in the number of iterations.
+        """
+        from pyaz.cli.tournament import rate_run_iterations
+
+        c = self.config
+        ratings = rate_run_iterations(
+            self.run_dir,
+            c.elo_games,
+            c.simulations,
+            every=c.elo_every,
+            neighbours=2,
+            seed=c.seed,
+            progress=self.progress,
+            out=self.run_dir / "elo",
+        )
+        for rating in ratings:
+            if rating.name.startswith("iter-"):
+                self.log.log(
+                    {
+                        "kind": "elo",
+                        "iteration": int(rating.name.removeprefix("iter-")),
+                        "elo": rating.elo,
+                        "elo_lower": rating.lower,
+                        "elo_upper": rating.upper,
+                    }
+                )
 
     def _iteration(self, iteration: int) -> None:
         c = self.config

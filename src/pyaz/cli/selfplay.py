@@ -59,6 +59,8 @@ OPTIONS: list[tuple[str, type, str]] = [
         str,
         "uct200 (UCT, 200 rollouts: seed 000's Reversi reference), random, none",
     ),
+    ("elo_games", int, "games a pair for the Elo of each iteration at the end (0: off)"),
+    ("elo_every", int, "rate the networks of every this many iterations (and the last)"),
     ("seed", int, "seed for everything (deterministic with --threads 1)"),
 ]
 
