@@ -1,0 +1,136 @@
+"""``pyaz-uci``: pyaz as a UCI engine for Racing Kings on stdin/stdout.
+
+Plug it into a UCI GUI or match runner (cutechess-cli, python-chess's ``chess.engine``) as the
+command ``pyaz-uci --game racingkings [--model PATH]``; the GUI selects the variant with
+``setoption name UCI_Variant value racingkings``. Logging goes to stderr only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from pyaz.engines import EngineSearch, load_model, setup_logging
+from pyaz.engines.uci_server import DEPTH_SIMULATIONS, UciServer
+
+DEFAULT_NODES = 1000
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line options of ``pyaz-uci``."""
+    parser = argparse.ArgumentParser(
+        prog="pyaz-uci",
+        description=(
+            "Run pyaz as a UCI engine for Racing Kings on stdin/stdout. Without --model it plays "
+            "UCT with random rollouts; with --model, PUCT guided by the network. The search "
+            "tree is kept across moves. Commands: uci (option UCI_Variant = racingkings, Nodes, "
+            "Move Overhead), isready, ucinewgame, setoption, position startpos|fen FEN "
+            "[moves ...], go [nodes N] [movetime MS] [depth D] [wtime/btime/winc/binc/movestogo] "
+            f"[infinite], stop, d, quit. 'go depth D' runs D*{DEPTH_SIMULATIONS} simulations; "
+            "'go' alone runs --nodes. Each search reports 'info nodes ... score cp ... pv' and "
+            "'bestmove', or 'bestmove (none)' when the game is over."
+        ),
+    )
+    parser.add_argument(
+        "--game",
+        choices=["racingkings"],
+        default="racingkings",
+        help="the game (UCI variant) to play: racingkings (default: racingkings)",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="PATH",
+        help="a network written by pyaz-selfplay (nets/iter-*.pt, the checkpoint, or "
+        "best.torchscript.pt); without it the engine plays UCT with random rollouts",
+    )
+    parser.add_argument(
+        "--device", default="cpu", help="torch device for --model, e.g. cpu or cuda (default: cpu)"
+    )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=DEFAULT_NODES,
+        help=f"simulations of a 'go' without limits (default: {DEFAULT_NODES}); the GUI can "
+        "change it with the Nodes option",
+    )
+    parser.add_argument(
+        "--move-overhead",
+        type=int,
+        default=30,
+        metavar="MS",
+        help="milliseconds kept back from every clock budget for the I/O (default: 30)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the search's random numbers (default: 0)"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=1, help="search threads (default: 1, reproducible)"
+    )
+    parser.add_argument(
+        "--c-puct",
+        type=float,
+        default=1.0,
+        help="PUCT exploration constant with --model (default: 1.0)",
+    )
+    parser.add_argument(
+        "--c-uct",
+        type=float,
+        default=2**0.5,
+        help="UCB1 exploration constant without --model (default: sqrt(2))",
+    )
+    parser.add_argument(
+        "--name", default="pyaz", help="the engine name sent in 'id name' (default: pyaz)"
+    )
+    parser.add_argument("--verbose", action="store_true", help="log debugging details to stderr")
+    parser.add_argument(
+        "--quiet", action="store_true", help="log only warnings and errors to stderr"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``pyaz-uci``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    setup_logging("pyaz-uci", verbose=args.verbose, quiet=args.quiet)
+    if args.nodes < 1:
+        parser.error("--nodes must be >= 1")
+    if args.move_overhead < 0:
+        parser.error("--move-overhead must be >= 0")
+    if args.threads < 1:
+        parser.error("--threads must be >= 1")
+    if args.model is None:
+        engine = EngineSearch.uct(seed=args.seed, threads=args.threads, c_uct=args.c_uct)
+    else:
+        try:
+            import pyaz
+
+            model = load_model(args.model, device=args.device)
+            model.check(pyaz.make(args.game))
+        except (OSError, ValueError, RuntimeError) as error:
+            print(f"pyaz-uci: cannot use --model {args.model}: {error}", file=sys.stderr)
+            return 2
+        engine = EngineSearch.puct(
+            model.evaluator, seed=args.seed, threads=args.threads, c_puct=args.c_puct
+        )
+
+    def write(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    server = UciServer(
+        engine, write, nodes=args.nodes, move_overhead_ms=args.move_overhead, name=args.name
+    )
+    logging.getLogger("pyaz.engines.uci").info(
+        "ready: %s, %s, %d simulations per plain go", args.game, engine.description, args.nodes
+    )
+    try:
+        return server.serve(sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        server.stop()
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,569 @@
+"""A GTP (Go Text Protocol, version 2) engine: pyaz's search playing Go, or Othello.
+
+:class:`GtpServer` answers one command line at a time (:meth:`GtpServer.handle`), so it can be
+driven in-process; :meth:`GtpServer.serve` runs it on a pair of text streams (``pyaz-gtp``
+serves stdin/stdout). Answers are ``=[id] text`` or ``?[id] message`` followed by an empty
+line; a bad command is answered with ``?`` and never stops the engine.
+
+The board keeps the list of moves played since ``clear_board`` and is rebuilt from it on
+``undo``. GTP lets a controller play either colour at any time (handicap stones, a side that
+passes silently, moves after both sides passed); pyaz's states alternate and end after two
+passes, so when a move comes for the side that is not to move, or after the game has ended,
+the position is restarted from its stones with that side to move (Go: ``Go.with_stones``;
+Othello: the board text with the other side to move, or a pass when the side to move has no
+move). A restart forgets ko and the superko history, as a fresh board would.
+
+Go is scored by Tromp-Taylor area (stones plus empty regions reaching only one colour, minus
+komi; no dead stones are removed), Othello by the disc count (at the end of the game the empty
+squares go to the winner, as gtp-rhino and the World Othello Federation count).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import pyaz
+from pyaz.engines import EngineSearch, ThinkResult
+from pyaz.games import GameState
+
+__all__ = ["GtpCommandError", "GtpServer"]
+
+log = logging.getLogger("pyaz.engines.gtp")
+
+BLACK, WHITE = 0, 1
+COLOUR_NAMES = ("B", "W")
+BIG_GAME_LENGTH = 1_000_000
+"""Go's length cap for the engine's board: the controller, not a cap, ends a GTP game."""
+
+
+class GtpCommandError(Exception):
+    """A command failed; the message is sent back after ``?``."""
+
+
+@dataclass
+class TimeControl:
+    """``time_settings``: main time, then ``byo_stones`` moves in every ``byo_time`` seconds."""
+
+    main_time: float
+    byo_time: float
+    byo_stones: int
+
+    @property
+    def unlimited(self) -> bool:
+        """GTP's convention: byo-yomi time with no stones means no time limit (so do zeros)."""
+        return self.byo_stones == 0 and (self.byo_time > 0 or self.main_time == 0)
+
+
+class _Rules:
+    """What the server needs to know of a game: the state, vertices, restarts and scoring."""
+
+    game = ""
+    sizes: tuple[int, ...] = ()
+    default_size = 0
+
+    def __init__(self, size: int, komi: float | None, options: dict[str, Any]) -> None:
+        self.size = size
+        self.komi = komi
+        self.options = options
+
+    def new_state(self) -> GameState:
+        raise NotImplementedError
+
+    def parse_vertex(self, state: GameState, text: str) -> int:
+        raise NotImplementedError
+
+    def vertex(self, state: GameState, action: int) -> str:
+        """The GTP vertex of ``action``: upper case, or ``pass``."""
+        raise NotImplementedError
+
+    def pass_action(self, state: GameState) -> int:
+        raise NotImplementedError
+
+    def restart(self, state: GameState, colour: int) -> GameState:
+        """The position of ``state`` (which may be over) with ``colour`` to move."""
+        raise NotImplementedError
+
+    def score(self, state: GameState) -> float:
+        """Black minus White."""
+        raise NotImplementedError
+
+
+class _GoRules(_Rules):
+    game = "go"
+    sizes = tuple(range(5, 20))
+    default_size = 9
+
+    def new_state(self) -> GameState:
+        return pyaz.Go(self.size, komi=self.komi, max_game_length=BIG_GAME_LENGTH, **self.options)
+
+    def parse_vertex(self, state: GameState, text: str) -> int:
+        return int(state.vertex_to_action(text))
+
+    def vertex(self, state: GameState, action: int) -> str:
+        if action == self.pass_action(state):
+            return "pass"
+        return str(state.action_to_vertex(action)).upper()
+
+    def pass_action(self, state: GameState) -> int:
+        return int(state.pass_action)
+
+    def restart(self, state: GameState, colour: int) -> GameState:
+        board = state.board().ravel()
+        black = [int(i) for i in (board == 1).nonzero()[0]]
+        white = [int(i) for i in (board == 2).nonzero()[0]]
+        return self.new_state().with_stones(black, white, colour)
+
+    def score(self, state: GameState) -> float:
+        return float(state.score())
+
+
+class _OthelloRules(_Rules):
+    game = "othello"
+    sizes = (4, 6, 8)
+    default_size = 8
+
+    def new_state(self) -> GameState:
+        return pyaz.Othello(self.size)
+
+    def parse_vertex(self, state: GameState, text: str) -> int:
+        return int(state.str_to_action(text))
+
+    def vertex(self, state: GameState, action: int) -> str:
+        if action == self.pass_action(state):
+            return "pass"
+        return str(state.action_to_str(action)).upper()
+
+    def pass_action(self, state: GameState) -> int:
+        return self.size * self.size
+
+    def restart(self, state: GameState, colour: int) -> GameState:
+        lines = [line for line in str(state).splitlines() if not line.endswith(" to move")]
+        lines.append(f"{'XO'[colour]} to move")
+        return pyaz.Othello.from_text("\n".join(lines))
+
+    def score(self, state: GameState) -> float:
+        """The disc difference; at the end the empty squares go to the winner (the World
+        Othello Federation's rule, as gtp-rhino counts)."""
+        board = state.board()
+        difference = int((board == 1).sum() - (board == 2).sum())
+        if state.is_terminal() and difference:
+            empty = int((board == 0).sum())
+            difference += empty if difference > 0 else -empty
+        return float(difference)
+
+
+RULES: dict[str, type[_Rules]] = {"go": _GoRules, "othello": _OthelloRules}
+
+
+@dataclass(frozen=True)
+class _Position:
+    """The board after a list of moves: the state, and its origin and line for tree reuse."""
+
+    state: GameState
+    origin: Hashable
+    line: tuple[int, ...]
+
+
+class GtpServer:
+    """A GTP engine for ``game`` ("go" or "othello") playing with ``engine``.
+
+    ``simulations`` is the number of new simulations per ``genmove``; ``max_seconds`` (if
+    given) caps the time per move, and so do the clock commands (``time_settings``,
+    ``time_left``, ``kgs-time_settings``). ``resign_threshold`` > 0 makes the engine resign
+    when the root value of the side to move falls below ``-resign_threshold`` (0: never).
+    ``fixed_size`` (a network's board size) restricts ``boardsize`` to that one size.
+    ``go_options`` go to :class:`pyaz.Go` (``superko``, ``allow_suicide``, ``history``).
+    """
+
+    def __init__(
+        self,
+        engine: EngineSearch,
+        *,
+        game: str = "go",
+        size: int | None = None,
+        komi: float | None = None,
+        simulations: int = 1000,
+        max_seconds: float | None = None,
+        resign_threshold: float = 0.0,
+        fixed_size: int | None = None,
+        go_options: dict[str, Any] | None = None,
+        name: str = "pyaz",
+    ) -> None:
+        if game not in RULES:
+            raise ValueError(f"unknown GTP game {game!r}; known: {', '.join(RULES)}")
+        if simulations < 1:
+            raise ValueError(f"simulations must be >= 1, got {simulations}")
+        rules_class = RULES[game]
+        size = size if size is not None else (fixed_size or rules_class.default_size)
+        allowed = (fixed_size,) if fixed_size is not None else rules_class.sizes
+        if size not in allowed:
+            raise ValueError(f"{game} board size {size} is not supported; use one of {allowed}")
+        self.engine = engine
+        self.name = name
+        self.simulations = simulations
+        self.max_seconds = max_seconds
+        self.resign_threshold = resign_threshold
+        self.allowed_sizes = allowed
+        self.rules = rules_class(size, komi, dict(go_options or {}) if game == "go" else {})
+        self.moves: list[tuple[int, int]] = []
+        self.position = self._replay([])
+        self.time_control: TimeControl | None = None
+        self.time_left: dict[int, tuple[float, int]] = {}
+        self.quit = False
+        self.last_result: ThinkResult | None = None
+        self.commands: dict[str, Callable[[list[str]], str]] = {
+            "protocol_version": lambda args: "2",
+            "name": lambda args: self.name,
+            "version": self._version,
+            "known_command": self._known_command,
+            "list_commands": lambda args: "\n".join(self.commands),
+            "quit": self._quit,
+            "boardsize": self._boardsize,
+            "clear_board": self._clear_board,
+            "komi": self._komi,
+            "play": self._play,
+            "genmove": self._genmove,
+            "reg_genmove": self._reg_genmove,
+            "kgs-genmove_cleanup": self._genmove,
+            "undo": self._undo,
+            "showboard": self._showboard,
+            "final_score": self._final_score,
+            "final_status_list": self._final_status_list,
+            "time_settings": self._time_settings,
+            "kgs-time_settings": self._kgs_time_settings,
+            "time_left": self._time_left,
+            "set_free_handicap": self._set_free_handicap,
+        }
+        if game != "go":
+            for go_only in ("kgs-genmove_cleanup", "final_status_list", "set_free_handicap"):
+                del self.commands[go_only]
+
+    # ------------------------------------------------------------------ the protocol
+
+    @property
+    def state(self) -> GameState:
+        """The current position (do not modify it)."""
+        return self.position.state
+
+    def handle(self, line: str) -> str | None:
+        """Answers one line of input: the full answer text (ending in an empty line), or None
+        for a line without a command (empty, or only a comment)."""
+        line = "".join(ch for ch in line if ch in "\t\n" or (ord(ch) >= 32 and ord(ch) != 127))
+        line = line.split("#", 1)[0].replace("\t", " ").strip()
+        if not line:
+            return None
+        words = line.split()
+        ident = ""
+        if words[0].isdigit():
+            ident = words.pop(0)
+        if not words:
+            return f"?{ident} missing command\n\n"
+        command, args = words[0].lower(), words[1:]
+        handler = self.commands.get(command)
+        if handler is None:
+            return f"?{ident} unknown command\n\n"
+        try:
+            text = handler(args)
+        except GtpCommandError as failure:
+            return f"?{ident} {failure}\n\n"
+        except Exception as error:  # never crash on a command; report it instead
+            log.exception("command %r failed", line)
+            return f"?{ident} internal error: {error}\n\n"
+        first, *rest = text.split("\n")
+        text = "\n".join([first.rstrip(), *(part.rstrip() for part in rest if part.strip())])
+        return f"={ident} {text}\n\n"
+
+    def serve(self, stdin: TextIO, stdout: TextIO) -> int:
+        """Answers commands from ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
+        while not self.quit:
+            line = stdin.readline()
+            if not line:
+                break
+            answer = self.handle(line)
+            if answer is not None:
+                stdout.write(answer)
+                stdout.flush()
+        return 0
+
+    # ------------------------------------------------------------------ the board
+
+    def _replay(self, moves: list[tuple[int, int]]) -> _Position:
+        position = _Position(self.rules.new_state(), "start", ())
+        for colour, action in moves:
+            position = self._after(position, colour, action)
+        return position
+
+    def _to_move(self, position: _Position, colour: int) -> _Position:
+        """``position`` with ``colour`` to move (not modified): as it is, or after a forced pass
+        of the other side (kept in the line), or restarted from its stones."""
+        state = position.state
+        if state.is_terminal() or state.to_move() != colour:
+            pass_action = self.rules.pass_action(state)
+            if not state.is_terminal() and state.legal_actions() == [pass_action]:
+                line = (*position.line, pass_action)
+                return self._to_move(
+                    _Position(state.child(pass_action), position.origin, line), colour
+                )
+            state = self.rules.restart(state, colour)
+            if state.is_terminal() or state.to_move() != colour:
+                raise GtpCommandError("illegal move: the game is over")
+            return _Position(state, ("restart", str(state), state.ply), ())
+        return position
+
+    def _after(self, position: _Position, colour: int, action: int) -> _Position:
+        """The position after ``colour`` plays ``action`` (GtpCommandError if illegal)."""
+        position = self._to_move(position, colour)
+        state = position.state
+        if not state.is_legal(action):
+            raise GtpCommandError("illegal move")
+        child = state.child(action)
+        return _Position(child, position.origin, (*position.line, action))
+
+    def _commit(self, colour: int, action: int) -> None:
+        self.position = self._after(self.position, colour, action)
+        self.moves.append((colour, action))
+
+    def _colour(self, text: str) -> int:
+        word = text.lower()
+        if word in ("b", "black"):
+            return BLACK
+        if word in ("w", "white"):
+            return WHITE
+        raise GtpCommandError(f"invalid color {text!r}")
+
+    def _vertex_action(self, text: str) -> int:
+        try:
+            return self.rules.parse_vertex(self.state, text)
+        except ValueError as error:
+            raise GtpCommandError(f"invalid coordinate {text!r}: {error}") from None
+
+    def _new_board(self) -> None:
+        self.moves = []
+        self.position = self._replay([])
+        self.engine.forget()
+
+    # ------------------------------------------------------------------ commands
+
+    def _version(self, args: list[str]) -> str:
+        return f"{pyaz.__version__} ({self.engine.description})"
+
+    def _known_command(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpCommandError("syntax error: known_command takes one command name")
+        return "true" if args[0].lower() in self.commands else "false"
+
+    def _quit(self, args: list[str]) -> str:
+        self.quit = True
+        return ""
+
+    def _boardsize(self, args: list[str]) -> str:
+        if len(args) != 1 or not re.fullmatch(r"[0-9]+", args[0]):
+            raise GtpCommandError("syntax error: boardsize takes one integer")
+        size = int(args[0])
+        if size not in self.allowed_sizes:
+            raise GtpCommandError("unacceptable size")
+        self.rules.size = size
+        self._new_board()
+        return ""
+
+    def _clear_board(self, args: list[str]) -> str:
+        self._new_board()
+        return ""
+
+    def _komi(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpCommandError("syntax error: komi takes one number")
+        try:
+            komi = float(args[0])
+        except ValueError:
+            raise GtpCommandError(f"syntax error: komi {args[0]!r} is not a number") from None
+        if not math.isfinite(komi):
+            raise GtpCommandError(f"syntax error: komi {args[0]!r} is not finite")
+        if self.rules.game == "go" and komi != self.rules.komi:
+            self.rules.komi = komi
+            self.position = self._replay(self.moves)
+        return ""
+
+    def _play(self, args: list[str]) -> str:
+        if len(args) != 2:
+            raise GtpCommandError("syntax error: play takes a color and a vertex")
+        colour = self._colour(args[0])
+        action = self._vertex_action(args[1])
+        self._commit(colour, action)
+        return ""
+
+    def _choose(self, colour: int) -> tuple[int | None, _Position]:
+        """The engine's action for ``colour`` (None: resign) and the position it was chosen in."""
+        position = self._to_move(self.position, colour)
+        state = position.state
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0]), position
+        result = self.engine.think(
+            state,
+            position.origin,
+            position.line,
+            simulations=self.simulations,
+            seconds=self._move_seconds(colour, state),
+        )
+        self.last_result = result
+        assert result.action is not None
+        log.info(
+            "%s %s: %d simulations (%d visits, tree %s) in %.2f s, value %+.3f",
+            COLOUR_NAMES[colour],
+            self.rules.vertex(state, result.action),
+            result.simulations,
+            result.visits,
+            "reused" if result.reused else "new",
+            result.seconds,
+            result.value,
+        )
+        if self.resign_threshold > 0 and result.value < -self.resign_threshold:
+            return None, position
+        return result.action, position
+
+    def _genmove(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpCommandError("syntax error: genmove takes a color")
+        colour = self._colour(args[0])
+        if self._game_over_for_othello():
+            return "pass"
+        action, position = self._choose(colour)
+        if action is None:
+            return "resign"
+        self.position = self._after(position, colour, action)
+        self.moves.append((colour, action))
+        return self.rules.vertex(position.state, action)
+
+    def _reg_genmove(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpCommandError("syntax error: reg_genmove takes a color")
+        colour = self._colour(args[0])
+        if self._game_over_for_othello():
+            return "pass"
+        action, position = self._choose(colour)
+        return "resign" if action is None else self.rules.vertex(position.state, action)
+
+    def _game_over_for_othello(self) -> bool:
+        return self.rules.game == "othello" and self.state.is_terminal()
+
+    def _undo(self, args: list[str]) -> str:
+        if not self.moves:
+            raise GtpCommandError("cannot undo")
+        self.moves.pop()
+        self.position = self._replay(self.moves)
+        return ""
+
+    def _showboard(self, args: list[str]) -> str:
+        state = self.state
+        lines = [line.rstrip() for line in str(state).splitlines() if line.strip()]
+        lines.append(f"moves played: {len(self.moves)}  score now: {self._score_text()}")
+        return "\n" + "\n".join(lines)
+
+    def _score_text(self) -> str:
+        score = self.rules.score(self.state)
+        if score == 0:
+            return "0"
+        return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
+
+    def _final_score(self, args: list[str]) -> str:
+        return self._score_text()
+
+    def _final_status_list(self, args: list[str]) -> str:
+        if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
+            raise GtpCommandError("syntax error: final_status_list takes alive, dead or seki")
+        if args[0].lower() != "alive":
+            return ""  # Tromp-Taylor: every stone on the board counts as alive
+        board = self.state.board().ravel()
+        return " ".join(self.rules.vertex(self.state, int(a)) for a in board.nonzero()[0])
+
+    def _set_free_handicap(self, args: list[str]) -> str:
+        if not args:
+            raise GtpCommandError("syntax error: set_free_handicap takes vertices")
+        if self.moves:
+            raise GtpCommandError("board not empty")
+        actions = [self._vertex_action(vertex) for vertex in args]
+        if len(set(actions)) != len(actions) or self.rules.pass_action(self.state) in actions:
+            raise GtpCommandError("bad vertex list")
+        moves = [(BLACK, action) for action in actions]
+        try:
+            self.position = self._replay(moves)
+        except GtpCommandError:
+            raise GtpCommandError("bad vertex list") from None
+        self.moves = moves
+        return ""
+
+    # ------------------------------------------------------------------ clocks
+
+    def _numbers(self, args: list[str], count: int, name: str) -> list[float]:
+        if len(args) != count:
+            raise GtpCommandError(f"syntax error: {name} takes {count} numbers")
+        try:
+            values = [float(arg) for arg in args]
+        except ValueError:
+            raise GtpCommandError(f"syntax error: {name} takes {count} numbers") from None
+        if any(not math.isfinite(v) or v < 0 for v in values):
+            raise GtpCommandError(f"syntax error: {name} takes non-negative numbers")
+        return values
+
+    def _time_settings(self, args: list[str]) -> str:
+        main_time, byo_time, byo_stones = self._numbers(args, 3, "time_settings")
+        self.time_control = TimeControl(main_time, byo_time, int(byo_stones))
+        self.time_left = {}
+        return ""
+
+    def _kgs_time_settings(self, args: list[str]) -> str:
+        if not args:
+            raise GtpCommandError("syntax error: kgs-time_settings takes a system and its numbers")
+        system, rest = args[0].lower(), args[1:]
+        if system == "none":
+            self.time_control = None
+        elif system == "absolute":
+            (main_time,) = self._numbers(rest, 1, "kgs-time_settings absolute")
+            self.time_control = TimeControl(main_time, 0.0, 0)
+        elif system == "byoyomi":
+            main_time, period, periods = self._numbers(rest, 3, "kgs-time_settings byoyomi")
+            self.time_control = TimeControl(main_time, period, 1 if periods else 0)
+        elif system == "canadian":
+            main_time, byo_time, stones = self._numbers(rest, 3, "kgs-time_settings canadian")
+            self.time_control = TimeControl(main_time, byo_time, int(stones))
+        else:
+            raise GtpCommandError(f"syntax error: unknown time system {args[0]!r}")
+        self.time_left = {}
+        return ""
+
+    def _time_left(self, args: list[str]) -> str:
+        if len(args) != 3:
+            raise GtpCommandError("syntax error: time_left takes a color, seconds and stones")
+        colour = self._colour(args[0])
+        seconds, stones = self._numbers(args[1:], 2, "time_left")
+        self.time_left[colour] = (seconds, int(stones))
+        return ""
+
+    def _move_seconds(self, colour: int, state: GameState) -> float | None:
+        """The time to spend on this move: ``max_seconds`` and the clock, whichever is less."""
+        limits = [] if self.max_seconds is None else [self.max_seconds]
+        control = self.time_control
+        if control is not None and not control.unlimited:
+            if colour in self.time_left:
+                seconds, stones = self.time_left[colour]
+            elif control.main_time > 0:
+                seconds, stones = control.main_time, 0
+            else:
+                seconds, stones = control.byo_time, control.byo_stones
+            if stones > 0:  # in byo-yomi: share the period's time among its stones
+                limits.append(0.8 * seconds / stones)
+            else:
+                empty = int((state.board() == 0).sum())
+                moves_left = max(10, empty // 2)
+                share = seconds / moves_left
+                if control.byo_stones > 0:
+                    share = max(share, 0.8 * control.byo_time / control.byo_stones)
+                limits.append(min(share, 0.5 * seconds))
+            limits = [max(0.0, limit - 0.05) for limit in limits]  # a margin for the I/O
+        return min(limits) if limits else None

@@ -1,0 +1,361 @@
+"""A UCI (Universal Chess Interface) engine for Racing Kings: pyaz's search behind ``pyaz-uci``.
+
+:class:`UciServer` takes one input line at a time (:meth:`UciServer.handle`) and writes its
+output lines through a callback, so it can be driven in-process; :meth:`UciServer.serve` runs it
+on a pair of text streams. ``go`` searches in a background thread, so ``stop``, ``isready`` and
+``quit`` are answered while it thinks; :meth:`UciServer.wait` waits for the search to finish.
+
+Supported: ``uci`` (``id``, the options, ``uciok``), ``isready``, ``ucinewgame``, ``setoption``
+(``UCI_Variant`` racingkings only, ``Nodes``, ``Move Overhead``), ``position startpos|fen FEN
+[moves ...]``, ``go`` with ``nodes``, ``movetime``,
+``depth`` (``depth d`` means ``d * DEPTH_SIMULATIONS`` simulations), ``wtime``/``btime``/
+``winc``/``binc``/``movestogo``, ``infinite``; ``stop``, ``ponderhit`` (taken as ``stop``),
+``debug``, ``d`` (show the board, as Stockfish), ``quit``. A ``go`` without limits runs the
+default number of simulations. Illegal input is answered with ``info string error: ...`` and the
+previous position is kept.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+import pyaz
+from pyaz.engines import EngineSearch, ThinkResult, value_to_centipawns
+
+__all__ = ["DEPTH_SIMULATIONS", "GoLimits", "UciServer", "parse_go"]
+
+log = logging.getLogger("pyaz.engines.uci")
+
+DEPTH_SIMULATIONS = 100
+"""Simulations per unit of ``go depth``: a search tree has no fixed depth, so depth maps to a
+number of simulations (``go depth 5`` runs 500)."""
+
+VARIANTS = ("racingkings",)
+GO_INT_WORDS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+
+
+@dataclass
+class GoLimits:
+    """The limits of one ``go`` command (times in milliseconds)."""
+
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int = 0
+    binc: int = 0
+    movestogo: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    mate: int | None = None
+    movetime: int | None = None
+    infinite: bool = False
+    ponder: bool = False
+
+
+def parse_go(words: list[str]) -> GoLimits:
+    """The limits in the words after ``go`` (ValueError on a malformed number or word).
+
+    ``searchmoves`` and the moves after it are not supported and raise ValueError.
+    """
+    limits = GoLimits()
+    index = 0
+    while index < len(words):
+        word = words[index].lower()
+        if word in ("infinite", "ponder"):
+            setattr(limits, word, True)
+            index += 1
+        elif word in GO_INT_WORDS:
+            if index + 1 >= len(words):
+                raise ValueError(f"go {word} needs a number")
+            try:
+                value = int(float(words[index + 1]))
+            except ValueError:
+                raise ValueError(f"go {word} {words[index + 1]!r} is not a number") from None
+            setattr(limits, word, value)
+            index += 2
+        elif word == "searchmoves":
+            raise ValueError("go searchmoves is not supported")
+        else:
+            raise ValueError(f"unknown go parameter {words[index]!r}")
+    return limits
+
+
+class UciServer:
+    """A UCI engine for Racing Kings playing with ``engine``.
+
+    ``write`` receives each output line (without its newline); it is called from the input
+    thread and from the search thread, one line at a time under a lock. ``nodes`` is the number
+    of simulations of a ``go`` without limits; ``move_overhead_ms`` is kept back from every
+    clock budget for the I/O.
+    """
+
+    def __init__(
+        self,
+        engine: EngineSearch,
+        write: Callable[[str], None],
+        *,
+        nodes: int = 1000,
+        move_overhead_ms: int = 30,
+        name: str = "pyaz",
+    ) -> None:
+        if nodes < 1:
+            raise ValueError(f"nodes must be >= 1, got {nodes}")
+        self.engine = engine
+        self.nodes = nodes
+        self.move_overhead_ms = move_overhead_ms
+        self.name = name
+        self._write = write
+        self._write_lock = threading.Lock()
+        self.start_fen = pyaz.RacingKings.STANDARD_FEN
+        self.moves: list[str] = []
+        self.actions: list[int] = []
+        self.state = pyaz.RacingKings(self.start_fen)
+        self.quit = False
+        self.debug = False
+        self.last_result: ThinkResult | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ I/O
+
+    def send(self, line: str) -> None:
+        """Writes one output line."""
+        with self._write_lock:
+            self._write(line)
+
+    def error(self, message: str) -> None:
+        """Reports a bad input line (UCI has no error reply; engines send an info string)."""
+        self.send(f"info string error: {message}")
+
+    def serve(self, stdin: TextIO, stdout: TextIO) -> int:
+        """Answers ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
+        while not self.quit:
+            line = stdin.readline()
+            if not line:
+                break
+            self.handle(line)
+        self.stop()
+        return 0
+
+    @property
+    def searching(self) -> bool:
+        """Whether a ``go`` is running."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Waits for the running search to end; returns whether it has."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+            return not thread.is_alive()
+        return True
+
+    def stop(self) -> None:
+        """Stops the running search (it answers ``bestmove``) and waits for it."""
+        self._stop.set()
+        self.wait()
+
+    # ------------------------------------------------------------------ commands
+
+    def handle(self, line: str) -> None:
+        """Processes one input line (unknown commands are reported and ignored)."""
+        words = line.split()
+        if not words:
+            return
+        command, args = words[0], words[1:]
+        handler = {
+            "uci": self._uci,
+            "isready": lambda args: self.send("readyok"),
+            "ucinewgame": self._ucinewgame,
+            "setoption": self._setoption,
+            "position": self._position,
+            "go": self._go,
+            "stop": lambda args: self.stop(),
+            "ponderhit": lambda args: self.stop(),
+            "debug": self._debug,
+            "d": self._show,
+            "register": lambda args: None,
+            "quit": self._quit,
+        }.get(command)
+        if handler is None:
+            self.error(f"unknown command {command!r}")
+            return
+        try:
+            handler(args)
+        except ValueError as err:
+            self.error(str(err))
+
+    def _uci(self, args: list[str]) -> None:
+        self.send(f"id name {self.name} {pyaz.__version__} ({self.engine.description})")
+        self.send("id author the pyaz developers")
+        self.send("option name UCI_Variant type combo default racingkings var racingkings")
+        self.send(f"option name Nodes type spin default {self.nodes} min 1 max 100000000")
+        self.send(
+            f"option name Move Overhead type spin default {self.move_overhead_ms} min 0 max 5000"
+        )
+        self.send("uciok")
+
+    def _debug(self, args: list[str]) -> None:
+        self.debug = bool(args) and args[0].lower() == "on"
+
+    def _quit(self, args: list[str]) -> None:
+        self.quit = True
+        self.stop()
+
+    def _ucinewgame(self, args: list[str]) -> None:
+        self.wait()
+        self._set_position(pyaz.RacingKings.STANDARD_FEN, [])
+        self.engine.forget()
+
+    def _setoption(self, args: list[str]) -> None:
+        text = " ".join(args)
+        lower = text.lower()
+        if not lower.startswith("name "):
+            raise ValueError(f"setoption needs 'name': {text!r}")
+        name, _, value = text[5:].partition(" value ")
+        name, value = name.strip().lower(), value.strip()
+        if name == "uci_variant":
+            if value.lower() not in VARIANTS:
+                raise ValueError(
+                    f"unsupported UCI_Variant {value!r}; this engine plays racingkings"
+                )
+        elif name == "nodes":
+            nodes = int(value) if value.isdigit() else 0
+            if nodes < 1:
+                raise ValueError(f"Nodes must be a positive integer, got {value!r}")
+            self.nodes = nodes
+        elif name == "move overhead":
+            if not value.isdigit():
+                raise ValueError(f"Move Overhead must be milliseconds, got {value!r}")
+            self.move_overhead_ms = int(value)
+        else:
+            raise ValueError(f"unknown option {name!r}")
+
+    def _position(self, args: list[str]) -> None:
+        if not args:
+            raise ValueError("position needs startpos or fen")
+        words = list(args)
+        if "moves" in words:
+            cut = words.index("moves")
+            head, moves = words[:cut], words[cut + 1 :]
+        else:
+            head, moves = words, []
+        if head[0] == "startpos" and len(head) == 1:
+            fen = pyaz.RacingKings.STANDARD_FEN
+        elif head[0] == "fen" and len(head) > 1:
+            fen = " ".join(head[1:])
+        else:
+            raise ValueError(f"position needs 'startpos' or 'fen FEN', got {' '.join(args)!r}")
+        self._set_position(fen, moves)
+
+    def _set_position(self, fen: str, moves: list[str]) -> None:
+        """Sets the position, or raises ValueError and keeps the previous one."""
+        state = pyaz.RacingKings.from_fen(fen)
+        actions = []
+        for number, move in enumerate(moves):
+            try:
+                actions.append(int(state.push_uci(move)))
+            except ValueError as error:
+                raise ValueError(
+                    f"move {number + 1} ({move!r}) cannot be played; the position is "
+                    f"unchanged: {error}"
+                ) from None
+        self.start_fen, self.moves, self.actions, self.state = fen, list(moves), actions, state
+
+    def _show(self, args: list[str]) -> None:
+        for line in str(self.state).splitlines():
+            self.send(line)
+
+    # ------------------------------------------------------------------ search
+
+    def _go(self, args: list[str]) -> None:
+        limits = parse_go(args)
+        self.wait()  # a go while searching waits for that search to finish (as Stockfish)
+        self._stop = threading.Event()
+        state = self.state.clone()
+        origin, line = self.start_fen, tuple(self.actions)
+        self._thread = threading.Thread(
+            target=self._search, args=(state, origin, line, limits, self._stop), daemon=True
+        )
+        self._thread.start()
+
+    def _budget(self, limits: GoLimits, white: bool) -> tuple[int | None, float | None]:
+        """(simulations, seconds) for ``limits``; (None, None) means until stopped."""
+        simulations: int | None = limits.nodes
+        if limits.depth is not None:
+            by_depth = max(1, limits.depth) * DEPTH_SIMULATIONS
+            simulations = by_depth if simulations is None else min(simulations, by_depth)
+        seconds: float | None = None
+        if limits.movetime is not None:
+            seconds = max(0.0, limits.movetime - self.move_overhead_ms) / 1000
+        clock = limits.wtime if white else limits.btime
+        if clock is not None:
+            increment = limits.winc if white else limits.binc
+            moves_to_go = limits.movestogo if limits.movestogo else 30
+            share = clock / moves_to_go + 0.75 * increment
+            share = min(share, clock / 2) - self.move_overhead_ms
+            share_seconds = max(0.0, share) / 1000
+            seconds = share_seconds if seconds is None else min(seconds, share_seconds)
+        if limits.infinite or limits.ponder:
+            return None, None
+        if simulations is None and seconds is None:
+            simulations = self.nodes
+        return simulations, seconds
+
+    def _search(
+        self,
+        state: pyaz.RacingKings,
+        origin: str,
+        line: tuple[int, ...],
+        limits: GoLimits,
+        stop: threading.Event,
+    ) -> None:
+        white = state.to_move() == 0
+        simulations, seconds = self._budget(limits, white)
+        waits_for_stop = limits.infinite or limits.ponder
+        try:
+            if state.is_terminal():
+                if waits_for_stop:
+                    stop.wait()
+                self.send("info string the game is over")
+                self.send("bestmove (none)")
+                return
+            result = self.engine.think(
+                state,
+                origin,
+                line,
+                simulations=simulations,
+                seconds=seconds,
+                stop=stop,
+                progress=lambda progress: self._info(state, progress),
+            )
+            self.last_result = result
+            self._info(state, result)
+            if waits_for_stop:
+                stop.wait()
+            assert result.action is not None
+            self.send(f"bestmove {state.uci(result.action)}")
+        except Exception as error:  # keep the protocol alive: answer with some legal move
+            log.exception("search failed")
+            self.error(f"search failed: {error}")
+            legal = state.legal_uci()
+            self.send(f"bestmove {legal[0] if legal else '(none)'}")
+
+    def _info(self, state: pyaz.RacingKings, result: ThinkResult) -> None:
+        millis = max(1, int(result.seconds * 1000))
+        nps = int(result.simulations * 1000 / millis)
+        pv = ""
+        if result.action is not None:
+            pv = f" pv {state.uci(result.action)}"
+        self.send(
+            f"info nodes {result.simulations} nps {nps} time {millis} "
+            f"score cp {value_to_centipawns(result.value)}{pv}"
+        )
+        if self.debug:
+            self.send(
+                f"info string visits {result.visits} tree {result.tree_size} "
+                f"reused {str(result.reused).lower()} value {result.value:+.4f}"
+            )
