@@ -1,0 +1,260 @@
+"""``pyaz-play``: play a game against a pyaz network or any preset of :mod:`pyaz.opponents`.
+
+The board is drawn before every move (``str(state)``), and moves are typed in the game's own
+notation (``state.action_to_str``: ``d3`` in Othello and Gomoku, ``4`` in Connect Four, ``C3``
+or ``pass`` in Go, UCI ``e3d2`` in Racing Kings). Besides moves: ``help`` lists the legal
+moves, ``undo`` takes back your last move and the reply to it, ``resign`` gives up and
+``quit`` leaves. Input that is not a legal move is answered with a hint, never a crash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from pyaz import arena, opponents
+from pyaz.cli.arena import add_game_arguments, describe_game, game_from_args
+from pyaz.games import GameState
+
+HELP_WORDS = ("help", "h", "?", "moves")
+UNDO_WORDS = ("undo", "u", "back", "takeback")
+QUIT_WORDS = ("quit", "q", "exit")
+RESIGN_WORDS = ("resign",)
+COMMANDS = "'help' lists the legal moves, 'undo' takes back a move pair, 'resign', 'quit'"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``pyaz-play`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="pyaz-play",
+        description=(
+            "Play against a pyaz network (--model) or a preset opponent (--opponent) in the\n"
+            "terminal. Moves are typed in the game's notation (Othello/Gomoku d3, Connect Four\n"
+            "4, Go C3 or pass, Racing Kings UCI e3d2); 'help' lists the legal moves, 'undo'\n"
+            "takes back your last move and the reply, 'resign' and 'quit' end the game."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=opponents.PRESETS_HELP
+        + """
+
+examples:
+  pyaz-play --game connect_four                         (against UCT, 200 simulations)
+  pyaz-play --game othello --size 6 --model runs/o6 --human-second
+  pyaz-play --game go --size 9 --opponent gnugo:5
+  pyaz-play --game racingkings-mod --opponent lichess:2""",
+    )
+    add_game_arguments(parser)
+    who = parser.add_argument_group("opponent")
+    choice = who.add_mutually_exclusive_group()
+    choice.add_argument("--model", help="a network: checkpoint file, run folder or TorchScript")
+    choice.add_argument("--opponent", help="a player preset (default: uct:SIMULATIONS)")
+    who.add_argument(
+        "--simulations",
+        type=int,
+        help="search simulations a move for --model (default 100) or the default UCT "
+        "opponent (default 200)",
+    )
+    who.add_argument("--seed", type=int, default=0, help="seed of the opponent (default 0)")
+    side = who.add_mutually_exclusive_group()
+    side.add_argument("--human-first", action="store_true", help="you move first (default)")
+    side.add_argument("--human-second", action="store_true", help="the opponent moves first")
+    return parser
+
+
+def opponent_spec(args: argparse.Namespace) -> str:
+    """The preset that the options name."""
+    if args.simulations is not None and args.simulations < 1:
+        raise ValueError("--simulations must be at least 1")
+    if args.model is not None:
+        sims = args.simulations or opponents.DEFAULT_MODEL_SIMULATIONS
+        return f"model:{args.model}:{sims}"
+    if args.opponent is not None:
+        if args.simulations is not None:
+            kind = opponents.spec_kind(args.opponent)
+            if kind == "model":
+                path = args.opponent.partition(":")[2]
+                head, _, tail = path.rpartition(":")
+                path = head if head and tail.isdigit() else path
+                return f"model:{path}:{args.simulations}"
+            if kind == "uct":
+                return f"uct:{args.simulations}"
+            raise ValueError(f"--simulations does not apply to {args.opponent!r}")
+        return str(args.opponent)
+    return f"uct:{args.simulations or 200}"
+
+
+SIDE_NAMES = {
+    "othello": ("Black (X)", "White (O)"),
+    "go": ("Black (X)", "White (O)"),
+    "gomoku": ("Black (X)", "White (O)"),
+    "connect_four": ("X", "O"),
+    "racingkings": ("White", "Black"),
+}
+
+
+def side_name(state: GameState, side: int) -> str:
+    """How the board names ``side`` (0 moves first)."""
+    return SIDE_NAMES.get(str(state.name), ("first player", "second player"))[side]
+
+
+def _legal_text(state: GameState, limit: int = 0) -> str:
+    moves = [str(state.action_to_str(a)) for a in state.legal_actions()]
+    if limit and len(moves) > limit:
+        return " ".join(moves[:limit]) + f" ... ({len(moves)} moves; 'help' lists them all)"
+    return " ".join(moves)
+
+
+def result_text(state: GameState, human: int, resigned: int | None = None) -> str:
+    """The announcement of the result, from the human's side."""
+    if resigned is not None:
+        return "You resigned: you lose." if resigned == human else "The opponent resigns: you win!"
+    status = state.status().name
+    if status == "DRAW":
+        verdict = "Draw."
+    else:
+        winner = 0 if status == "FIRST_PLAYER_WIN" else 1
+        verdict = "You win!" if winner == human else "You lose."
+    details = []
+    name = str(state.name)
+    if name == "go":
+        score = float(state.score())  # type: ignore[union-attr]
+        if score:
+            details.append(f"{'B' if score > 0 else 'W'}+{abs(score):g} (Tromp-Taylor area)")
+    elif name == "othello":
+        board = state.board()
+        details.append(f"discs X {int((board == 1).sum())} - O {int((board == 2).sum())}")
+    elif name == "racingkings":
+        details.append(str(state.termination().name).lower().replace("_", " "))  # type: ignore[union-attr]
+    return verdict + (f" ({'; '.join(details)})" if details else "")
+
+
+def play_session(
+    start: GameState,
+    opponent: arena.Player,
+    human: int = 0,
+    read: Callable[[str], str] | None = None,
+    write: Callable[[str], None] = print,
+) -> int:
+    """Runs one game, the human playing side ``human``; returns 0 (finished or quit).
+
+    ``read`` is called with the prompt and returns a line (default: the built-in ``input``,
+    looked up at each call so that tests can replace it); ``write`` prints.
+    """
+    if read is None:
+
+        def read(prompt: str) -> str:
+            return input(prompt)
+
+    state = start.clone()
+    moves: list[int] = []
+    movers: list[int] = []  # who played each move
+
+    def push(action: int) -> None:
+        movers.append(int(state.to_move()))
+        state.apply(action)
+        moves.append(action)
+        opponent.observe(action)
+
+    opponent.reset(start.clone())
+    pass_action = int(start.num_actions) - 1
+    write(
+        f"You play {side_name(start, human)} and move {('first', 'second')[human]}; "
+        f"{opponent.name} plays {side_name(start, 1 - human)}. Type a move; {COMMANDS}."
+    )
+    shown = -1
+    while not state.is_terminal():
+        mover = int(state.to_move())
+        if mover == human and shown != len(moves):
+            write(str(state))
+            shown = len(moves)
+        if mover != human:
+            try:
+                action = int(opponent.choose(state.clone()))
+            except opponents.Resignation:
+                write(result_text(state, human, resigned=1 - human))
+                return 0
+            write(f"{opponent.name} plays {state.action_to_str(action)}")
+            push(action)
+            continue
+        legal = state.legal_actions()
+        if str(state.name) == "othello" and legal == [pass_action]:
+            write("You have no move and must pass.")
+            push(pass_action)
+            continue
+        try:
+            line = read(f"{side_name(state, human)} to move> ")
+        except EOFError:
+            write("\nBye.")
+            return 0
+        text = line.strip()
+        word = text.lower()
+        if not text:
+            write(f"Type a move (e.g. {_legal_text(state, 3)}); {COMMANDS}.")
+        elif word in HELP_WORDS:
+            write(f"Legal moves: {_legal_text(state)}")
+            write(f"Commands: {COMMANDS}.")
+        elif word in QUIT_WORDS:
+            write("Game abandoned.")
+            return 0
+        elif word in RESIGN_WORDS:
+            write(result_text(state, human, resigned=human))
+            return 0
+        elif word in UNDO_WORDS:
+            if human not in movers:
+                write("Nothing to undo yet.")
+                continue
+            keep = len(movers) - 1 - movers[::-1].index(human)
+            replay = moves[:keep]
+            del moves[:], movers[:]
+            state = start.clone()
+            opponent.reset(start.clone())
+            for action in replay:
+                push(action)
+            write("Took back your last move and the reply.")
+            shown = -1
+        else:
+            try:
+                action = int(state.str_to_action(text))
+            except ValueError as error:
+                write(f"Not a move: {error}. Try one of: {_legal_text(state, 12)}")
+                continue
+            if not state.is_legal(action):
+                write(f"{text} is not legal here. Legal moves: {_legal_text(state, 12)}")
+                continue
+            push(action)
+    write(str(state))
+    write(f"Game over after {state.ply - start.ply} moves. {result_text(state, human)}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``pyaz-play``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        name, options, start = game_from_args(args)
+        spec = opponent_spec(args)
+    except (ValueError, TypeError) as error:
+        parser.error(str(error))
+    human = 1 if args.human_second else 0
+    try:
+        opponent = opponents.make_player(spec, start, seed=args.seed)
+    except (ValueError, TypeError, OSError, RuntimeError) as error:
+        print(f"pyaz-play: {error}", file=sys.stderr)
+        return 2
+    print(f"{describe_game(name, options)}: you against {spec}")
+    try:
+        return play_session(start, opponent, human)
+    except KeyboardInterrupt:
+        print("\nGame abandoned.")
+        return 130
+    except (opponents.EngineError, RuntimeError) as error:
+        print(f"pyaz-play: the opponent failed: {error}", file=sys.stderr)
+        return 1
+    finally:
+        opponents.close_player(opponent)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
