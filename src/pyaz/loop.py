@@ -29,7 +29,7 @@ import torch
 from tqdm import tqdm
 
 import pyaz
-from pyaz import arena
+from pyaz import arena, opponents
 from pyaz.curriculum import Curriculum
 from pyaz.evaluator import TorchEvaluator
 from pyaz.games import make
@@ -82,7 +82,7 @@ class TrainConfig:
     torch_threads: int = 1  # intra-op threads for the network (1 is fastest for small CPU nets)
     eval_every: int = 1
     eval_games: int = 20
-    eval_opponent: str = "uct200"  # "uct200" (seed 000's reference for Reversi), "random", "none"
+    eval_opponent: str = "uct200"  # a pyaz-arena spec (uct200, random, gnugo:1, ...) or "none"
     elo_games: int = (
         0  # > 0: at the end, Bayesian Elo of the iterations' networks (seed 001 Fig. 10)
     )
@@ -226,20 +226,18 @@ class TrainingLoop:
         c = self.config
         if c.eval_opponent == "none" or c.eval_games < 1:
             return None
-        if c.eval_opponent == "uct200":
-            opponent: arena.Player = arena.uct_player(simulations=200)
-        elif c.eval_opponent == "random":
-            opponent = arena.RandomPlayer(seed=c.seed)
-        else:
-            raise ValueError(f"unknown eval_opponent {c.eval_opponent!r} (uct200, random, none)")
+        opponent = opponents.make_player(c.eval_opponent, self.start_state, seed=c.seed)
         net = self.best if c.gating != "none" else self.current
-        result = arena.play_match(
-            self._search_player(net, "pyaz"),
-            opponent,
-            c.eval_games,
-            self.start_state,
-            progress=self.progress,
-        )
+        try:
+            result = arena.play_match(
+                self._search_player(net, "pyaz"),
+                opponent,
+                c.eval_games,
+                self.start_state,
+                progress=self.progress,
+            )
+        finally:
+            opponents.close_player(opponent)
         return {"win_ratio": result.score, "opponent": c.eval_opponent, "eval_games": c.eval_games}
 
     # -- the loop -------------------------------------------------------------------------------
