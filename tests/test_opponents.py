@@ -121,6 +121,23 @@ def test_model_presets_load_checkpoints_run_folders_and_torchscript(
         assert _replay(start, outcome.record.actions).is_terminal()
 
 
+def test_load_model_is_cached_by_path_and_modification_time(
+    tiny_model: dict[str, Path], tmp_path: Path
+) -> None:
+    run = tiny_model["run"]
+    model = opponents.load_model(run)
+    assert opponents.load_model(run / "checkpoint.pt") is model  # one file, one module
+    assert model.path == (run / "checkpoint.pt").resolve()
+    assert model.settings == {"c_puct": 2.5, "draw_value": -0.5}
+    copy = tmp_path / "iter-00001.pt"
+    shutil.copyfile(tiny_model["checkpoint"], copy)
+    first = opponents.load_model(copy)
+    assert opponents.load_model(str(copy)) is first
+    os.utime(copy, ns=(0, copy.stat().st_mtime_ns + 10**9))  # the file changed: load again
+    again = opponents.load_model(copy)
+    assert again is not first and again.iteration == 1
+
+
 def test_model_presets_reject_other_games_and_missing_files(
     tiny_model: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -66,10 +66,10 @@ import subprocess
 import threading
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyaz
 from pyaz import arena
@@ -81,6 +81,9 @@ from pyaz.gtp import (
     GtpError,
     gnugo,
 )
+
+if TYPE_CHECKING:  # pyaz.nets imports torch, loaded only when a model is asked for
+    from pyaz.nets import LoadedModel
 
 __all__ = [
     "LICHESS_LEVELS",
@@ -587,99 +590,37 @@ class UciPlayer(_ExternalPlayer):
 # --------------------------------------------------------------------------- models
 
 
-@dataclass(frozen=True)
-class LoadedModel:
-    """A network and the search settings of the run it came from (possibly none)."""
-
-    module: Any
-    settings: dict[str, Any] = field(default_factory=dict)
-    source: str = ""
-
-
 def load_model(path: str | os.PathLike[str]) -> LoadedModel:
-    """Loads a pyaz network for play (cached per process by path and modification time).
+    """Loads a pyaz network for play with :func:`pyaz.nets.load_model`, cached per process by
+    the file's path and modification time (so the players of a match share one module).
 
     ``path`` is a checkpoint file (``{"net": ...}`` as in ``nets/iter-*.pt``, or a bare
     ``net_state``), a run's ``checkpoint.pt`` or run folder (the *best* network, with the run's
-    ``c_puct`` and ``draw_value``), or a TorchScript file (``best.torchscript.pt``).
+    settings such as ``c_puct`` and ``draw_value``), or a TorchScript file
+    (``best.torchscript.pt``).
     """
-    file = Path(path)
-    if file.is_dir():
-        candidates = [file / "checkpoint.pt", file / "best.torchscript.pt"]
-        found = next((c for c in candidates if c.is_file()), None)
-        if found is None:
-            raise FileNotFoundError(
-                f"{file} is a folder without checkpoint.pt or best.torchscript.pt: not a run folder"
-            )
-        file = found
-    if not file.is_file():
-        raise FileNotFoundError(f"model {str(path)!r} not found")
-    return _load_model_cached(str(file.resolve()), file.stat().st_mtime_ns)
+    from pyaz.nets import model_file
+
+    file = model_file(path).resolve()
+    return _load_model_cached(str(file), file.stat().st_mtime_ns)
 
 
 @functools.lru_cache(maxsize=8)
 def _load_model_cached(path: str, mtime_ns: int) -> LoadedModel:
-    import zipfile
+    from pyaz.nets import load_model as load_network
 
-    import torch
-
-    from pyaz.nets import net_from_state
-
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            scripted = any(name.endswith("/constants.pkl") for name in archive.namelist())
-        if scripted:
-            return LoadedModel(torch.jit.load(path, map_location="cpu"), {}, path)
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as error:
-        raise ValueError(f"cannot read {path} as a pyaz network: {error}") from error
-    settings: dict[str, Any] = {}
-    if isinstance(data, dict):
-        if isinstance(data.get("config"), dict) and "best" in data:
-            settings = dict(data["config"])
-        for key in ("best", "net"):
-            if isinstance(data.get(key), dict):
-                data = data[key]
-                break
-    if not isinstance(data, dict) or "config" not in data or "state_dict" not in data:
-        raise ValueError(f"{path} holds no pyaz network (expected its config and weights)")
-    return LoadedModel(net_from_state(data), settings, path)
+    return load_network(path)
 
 
 def _model_player(path: str, simulations: int, state: GameState, name: str, seed: int) -> Any:
-    import numpy as np
-
     from pyaz.evaluator import TorchEvaluator
 
     model = load_model(path)
-    config = getattr(model.module, "config", None)
-    if config is not None:
-        built = (config.planes, config.height, config.width, config.actions)
-        wanted = (*state.planes_shape, state.num_actions)
-        if tuple(built) != tuple(wanted):
-            raise ValueError(
-                f"model {path} was built for input planes {built[:3]} and {built[3]} actions, "
-                f"but {state.name} here has planes {wanted[:3]} and {wanted[3]} actions: it "
-                "was trained for another game or board size"
-            )
+    model.check(state)
     evaluator = TorchEvaluator(model.module)
-    planes = np.zeros((1, *state.planes_shape), dtype=np.float32)
-    try:
-        logits, _ = evaluator(planes)
-    except (RuntimeError, ValueError, TypeError) as error:
-        raise ValueError(
-            f"model {path} does not fit {state.name} with planes {tuple(state.planes_shape)}: "
-            f"{str(error).splitlines()[0]}"
-        ) from None
-    if logits.shape[-1] != state.num_actions:
-        raise ValueError(
-            f"model {path} has {logits.shape[-1]} policy outputs, {state.name} needs "
-            f"{state.num_actions}: it was trained for another game or board size"
-        )
     options: dict[str, Any] = {}
     for key in ("c_puct", "draw_value"):
-        if key in model.settings:
+        if model.settings.get(key) is not None:
             options[key] = float(model.settings[key])
     return arena.SearchPlayer(evaluator, simulations, name=name, seed=seed, **options)
 

@@ -65,64 +65,23 @@ class Tournament:
 # -- checkpoints and games ----------------------------------------------------------------------
 
 
-def run_dir_of(path: Path) -> Path:
-    """The run folder of a checkpoint: ``runs/NAME`` for ``runs/NAME/nets/iter-*.pt`` and for
-    ``runs/NAME/checkpoint.pt`` (the folder holding ``config.json``)."""
-    parent = path.parent
-    if parent.name == "nets" and not (parent / "config.json").exists():
-        return parent.parent
-    return parent
-
-
-def run_config(path: Path) -> dict[str, Any] | None:
-    """The ``config.json`` of the run a checkpoint belongs to, or None if there is none."""
-    config = run_dir_of(path) / "config.json"
-    if not config.is_file():
-        return None
-    try:
-        data = json.loads(config.read_text())
-    except (OSError, json.JSONDecodeError) as error:
-        raise ValueError(f"cannot read {config}: {error}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{config} is not a JSON object")
-    return data
-
-
 def load_checkpoint(path: Path) -> tuple[Any, int | None]:
-    """The network in a checkpoint and its iteration (None if unknown).
+    """The network in a checkpoint and its iteration (None if unknown), read with
+    :func:`pyaz.nets.load_model` (which takes every file the training loop writes)."""
+    from pyaz.nets import load_model
 
-    Reads the training loop's per-iteration files (``{"net": ..., "iteration": k}``, as
-    :func:`pyaz.nets.load_net` does), its ``checkpoint.pt`` (the ``best`` network, the
-    iteration from its counters), or a bare :func:`pyaz.nets.net_state` dict.
-    """
-    import torch
-
-    from pyaz.nets import net_from_state
-
-    if not path.is_file():
-        raise FileNotFoundError(f"no such checkpoint: {path}")
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as error:  # torch raises many kinds for a file that is not a checkpoint
-        raise ValueError(f"{path} is not a torch checkpoint ({error})") from None
-    iteration: int | None = None
-    state = data
-    if isinstance(data, dict) and "net" in data:
-        state = data["net"]
-        iteration = data.get("iteration")
-    elif isinstance(data, dict) and "best" in data:
-        state = data["best"]
-        iteration = data.get("counters", {}).get("iteration")
-    if not (isinstance(state, dict) and "config" in state and "state_dict" in state):
-        raise ValueError(f"{path} holds no pyaz network (expected its config and weights)")
-    return net_from_state(state), (int(iteration) if iteration is not None else None)
+    model = load_model(path)
+    return model.module, model.iteration
 
 
 def default_name(path: Path) -> str:
     """A short player name: ``RUN/iter-00005`` for ``runs/RUN/nets/iter-00005.pt``,
-    ``RUN`` for ``runs/RUN/checkpoint.pt``, else the file name without its suffix."""
+    ``RUN`` for ``runs/RUN``, ``runs/RUN/checkpoint.pt`` and ``runs/RUN/best.torchscript.pt``,
+    else the file name without its suffix."""
+    from pyaz.nets import CHECKPOINT_FILE, TORCHSCRIPT_FILE, run_dir_of
+
     run = run_dir_of(path)
-    if path.name == "checkpoint.pt":
+    if path.is_dir() or path.name in (CHECKPOINT_FILE, TORCHSCRIPT_FILE):
         return run.name or path.stem
     if path.parent.name == "nets" and run.name:
         return f"{run.name}/{path.stem}"
@@ -134,6 +93,8 @@ def start_state_for(
 ) -> tuple[str, dict[str, Any], GameState]:
     """The game to play: ``game`` with ``options`` if given, else the one in the checkpoints'
     ``config.json`` files (which must agree). Returns (name, options, start state)."""
+    from pyaz.nets import run_config
+
     configs = {path: run_config(path) for path in paths}
     if game is None:
         if not paths:
@@ -172,33 +133,23 @@ def network_player(
     device: str = "cpu",
     seed: int = 0,
 ) -> SearchPlayer:
-    """A greedy PUCT player for ``net``; the run's ``c_puct`` and ``draw_value`` if known."""
+    """A greedy PUCT player for ``net`` (a :class:`~pyaz.nets.PolicyValueNet` or a TorchScript
+    module); the run's ``c_puct`` and ``draw_value`` from ``config`` if there."""
     from pyaz.evaluator import TorchEvaluator
-    from pyaz.nets import to_torchscript
+    from pyaz.nets import PolicyValueNet, to_torchscript
 
     options: dict[str, Any] = {}
     for key in ("c_puct", "draw_value"):
-        if config is not None and key in config:
+        if config is not None and config.get(key) is not None:
             options[key] = float(config[key])
+    module = to_torchscript(net) if isinstance(net, PolicyValueNet) else net
     return SearchPlayer(
-        TorchEvaluator(to_torchscript(net), device=device),
+        TorchEvaluator(module, device=device),
         simulations,
         name=name,
         seed=seed,
         **options,
     )
-
-
-def _check_shape(net: Any, state: GameState, path: Path) -> None:
-    planes, height, width = state.planes_shape
-    expected = (planes, height, width, state.num_actions)
-    config = net.config
-    got = (config.planes, config.height, config.width, config.actions)
-    if got != expected:
-        raise ValueError(
-            f"{path}: the network takes {got[0]}x{got[1]}x{got[2]} planes and {got[3]} actions, "
-            f"but this game has {expected[0]}x{expected[1]}x{expected[2]} and {expected[3]}"
-        )
 
 
 def checkpoint_contestants(
@@ -208,21 +159,24 @@ def checkpoint_contestants(
     device: str = "cpu",
     seed: int = 0,
 ) -> list[Contestant]:
-    """Players for checkpoint paths; a spec ``LABEL=PATH`` names the player ``LABEL``."""
+    """Players for networks (see :func:`pyaz.nets.load_model`: run folders, ``checkpoint.pt``,
+    ``nets/iter-*.pt``, TorchScript); a spec ``LABEL=PATH`` names the player ``LABEL``."""
+    from pyaz.nets import load_model
+
     contestants: list[Contestant] = []
     used = {RANDOM}
     for index, spec in enumerate(specs):
         label, path = _split_spec(spec)
-        net, iteration = load_checkpoint(path)
-        _check_shape(net, state, path)
+        model = load_model(path)
+        model.check(state)
         name = label or default_name(path)
         if name in used:
             name = next(f"{name}#{k}" for k in itertools.count(2) if f"{name}#{k}" not in used)
         used.add(name)
         player = network_player(
-            net, simulations, name, run_config(path), device=device, seed=seed + index
+            model.module, simulations, name, model.settings, device=device, seed=seed + index
         )
-        contestants.append(Contestant(name, player, path, iteration))
+        contestants.append(Contestant(name, player, path, model.iteration))
     return contestants
 
 
@@ -568,12 +522,15 @@ def rate_run_iterations(
     contestants: list[Contestant] = []
     if random_player:
         contestants.append(Contestant(RANDOM, RandomPlayer(seed=seed, name=RANDOM)))
-    config = run_config(files[last])
+    from pyaz.nets import load_model
+
     for k in chosen:
-        net, _ = load_checkpoint(files[k])
-        _check_shape(net, state, files[k])
+        model = load_model(files[k])
+        model.check(state)
         name = f"iter-{k:05d}"
-        player = network_player(net, simulations, name, config, device=device, seed=seed + k)
+        player = network_player(
+            model.module, simulations, name, model.settings, device=device, seed=seed + k
+        )
         contestants.append(Contestant(name, player, files[k], k))
     if len(contestants) < 2:
         raise ValueError("need at least two players: add the random player or more iterations")
@@ -625,9 +582,10 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="CHECKPOINT",
         help=(
-            "a network written by pyaz-selfplay: runs/NAME/nets/iter-00005.pt or "
-            "runs/NAME/checkpoint.pt (its best network); LABEL=PATH names the player LABEL "
-            "(default: NAME/iter-00005, or NAME for checkpoint.pt)"
+            "a network written by pyaz-selfplay: runs/NAME/nets/iter-00005.pt, the run "
+            "folder runs/NAME or its checkpoint.pt (its best network), or a TorchScript file "
+            "(runs/NAME/best.torchscript.pt); LABEL=PATH names the player LABEL (default: "
+            "NAME/iter-00005, or NAME for the run's best network)"
         ),
     )
     parser.add_argument(
@@ -719,7 +677,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--simulations must be >= 1, got {args.simulations}")
         paths = [_split_spec(spec)[1] for spec in args.checkpoints]
         for path in paths:
-            if not path.is_file():
+            if not path.exists():
                 raise FileNotFoundError(f"no such checkpoint: {path}")
         if len(paths) + int(args.random) < 2:
             raise ValueError("a tournament needs at least two players (checkpoints, --random)")

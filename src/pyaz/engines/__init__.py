@@ -24,15 +24,19 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import sys
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyaz.games import GameState
 from pyaz.search import Evaluator, Search
+
+if TYPE_CHECKING:  # pyaz.nets imports torch, which an engine without a network does not need
+    from pyaz.nets import LoadedModel as NetsLoadedModel
 
 __all__ = [
     "EngineSearch",
@@ -264,7 +268,8 @@ class LoadedModel:
 
     ``planes`` is the number of input planes the network takes (None when unknown, e.g. for a
     TorchScript file); for Go a network trained with history planes needs ``Go(history=h)`` with
-    ``planes = 4 + 2h``, which :meth:`go_history` gives.
+    ``planes = 4 + 2h``, which :meth:`go_history` gives. ``loaded`` is what
+    :func:`pyaz.nets.load_model` read (the module, its config, the run's settings).
     """
 
     evaluator: Any
@@ -273,6 +278,7 @@ class LoadedModel:
     width: int | None
     actions: int | None
     path: str
+    loaded: NetsLoadedModel | None = None
 
     def go_history(self) -> int:
         """The ``history`` option of a Go state that matches this network (0 when unknown)."""
@@ -282,73 +288,36 @@ class LoadedModel:
 
     def check(self, state: GameState) -> None:
         """Raises ValueError when the network does not fit ``state``'s game (runs it once)."""
-        import numpy as np
+        from pyaz.nets import check_network
 
-        planes = state.encode()[None]
-        try:
-            logits, values = self.evaluator(np.ascontiguousarray(planes, dtype=np.float32))
-        except Exception as error:  # the module's own error, whatever its type
-            raise ValueError(
-                f"the network in {self.path} does not take {state.name} planes of shape "
-                f"{tuple(planes.shape[1:])}: {error}"
-            ) from error
-        if np.shape(logits) != (1, state.num_actions) or np.size(values) != 1:
-            raise ValueError(
-                f"the network in {self.path} gives policy {np.shape(logits)} and value "
-                f"{np.shape(values)}; {state.name} needs (1, {state.num_actions}) and one value"
-            )
+        config = self.loaded.config if self.loaded is not None else None
+        check_network(state, self.path, config, self.evaluator)
 
 
-def _is_torchscript(path: str) -> bool:
-    """Whether ``path`` is a TorchScript archive (a zip holding compiled ``code/``)."""
-    import zipfile
+def load_model(path: str | os.PathLike[str], device: str = "cpu") -> LoadedModel:
+    """Loads a network for an engine with :func:`pyaz.nets.load_model`, evaluated on ``device``.
 
-    try:
-        if not zipfile.is_zipfile(path):
-            return False
-        with zipfile.ZipFile(path) as archive:
-            return any("/code/" in name for name in archive.namelist())
-    except OSError:
-        return False
-
-
-def load_model(path: str, device: str = "cpu") -> LoadedModel:
-    """Loads a network for an engine from a file the training loop wrote.
-
-    Accepted: a network file (``nets/iter-*.pt``: ``{"net": {"config", "state_dict"}}``, or the
-    bare ``{"config", "state_dict"}``), the training checkpoint (its ``"best"`` network), or a
-    TorchScript archive (``best.torchscript.pt``). Raises ValueError (or OSError) when the file
-    cannot be read as one of these.
+    Accepted: a run folder, its ``checkpoint.pt`` (the best network), a network file
+    (``nets/iter-*.pt`` or a bare ``net_state``) or a TorchScript archive
+    (``best.torchscript.pt``). Raises FileNotFoundError, ValueError (or another OSError) when
+    ``path`` holds none of these.
     """
-    import torch
-
     from pyaz.evaluator import TorchEvaluator
-    from pyaz.nets import net_from_state, to_torchscript
+    from pyaz.nets import load_model as load_network
+    from pyaz.nets import to_torchscript
 
-    if _is_torchscript(path):
-        module = torch.jit.load(path, map_location="cpu")
-        return LoadedModel(TorchEvaluator(module, device=device), None, None, None, None, path)
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=False)
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        raise
-    except Exception as error:  # pickle and zip errors of every kind
-        raise ValueError(f"cannot read a network from {path}: {error}") from error
-    if isinstance(data, dict):
-        for key in ("net", "best"):
-            if isinstance(data.get(key), dict):
-                data = data[key]
-                break
-    if not isinstance(data, dict) or "config" not in data or "state_dict" not in data:
-        raise ValueError(f"{path} holds no pyaz network (expected its config and weights)")
-    net = net_from_state(data)
-    config = net.config
-    module = to_torchscript(net)
+    loaded = load_network(path)
+    config = loaded.config
+    if config is None:
+        evaluator = TorchEvaluator(loaded.module, device=device)
+        return LoadedModel(evaluator, None, None, None, None, str(loaded.path), loaded)
+    evaluator = TorchEvaluator(to_torchscript(loaded.net), device=device)
     return LoadedModel(
-        TorchEvaluator(module, device=device),
+        evaluator,
         config.planes,
         config.height,
         config.width,
         config.actions,
-        path,
+        str(loaded.path),
+        loaded,
     )
