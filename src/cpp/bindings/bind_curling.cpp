@@ -149,6 +149,17 @@ void bind_functions(py::module_& m) {
         "Simulate free stones (rows x, y, vx, vy, omega) to rest with side/back-line removal; returns "
         "(rows x, y, vx, vy, omega, in_play; steps; collisions; time).");
     m.def(
+        "collide",
+        [](std::array<double, 5> a, std::array<double, 5> b, const curling::PhysicsParams& params) {
+            curling::Body ba{a[0], a[1], a[2], a[3], a[4], true};
+            curling::Body bb{b[0], b[1], b[2], b[3], b[4], true};
+            const bool hit = curling::collide(ba, bb, params);
+            return py::make_tuple(hit, std::array<double, 5>{ba.x, ba.y, ba.vx, ba.vy, ba.omega},
+                                  std::array<double, 5>{bb.x, bb.y, bb.vx, bb.vy, bb.omega});
+        },
+        py::arg("a"), py::arg("b"), py::arg("params") = curling::PhysicsParams{},
+        "One contact impulse between touching stones a, b = (x, y, vx, vy, omega): (hit, a', b').");
+    m.def(
         "rest_point",
         [](const Shot& shot, const curling::PhysicsParams& params) {
             const auto b = curling::rest_point(shot, params);

@@ -100,36 +100,6 @@ double contact_time(const Body& a, const Body& b, double horizon) {
     return t <= horizon ? std::max(t, 0.0) : -1.0;
 }
 
-// Impulse between touching stones a and b (equal mass, disc inertia m r^2 / 2): elastic normal
-// part with the given restitution, Coulomb friction on the tangential slip at the contact point.
-// Returns false when they are not approaching.
-bool collide(Body& a, Body& b, const PhysicsParams& params) {
-    double nx = b.x - a.x;
-    double ny = b.y - a.y;
-    const double dist = std::hypot(nx, ny);
-    if (dist <= 0.0) return false;
-    nx /= dist;
-    ny /= dist;
-    const double tx = -ny;
-    const double ty = nx;
-    const double r = kStoneRadius;
-    const double rel_x = a.vx - b.vx + r * (a.omega + b.omega) * tx;
-    const double rel_y = a.vy - b.vy + r * (a.omega + b.omega) * ty;
-    const double vn = rel_x * nx + rel_y * ny;
-    if (vn <= 1e-12) return false;
-    const double jn = 0.5 * (1.0 + params.restitution) * vn;  // per unit mass
-    const double vt = rel_x * tx + rel_y * ty;
-    const double jt = std::clamp(vt / 6.0, -params.stone_friction * jn, params.stone_friction * jn);
-    a.vx -= jn * nx + jt * tx;
-    a.vy -= jn * ny + jt * ty;
-    b.vx += jn * nx + jt * tx;
-    b.vy += jn * ny + jt * ty;
-    const double spin_change = jt * r / (0.5 * r * r);
-    a.omega -= spin_change;
-    b.omega -= spin_change;
-    return true;
-}
-
 // Resolves every touching, approaching pair (sequential impulses, a few sweeps for chains).
 int resolve_contacts(std::array<Body, kStonesPerEnd>& bodies, const PhysicsParams& params) {
     int count = 0;
@@ -297,6 +267,33 @@ const DrawTable& draw_table(Physics model) {
 }
 
 }  // namespace
+
+bool collide(Body& a, Body& b, const PhysicsParams& params) {
+    double nx = b.x - a.x;
+    double ny = b.y - a.y;
+    const double dist = std::hypot(nx, ny);
+    if (dist <= 0.0) return false;
+    nx /= dist;
+    ny /= dist;
+    const double tx = -ny;
+    const double ty = nx;
+    const double r = kStoneRadius;
+    const double rel_x = a.vx - b.vx + r * (a.omega + b.omega) * tx;
+    const double rel_y = a.vy - b.vy + r * (a.omega + b.omega) * ty;
+    const double vn = rel_x * nx + rel_y * ny;
+    if (vn <= 1e-12) return false;
+    const double jn = 0.5 * (1.0 + params.restitution) * vn;  // per unit mass
+    const double vt = rel_x * tx + rel_y * ty;
+    const double jt = std::clamp(vt / 6.0, -params.stone_friction * jn, params.stone_friction * jn);
+    a.vx -= jn * nx + jt * tx;
+    a.vy -= jn * ny + jt * ty;
+    b.vx += jn * nx + jt * tx;
+    b.vy += jn * ny + jt * ty;
+    const double spin_change = jt * r / (0.5 * r * r);
+    a.omega -= spin_change;
+    b.omega -= spin_change;
+    return true;
+}
 
 SimStats simulate(std::array<Body, kStonesPerEnd>& bodies, const PhysicsParams& params) {
     return run(bodies, params, true);

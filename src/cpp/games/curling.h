@@ -75,6 +75,11 @@ struct SimStats {
 // while moving (in_play = false). Does not apply the hog-line or FGZ rules.
 SimStats simulate(std::array<Body, kStonesPerEnd>& bodies, const PhysicsParams& params);
 
+// Impulse between touching stones a and b (equal mass, disc inertia m r^2 / 2): elastic normal
+// part with the given restitution, Coulomb friction on the tangential slip at the contact point.
+// Returns false (and changes nothing) when they are not approaching.
+bool collide(Body& a, Body& b, const PhysicsParams& params);
+
 // Initial angular velocity of a thrown stone for the model (only its sign steers the curl).
 double release_omega(Physics model, int spin);
 
