@@ -9,6 +9,7 @@
 
 #include "bindings/bindings.h"
 #include "games/curling.h"
+#include "search/kr_uct.h"
 
 namespace py = pybind11;
 
@@ -185,6 +186,74 @@ void bind_functions(py::module_& m) {
           "(positions[N, 16, 2], in_play[N, 16], fouls[N]). The end is not scored.");
 }
 
+// Wraps a Python callable(state) -> (value_team0, candidates[K, 3] or None, weights[K] or None),
+// called with the GIL held (the search itself runs without it).
+curling::LeafEvaluator python_leaf_evaluator(const py::object& fn) {
+    if (fn.is_none()) return nullptr;
+    return [fn](const GameState& state) {
+        py::gil_scoped_acquire gil;
+        py::tuple out = fn(state);
+        curling::LeafResult leaf;
+        leaf.value_team0 = out[0].cast<double>();
+        if (out.size() > 1 && !out[1].is_none()) {
+            auto cand = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(out[1]);
+            if (!cand || cand.ndim() != 2 || cand.shape(1) != 3) throw py::value_error("candidates must have shape (K, 3)");
+            auto view = cand.unchecked<2>();
+            for (py::ssize_t i = 0; i < cand.shape(0); ++i) {
+                leaf.candidates.push_back(curling::Target{view(i, 0), view(i, 1), view(i, 2) >= 0.0 ? 1 : -1});
+            }
+        }
+        if (out.size() > 2 && !out[2].is_none()) leaf.weights = out[2].cast<std::vector<double>>();
+        return leaf;
+    };
+}
+
+void bind_search(py::module_& m) {
+    py::class_<curling::KrUctParams>(m, "KrUctParams")
+        .def(py::init<>())
+        .def_readwrite("simulations", &curling::KrUctParams::simulations)
+        .def_readwrite("c_ucb", &curling::KrUctParams::c_ucb)
+        .def_readwrite("sigma_x", &curling::KrUctParams::sigma_x)
+        .def_readwrite("sigma_y", &curling::KrUctParams::sigma_y)
+        .def_readwrite("initial_actions", &curling::KrUctParams::initial_actions)
+        .def_readwrite("widening", &curling::KrUctParams::widening)
+        .def_readwrite("new_action_samples", &curling::KrUctParams::new_action_samples)
+        .def_readwrite("new_action_scale", &curling::KrUctParams::new_action_scale)
+        .def_readwrite("max_depth", &curling::KrUctParams::max_depth)
+        .def_readwrite("seed", &curling::KrUctParams::seed);
+    py::class_<curling::RootChild>(m, "RootChild")
+        .def_readonly("action", &curling::RootChild::action)
+        .def_readonly("visits", &curling::RootChild::visits)
+        .def_readonly("mean", &curling::RootChild::mean)
+        .def_readonly("kernel_value", &curling::RootChild::kernel_value)
+        .def_readonly("kernel_visits", &curling::RootChild::kernel_visits);
+    py::class_<curling::KrUctResult>(m, "KrUctResult")
+        .def_readonly("best", &curling::KrUctResult::best)
+        .def_readonly("children", &curling::KrUctResult::children);
+    m.def(
+        "kr_uct_search",
+        [](const GameState& state, const curling::KrUctParams& params, const py::object& evaluator) {
+            const curling::LeafEvaluator leaf = python_leaf_evaluator(evaluator);
+            py::gil_scoped_release release;
+            return curling::kr_uct_search(state, params, leaf);
+        },
+        py::arg("state"), py::arg("params") = curling::KrUctParams{}, py::arg("evaluator") = py::none(),
+        "KR-UCT from state. evaluator(state) -> (value_team0, candidates[K, 3] | None, weights[K] | None); "
+        "None = house score leaves and the built-in shot generator.");
+    m.def("generate_shots", &curling::generate_shots, py::arg("state"));
+    m.def("house_value_team0", &curling::house_value_team0, py::arg("state"));
+    m.def(
+        "rule_based_shot",
+        [](const GameState& state, const curling::NoiseParams& noise, int samples, std::uint64_t seed) {
+            py::gil_scoped_release release;
+            return curling::rule_based_shot(state, noise, samples, seed);
+        },
+        py::arg("state"), py::arg("noise") = curling::NoiseParams{}, py::arg("samples") = 4, py::arg("seed") = 0);
+    m.def("aim_through", &curling::aim_through, py::arg("x"), py::arg("y"), py::arg("speed"), py::arg("spin"),
+          py::arg("params") = curling::PhysicsParams{});
+    m.def("lateral_at", &curling::lateral_at, py::arg("shot"), py::arg("y_line"), py::arg("params") = curling::PhysicsParams{});
+}
+
 void bind_state(py::module_& m) {
     py::class_<GameState>(m, "GameState")
         .def(py::init<const curling::Rules&>(), py::arg("rules") = curling::Rules{})
@@ -228,6 +297,7 @@ void register_curling(py::module_& m) {
     bind_types(c);
     bind_functions(c);
     bind_state(c);
+    bind_search(c);
 }
 
 }  // namespace pyaz

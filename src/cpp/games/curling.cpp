@@ -311,6 +311,39 @@ Body rest_point(const Shot& shot, const PhysicsParams& params) {
     return bodies[0];
 }
 
+double lateral_at(const Shot& shot, double y_line, const PhysicsParams& params) {
+    Body b{0.0, 0.0, shot.vx, shot.vy, release_omega(params.model, shot.spin), true};
+    double h = params.max_step;
+    while (b.y < y_line) {
+        const double v = speed_of(b);
+        if (v <= 0.0) return std::nan("");
+        const double limit = step_limit(params.model, v);
+        if (limit < kStopHorizon * kStepFraction) return std::nan("");
+        h = std::min(params.max_step, limit);
+        const Body prev = b;
+        advance(b, h, params.model);
+        if (b.y >= y_line) {
+            const double f = (y_line - prev.y) / (b.y - prev.y);
+            return prev.x + f * (b.x - prev.x);
+        }
+    }
+    return b.x;
+}
+
+Shot aim_through(double x, double y, double speed, int spin, const PhysicsParams& params) {
+    double aim = std::atan2(x, y);
+    Shot shot{speed * std::sin(aim), speed * std::cos(aim), spin >= 0 ? 1 : -1};
+    for (int iter = 0; iter < 6; ++iter) {
+        const double xc = lateral_at(shot, y, params);
+        if (std::isnan(xc)) break;
+        aim += std::atan2(x, y) - std::atan2(xc, y);
+        shot.vx = speed * std::sin(aim);
+        shot.vy = speed * std::cos(aim);
+        if (std::fabs(xc - x) < 1e-4) break;
+    }
+    return shot;
+}
+
 double max_speed(Physics model) { return model == Physics::kGAT ? 40.0 : 4.0; }
 
 Shot target_to_shot(const Target& target, Physics model) {

@@ -86,6 +86,12 @@ double release_omega(Physics model, int spin);
 // Lone stone thrown from the origin with `shot` on an unbounded sheet: its rest point.
 Body rest_point(const Shot& shot, const PhysicsParams& params);
 
+// x where a lone stone thrown with `shot` crosses the line y = y_line (NaN if it stops short).
+double lateral_at(const Shot& shot, double y_line, const PhysicsParams& params);
+
+// A shot of the given speed whose lone-stone path passes through (x, y) (for hits).
+Shot aim_through(double x, double y, double speed, int spin, const PhysicsParams& params);
+
 // Target <-> velocity conversion for a lone stone on an empty, unbounded sheet (exact up to the
 // integration and a fine speed table; the motion is rotation invariant).
 Shot target_to_shot(const Target& target, Physics model);
