@@ -42,7 +42,9 @@ def _house_state(c: Any, rng: np.random.Generator) -> Any:
 def _draw_shots(c: Any, n: int, rng: np.random.Generator) -> np.ndarray:
     rows = []
     for _ in range(n):
-        shot = c.target_to_shot(c.Target(rng.uniform(-1.0, 1.0), rng.uniform(37.0, 39.5), int(rng.choice([-1, 1]))))
+        shot = c.target_to_shot(
+            c.Target(rng.uniform(-1.0, 1.0), rng.uniform(37.0, 39.5), int(rng.choice([-1, 1])))
+        )
         rows.append([shot.vx, shot.vy, shot.spin])
     return np.array(rows)
 
@@ -56,7 +58,9 @@ def _rates(run: Callable[[], int], rounds: int) -> list[float]:
     return rates
 
 
-def _record(benchmark: Any, record_row: Callable[[dict[str, Any]], None], info: dict[str, Any]) -> None:
+def _record(
+    benchmark: Any, record_row: Callable[[dict[str, Any]], None], info: dict[str, Any]
+) -> None:
     benchmark.extra_info.update(info)
     record_row(info)
 
@@ -64,7 +68,11 @@ def _record(benchmark: Any, record_row: Callable[[dict[str, Any]], None], info: 
 @pytest.mark.benchmark(group="curling")
 @pytest.mark.parametrize("house", [False, True], ids=["empty-sheet", "15-stone-house"])
 def test_curling_draws_per_second(
-    benchmark: Any, pyaz: Any, bench_cfg: BenchConfig, record_row: Callable[[dict[str, Any]], None], house: bool
+    benchmark: Any,
+    pyaz: Any,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+    house: bool,
 ) -> None:
     c = pyaz._core.curling
     rng = np.random.default_rng(bench_cfg.seed)
@@ -80,17 +88,21 @@ def test_curling_draws_per_second(
     benchmark.pedantic(run, rounds=1, iterations=1)
     peer_value = DC3_HOUSE_DRAWS_PER_S if house else DC3_EMPTY_DRAWS_PER_S
     value = statistics.median(rates)
-    _record(benchmark, record_row, {
-        "game": "Curling (FCV1)",
-        "measure": "draws/s into a 15-stone house" if house else "draws/s, empty sheet",
-        "unit": "shots/s",
-        "value": value,
-        "peer": DC3_PEER,
-        "peer_value": peer_value,
-        "ratio": value / peer_value,
-        "round_ratios": [r / peer_value for r in rates],
-        "target_ratio": 100.0,
-    })
+    _record(
+        benchmark,
+        record_row,
+        {
+            "game": "Curling (FCV1)",
+            "measure": "draws/s into a 15-stone house" if house else "draws/s, empty sheet",
+            "unit": "shots/s",
+            "value": value,
+            "peer": DC3_PEER,
+            "peer_value": peer_value,
+            "ratio": value / peer_value,
+            "round_ratios": [r / peer_value for r in rates],
+            "target_ratio": 100.0,
+        },
+    )
 
 
 @pytest.mark.benchmark(group="curling")
@@ -112,9 +124,13 @@ def test_kr_uct_simulations_per_second(
 
     rates = _rates(run, bench_cfg.rounds)
     benchmark.pedantic(run, rounds=1, iterations=1)
-    _record(benchmark, record_row, {
-        "game": "Curling (FCV1)",
-        "measure": "KR-UCT simulations/s (shot 8, house-score leaves)",
-        "unit": "simulations/s",
-        "value": statistics.median(rates),
-    })
+    _record(
+        benchmark,
+        record_row,
+        {
+            "game": "Curling (FCV1)",
+            "measure": "KR-UCT simulations/s (shot 8, house-score leaves)",
+            "unit": "simulations/s",
+            "value": statistics.median(rates),
+        },
+    )

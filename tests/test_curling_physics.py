@@ -1,4 +1,4 @@
-"""Curling simulator physics: reference stopping points, curl, collisions, removal, conversion, noise."""
+"""Curling simulator physics: reference stops, curl, collisions, removal, conversion, noise."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from pyaz._core import curling as c
 
 REFERENCE = Path("/work/shared/reference/curling_dc3_single_shots.json")
@@ -26,7 +25,7 @@ def _spin(rotation: str) -> int:
 
 @pytest.mark.skipif(not REFERENCE.exists(), reason="DigitalCurling3 reference vectors not present")
 def test_fcv1_stopping_points_match_digitalcurling3() -> None:
-    """All 80 noise-free DC3 v3.0.0 FCV1 shots: rest point within 1 cm and the same removal outcome."""
+    """All 80 noise-free DC3 v3.0.0 FCV1 shots: rest point within 1 cm, same removal outcome."""
     worst = 0.0
     for shot in _reference_shots():
         inp = shot["input"]
@@ -134,8 +133,12 @@ def test_no_overlap_after_collisions_in_a_crowded_house() -> None:
     collisions = 0
     for trial in range(10):
         state = _random_house(rng, 15)
-        targets = [c.target_to_shot(c.Target(rng.uniform(-1.5, 1.5), rng.uniform(35, 44), int(rng.choice([-1, 1]))))
-                   for _ in range(20)]
+        targets = [
+            c.target_to_shot(
+                c.Target(rng.uniform(-1.5, 1.5), rng.uniform(35, 44), int(rng.choice([-1, 1])))
+            )
+            for _ in range(20)
+        ]
         shots = np.array([[s.vx, s.vy, s.spin] for s in targets])
         positions, in_play, _ = c.simulate_batch(state, shots, seed=trial)
         for k in range(len(shots)):
@@ -148,7 +151,7 @@ def test_no_overlap_after_collisions_in_a_crowded_house() -> None:
 
 
 def test_takeout_knocks_a_stone_out_and_sticks() -> None:
-    """Some firm straight shot at a lone stone on the button knocks it out and stays in the house."""
+    """A firm straight shot at a lone stone on the button knocks it out and stays in the house."""
     state = c.GameState()
     state.set_stone(0, 0.0, c.TEE_Y)
     state.shot = 1

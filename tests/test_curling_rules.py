@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from pyaz._core import curling as c
 
 TEE = (0.0, c.TEE_Y)
@@ -79,7 +78,7 @@ def _peel_shots() -> np.ndarray:
 def test_free_guard_zone_foul_restores_the_position() -> None:
     no_fgz = c.Rules()
     no_fgz.fgz_shots = 0
-    positions, in_play, fouls = c.simulate_batch(_guard_state(no_fgz), _peel_shots())
+    _, in_play, fouls = c.simulate_batch(_guard_state(no_fgz), _peel_shots())
     removed = np.flatnonzero(~in_play[:, 0])
     assert len(removed) > 0 and not fouls.any()
     shot = _peel_shots()[removed[0]]

@@ -1,11 +1,10 @@
-"""KR-UCT for curling (noise-free transitions): draws to the button, take-outs, the rule-based player."""
+"""KR-UCT for curling (noise-free transitions): draws, take-outs, the rule-based player."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-
 from pyaz._core import curling as c
 
 
@@ -39,9 +38,11 @@ def test_last_stone_into_an_empty_house_scores() -> None:
 
 
 def test_kernel_regression_finds_the_button_from_off_centre_candidates() -> None:
-    """Leaf value = minus the distance of the drawn stone to the tee; no candidate is near the button,
+    """Leaf value = minus the drawn stone's distance to the tee; no candidate is near the button,
     so only widening around the kernel-regression winner can find it."""
-    candidates = np.array([[0.5, c.TEE_Y + 0.6, 1], [-0.6, c.TEE_Y - 0.5, -1], [1.0, c.TEE_Y, 1], [0.0, 35.0, 1]])
+    candidates = np.array(
+        [[0.5, c.TEE_Y + 0.6, 1], [-0.6, c.TEE_Y - 0.5, -1], [1.0, c.TEE_Y, 1], [0.0, 35.0, 1]]
+    )
 
     def closeness(state: c.GameState) -> tuple[float, np.ndarray | None, None]:
         stones = state.stones()
@@ -71,7 +72,8 @@ def test_takeout_of_a_lone_stone_on_the_button() -> None:
 def test_draw_into_a_ring_of_opponent_stones_scores() -> None:
     state = c.GameState()
     state.shot = 15
-    for index, (x, y) in zip((8, 10, 12), ((0.55, c.TEE_Y), (-0.55, c.TEE_Y), (0.0, c.TEE_Y + 0.55))):
+    ring = ((0.55, c.TEE_Y), (-0.55, c.TEE_Y), (0.0, c.TEE_Y + 0.55))
+    for index, (x, y) in zip((8, 10, 12), ring, strict=True):
         state.set_stone(index, x, y)
     assert list(state.house_score()) == [3, 0]
     result = c.kr_uct_search(state, _params(400))
