@@ -39,6 +39,7 @@ shot_to_target = _c.shot_to_target
 kr_uct_search = _c.kr_uct_search
 rule_based_shot = _c.rule_based_shot
 generate_shots = _c.generate_shots
+perturb = _c.perturb
 
 STONE_RADIUS: float = _c.STONE_RADIUS
 SHEET_HALF_WIDTH: float = _c.SHEET_HALF_WIDTH
@@ -257,6 +258,10 @@ def win_probability_table(
 # ---- players -----------------------------------------------------------------------------------
 
 Player = Callable[[GameState, int], Target]
+# evaluator(state) -> (value for team 0, candidate targets [K, 3] or None, weights [K] or None)
+LeafEvaluatorFn = Callable[[GameState], tuple[float, np.ndarray | None, np.ndarray | None]]
+# evaluator(state) -> (value for team 0, candidate targets [K, 3] or None, weights [K] or None)
+LeafEvaluatorFn = Callable[[GameState], tuple[float, np.ndarray | None, np.ndarray | None]]
 
 
 def rule_based_player(noise: NoiseParams | None = None, samples: int = 4) -> Player:
@@ -266,7 +271,7 @@ def rule_based_player(noise: NoiseParams | None = None, samples: int = 4) -> Pla
 
 
 def kr_uct_player(
-    simulations: int = 400, evaluator: Callable | None = None, **options: float
+    simulations: int = 400, evaluator: LeafEvaluatorFn | None = None, **options: float
 ) -> Player:
     """KR-UCT (house-score leaves, generated shots) or, with a network evaluator, KR-DL-UCT."""
 
@@ -283,10 +288,11 @@ def kr_uct_player(
 
 @dataclass
 class GameRecord:
-    """A finished game: per-end scores and every (state planes, target, team) of the game."""
+    """A finished game: per-end scores and every shot (end, shot, team, intended target, executed
+    shot after noise), so that replaying the executed shots reproduces the game exactly."""
 
     end_scores: list[tuple[int, int]]
-    shots: list[tuple[int, int, int, Target]]  # (end, shot, team, target)
+    shots: list[tuple[int, int, int, Target, Shot]]
 
     @property
     def total(self) -> tuple[int, int]:
@@ -303,12 +309,14 @@ def play_game(
     """Play a game between two players with execution noise (GAT by default)."""
     noise = noise or NoiseParams(Noise.GAT)
     state = new_game(num_ends=num_ends, physics=physics)
-    shots: list[tuple[int, int, int, Target]] = []
+    model = state.rules.physics.model
+    shots: list[tuple[int, int, int, Target, Shot]] = []
     k = 0
     while not state.is_game_over:
         team = state.to_move
         target = players[team](state, seed * 100003 + k)
-        shots.append((state.end, state.shot, team, target))
-        simulate(state, target, noise, seed * 7919 + k)
+        executed = perturb(target_to_shot(target, model), noise, model, seed * 7919 + k)
+        shots.append((state.end, state.shot, team, target, executed))
+        state.apply(executed)
         k += 1
     return GameRecord([(int(a), int(b)) for a, b in state.end_scores], shots)
