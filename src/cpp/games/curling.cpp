@@ -90,7 +90,7 @@ double contact_time(const Body& a, const Body& b, double horizon) {
     const double closing = std::sqrt(dvx * dvx + dvy * dvy);
     if (gap > closing * horizon + kContactTolerance) return kFar;
     const double qb = 2.0 * (dx * dvx + dy * dvy);
-    if (qb >= 0.0) return -1.0;  // separating or sliding past
+    if (qb > -1e-11) return -1.0;  // separating, sliding past, or too slow to matter (see collide)
     const double qa = dvx * dvx + dvy * dvy;
     const double qc = dx * dx + dy * dy - reach * reach;
     if (qc <= 0.0) return 0.0;
