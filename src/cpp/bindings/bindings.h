@@ -8,5 +8,6 @@ namespace pyaz {
 void register_games(pybind11::module_& m);
 void register_search(pybind11::module_& m);
 void register_racing_kings(pybind11::module_& m);
+void register_curling(pybind11::module_& m);
 
 }  // namespace pyaz

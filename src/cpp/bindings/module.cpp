@@ -7,4 +7,5 @@ PYBIND11_MODULE(_core, m) {
     pyaz::register_games(m);
     pyaz::register_search(m);
     pyaz::register_racing_kings(m);
+    pyaz::register_curling(m);
 }

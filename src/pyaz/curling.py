@@ -1,0 +1,322 @@
+"""Digital curling from Python: state, shots, simulation, scoring, rendering, network features,
+the 32x32x2 target grid, the multi-end win-probability table and KR-UCT / rule-based players.
+
+The simulator, rules and search live in C++ (``pyaz._core.curling``); see docs/curling.md for the
+model choices. Coordinates: DigitalCurling3's shot frame, metres, the hack at (0, 0), +y down the
+sheet, the tee at (0, TEE_Y)::
+
+    >>> from pyaz import curling
+    >>> state = curling.new_game(num_ends=2)
+    >>> curling.simulate(state, curling.draw(0.0, curling.TEE_Y))
+    False
+    >>> curling.score(state)
+    (1, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pyaz._core import curling as _c
+
+GameState = _c.GameState
+Shot = _c.Shot
+Target = _c.Target
+Physics = _c.Physics
+Noise = _c.Noise
+NoiseParams = _c.NoiseParams
+PhysicsParams = _c.PhysicsParams
+Rules = _c.Rules
+KrUctParams = _c.KrUctParams
+simulate_batch = _c.simulate_batch
+rest_point = _c.rest_point
+target_to_shot = _c.target_to_shot
+shot_to_target = _c.shot_to_target
+kr_uct_search = _c.kr_uct_search
+rule_based_shot = _c.rule_based_shot
+generate_shots = _c.generate_shots
+perturb = _c.perturb
+
+STONE_RADIUS: float = _c.STONE_RADIUS
+SHEET_HALF_WIDTH: float = _c.SHEET_HALF_WIDTH
+HOG_LINE_Y: float = _c.HOG_LINE_Y
+TEE_Y: float = _c.TEE_Y
+BACK_LINE_Y: float = _c.BACK_LINE_Y
+HOUSE_RADIUS: float = _c.HOUSE_RADIUS
+
+GRID = 32
+NUM_ACTIONS = GRID * GRID * 2
+NUM_PLANES = 12
+SCORE_BINS = 17  # end score -8..+8 for the team to move
+# Target grid rows along the sheet: 24 "weak" rows from guards to the back of the house and 8
+# "strong" rows of virtual stop points far beyond the back line (hit weights 2.7-3.6 m/s in FCV1).
+WEAK_Y = np.linspace(33.0, 41.0, 24)
+STRONG_Y = np.linspace(47.0, 85.0, 8)
+GRID_Y = np.concatenate([WEAK_Y, STRONG_Y])
+GRID_X = np.linspace(-2.2, 2.2, GRID)
+
+
+def new_game(num_ends: int = 8, physics: str = "fcv1", fgz_shots: int = 5) -> GameState:
+    """A new game: team 0 throws first, team 1 holds the hammer in the first end."""
+    rules = Rules()
+    rules.num_ends = num_ends
+    rules.fgz_shots = fgz_shots
+    rules.physics = PhysicsParams.gat() if physics.lower() == "gat" else PhysicsParams.fcv1()
+    return GameState(rules)
+
+
+def draw(x: float, y: float, spin: int = 1, physics: Physics = Physics.FCV1) -> Shot:
+    """The shot that comes to rest at (x, y) on an empty sheet."""
+    return target_to_shot(Target(x, y, spin), physics)
+
+
+def simulate(
+    state: GameState, shot: Shot | Target, noise: NoiseParams | None = None, seed: int = 0
+) -> bool:
+    """Throw the next stone of ``state`` in place (a Target is converted first); True on a FGZ foul.
+    The end is scored after its 16th stone."""
+    if isinstance(shot, Target):
+        shot = target_to_shot(shot, state.rules.physics.model)
+    if noise is None or noise.model == Noise.NONE:
+        return bool(state.apply(shot))
+    return bool(state.apply_noisy(shot, noise, seed))
+
+
+def score(state: GameState) -> tuple[int, int]:
+    """(team 0, team 1) points if the current end finished now."""
+    a, b = state.house_score()
+    return int(a), int(b)
+
+
+def render_text(state: GameState) -> str:
+    """A small text picture of the house (rows along the sheet, 'o' team 0, 'x' team 1)."""
+    cols, rows = 39, 21
+    canvas = [[" "] * cols for _ in range(rows)]
+    y0, y1 = TEE_Y - 3.0, BACK_LINE_Y + 0.3
+    for r in range(rows):
+        for k in range(cols):
+            x = -SHEET_HALF_WIDTH + (k + 0.5) * 2 * SHEET_HALF_WIDTH / cols
+            y = y1 - (r + 0.5) * (y1 - y0) / rows
+            if abs(np.hypot(x, y - TEE_Y) - HOUSE_RADIUS) < 0.08:
+                canvas[r][k] = "."
+    stones = state.stones()
+    for i in range(16):
+        x, y, alive = stones[i]
+        if not alive or not (y0 <= y <= y1):
+            continue
+        k = int((x + SHEET_HALF_WIDTH) / (2 * SHEET_HALF_WIDTH) * cols)
+        r = int((y1 - y) / (y1 - y0) * rows)
+        if 0 <= k < cols and 0 <= r < rows:
+            canvas[r][k] = "o" if state.team_of(i) == 0 else "x"
+    header = f"end {state.end} shot {state.shot} hammer {state.hammer} score {score(state)}"
+    return "\n".join([header] + ["|" + "".join(row) + "|" for row in canvas])
+
+
+def render_png(state: GameState, path: str | Path, title: str | None = None) -> Path:
+    """Draw the house and the stones in play with matplotlib and save a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle
+
+    fig, ax = plt.subplots(figsize=(4, 5))
+    for radius, colour in [
+        (HOUSE_RADIUS, "#3b6fd6"),
+        (1.219, "white"),
+        (0.610, "#d63b3b"),
+        (0.152, "white"),
+    ]:
+        ax.add_patch(Circle((0.0, TEE_Y), radius, color=colour, zorder=1))
+    ax.axhline(TEE_Y, color="grey", lw=0.5)
+    ax.axhline(BACK_LINE_Y, color="black", lw=1)
+    ax.axhline(HOG_LINE_Y, color="red", lw=1)
+    ax.axvline(0.0, color="grey", lw=0.5)
+    stones = state.stones()
+    for i in range(16):
+        x, y, alive = stones[i]
+        if alive:
+            colour = "#f2c200" if state.team_of(i) == 0 else "#c03030"
+            ax.add_patch(
+                Circle((x, y), STONE_RADIUS, facecolor=colour, edgecolor="black", zorder=3)
+            )
+            ax.text(x, y, str(i), ha="center", va="center", fontsize=6, zorder=4)
+    ax.set_xlim(-SHEET_HALF_WIDTH, SHEET_HALF_WIDTH)
+    ax.set_ylim(HOG_LINE_Y - 0.5, BACK_LINE_Y + 0.6)
+    ax.set_aspect("equal")
+    ax.set_title(title or f"end {state.end}, shot {state.shot}, score {score(state)}", fontsize=8)
+    out = Path(path)
+    fig.savefig(out, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return out
+
+
+# ---- network features and the discrete target grid -------------------------------------------
+
+
+def _cell(x: float, y: float) -> tuple[int, int] | None:
+    col = int((x + SHEET_HALF_WIDTH) / (2 * SHEET_HALF_WIDTH) * GRID)
+    row = int((y - HOG_LINE_Y) / (BACK_LINE_Y + STONE_RADIUS - HOG_LINE_Y) * GRID)
+    if 0 <= col < GRID and 0 <= row < GRID:
+        return row, col
+    return None
+
+
+def encode(state: GameState) -> np.ndarray:
+    """Input planes [NUM_PLANES, 32, 32] for the team to move (rows along the sheet from the hog
+    line to the back line, columns across): own / opponent / empty, ones, stone in house, own and
+    opponent nearest stone, the stones ranked 1st-3rd nearest overall, shot number / 15, hammer,
+    free guard zone active."""
+    planes = np.zeros((NUM_PLANES, GRID, GRID), dtype=np.float32)
+    me = state.to_move
+    stones = state.stones()
+    dist = np.where(stones[:, 2] > 0, np.hypot(stones[:, 0], stones[:, 1] - TEE_Y), np.inf)
+    order = np.argsort(dist)
+    nearest = {0: None, 1: None}
+    for i in order:
+        if np.isfinite(dist[i]):
+            team = state.team_of(int(i))
+            if nearest[team] is None:
+                nearest[team] = int(i)
+    for rank, i in enumerate(order):
+        if not np.isfinite(dist[i]):
+            break
+        cell = _cell(stones[i, 0], stones[i, 1])
+        if cell is None:
+            continue
+        mine = state.team_of(int(i)) == me
+        planes[0 if mine else 1][cell] = 1.0
+        if dist[i] < HOUSE_RADIUS + STONE_RADIUS:
+            planes[4][cell] = 1.0
+        if nearest[me] == i:
+            planes[5][cell] = 1.0
+        if nearest[1 - me] == i:
+            planes[6][cell] = 1.0
+        if rank < 3:
+            planes[7 + rank][cell] = 1.0
+    planes[2] = 1.0 - planes[0] - planes[1]
+    planes[3] = 1.0
+    planes[10] = state.shot / 15.0
+    planes[11] = 1.0 if state.hammer == me else 0.0
+    return planes
+
+
+def action_to_target(action: int) -> Target:
+    """Grid action 2 * (32 * row + col) + spin_bit -> target (spin_bit 0 = ccw +1, 1 = cw -1)."""
+    cell, spin_bit = divmod(int(action), 2)
+    row, col = divmod(cell, GRID)
+    return Target(float(GRID_X[col]), float(GRID_Y[row]), 1 if spin_bit == 0 else -1)
+
+
+def target_to_action(target: Target) -> int:
+    """The nearest grid action to a target (targets between the two zones go to the nearer)."""
+    col = int(np.argmin(np.abs(GRID_X - target.x)))
+    row = int(np.argmin(np.abs(GRID_Y - target.y)))
+    return 2 * (GRID * row + col) + (0 if target.spin >= 0 else 1)
+
+
+# ---- multi-end strategy ------------------------------------------------------------------------
+
+
+def win_probability_table(
+    end_score_probs: Sequence[float],
+    max_ends: int = 10,
+    max_diff: int = 24,
+    extra_end_win: float = 0.26,
+) -> np.ndarray:
+    """P_win[n, d + max_diff] for the team throwing first in an end, with n ends left (the coming
+    end included) and score difference d (its points minus the hammer team's).
+
+    ``end_score_probs`` (17 values) is the one-end distribution of the first thrower's points
+    minus the hammer team's, -8..+8. The hammer passes to the team that did not score; a blank
+    keeps it. After the last end: win if ahead, ``extra_end_win`` when tied (the first thrower's
+    chance in an extra end; 0.26 from the hammer team's 74% in real extra ends, Ayumu used 0.219).
+    Seed 002 Table 1 / ICML18 section 5.3 have this shape."""
+    probs = np.asarray(end_score_probs, dtype=np.float64)
+    probs = probs / probs.sum()
+    diffs = np.arange(-max_diff, max_diff + 1)
+    table = np.zeros((max_ends + 1, len(diffs)))
+    table[0] = np.where(diffs > 0, 1.0, np.where(diffs < 0, 0.0, extra_end_win))
+    for n in range(1, max_ends + 1):
+        for j, d in enumerate(diffs):
+            total = 0.0
+            for k, p in enumerate(probs):
+                s = k - 8
+                nd = int(np.clip(d + s, -max_diff, max_diff))
+                if s < 0:  # the hammer team scored: it throws first next end, seen from its side
+                    total += p * (1.0 - table[n - 1][-nd + max_diff])
+                else:  # a steal or a blank: the same team throws first next end
+                    total += p * table[n - 1][nd + max_diff]
+            table[n, j] = total
+    return table
+
+
+# ---- players -----------------------------------------------------------------------------------
+
+Player = Callable[[GameState, int], Target]
+# evaluator(state) -> (value for team 0, candidate targets [K, 3] or None, weights [K] or None)
+LeafEvaluatorFn = Callable[[GameState], tuple[float, np.ndarray | None, np.ndarray | None]]
+# evaluator(state) -> (value for team 0, candidate targets [K, 3] or None, weights [K] or None)
+LeafEvaluatorFn = Callable[[GameState], tuple[float, np.ndarray | None, np.ndarray | None]]
+
+
+def rule_based_player(noise: NoiseParams | None = None, samples: int = 4) -> Player:
+    """The greedy hand-made player: best generated shot by mean house score over noisy samples."""
+    model = noise or NoiseParams(Noise.GAT)
+    return lambda state, seed: rule_based_shot(state, model, samples, seed)
+
+
+def kr_uct_player(
+    simulations: int = 400, evaluator: LeafEvaluatorFn | None = None, **options: float
+) -> Player:
+    """KR-UCT (house-score leaves, generated shots) or, with a network evaluator, KR-DL-UCT."""
+
+    def play(state: GameState, seed: int) -> Target:
+        params = KrUctParams()
+        params.simulations = simulations
+        params.seed = seed
+        for key, value in options.items():
+            setattr(params, key, value)
+        return kr_uct_search(state, params, evaluator).best
+
+    return play
+
+
+@dataclass
+class GameRecord:
+    """A finished game: per-end scores and every shot (end, shot, team, intended target, executed
+    shot after noise), so that replaying the executed shots reproduces the game exactly."""
+
+    end_scores: list[tuple[int, int]]
+    shots: list[tuple[int, int, int, Target, Shot]]
+
+    @property
+    def total(self) -> tuple[int, int]:
+        return sum(s[0] for s in self.end_scores), sum(s[1] for s in self.end_scores)
+
+
+def play_game(
+    players: tuple[Player, Player],
+    num_ends: int = 8,
+    noise: NoiseParams | None = None,
+    seed: int = 0,
+    physics: str = "fcv1",
+) -> GameRecord:
+    """Play a game between two players with execution noise (GAT by default)."""
+    noise = noise or NoiseParams(Noise.GAT)
+    state = new_game(num_ends=num_ends, physics=physics)
+    model = state.rules.physics.model
+    shots: list[tuple[int, int, int, Target, Shot]] = []
+    k = 0
+    while not state.is_game_over:
+        team = state.to_move
+        target = players[team](state, seed * 100003 + k)
+        executed = perturb(target_to_shot(target, model), noise, model, seed * 7919 + k)
+        shots.append((state.end, state.shot, team, target, executed))
+        state.apply(executed)
+        k += 1
+    return GameRecord([(int(a), int(b)) for a, b in state.end_scores], shots)

@@ -1,0 +1,135 @@
+"""The curling network of seed 002 (policy over the 32x32x2 target grid, 17-bin end-score value),
+the KR-DL-UCT leaf evaluator built on it, and supervised data from played games.
+
+The network follows ICML18 section 4.1 (3x3 conv trunk with residual blocks; a 2-filter policy
+head to 2048 logits; a 1-filter value head to 256 then 17 bins for the end score -8..+8 of the
+team to move), with the input planes of :func:`pyaz.curling.encode`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional
+
+from pyaz import curling
+
+_BIN_SCORES = np.arange(-8, 9, dtype=np.float64)
+
+
+class _Residual(nn.Module):
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = functional.relu(self.bn1(self.conv1(x)))
+        return functional.relu(x + self.bn2(self.conv2(y)))
+
+
+class CurlingNet(nn.Module):
+    """Policy logits [B, 2048] and value logits [B, 17] from planes [B, NUM_PLANES, 32, 32]."""
+
+    def __init__(self, channels: int = 32, blocks: int = 9) -> None:
+        super().__init__()
+        grid = curling.GRID
+        self.stem = nn.Sequential(
+            nn.Conv2d(curling.NUM_PLANES, channels, 3, padding=1, bias=False),
+            nn.BatchNorm2d(channels),
+            nn.ReLU(),
+        )
+        self.trunk = nn.Sequential(*[_Residual(channels) for _ in range(blocks)])
+        self.policy_conv = nn.Sequential(
+            nn.Conv2d(channels, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU()
+        )
+        self.policy_fc = nn.Linear(2 * grid * grid, curling.NUM_ACTIONS)
+        self.value_conv = nn.Sequential(
+            nn.Conv2d(channels, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU()
+        )
+        self.value_fc = nn.Sequential(
+            nn.Linear(grid * grid, 256), nn.ReLU(), nn.Linear(256, curling.SCORE_BINS)
+        )
+
+    def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = self.trunk(self.stem(planes))
+        policy = self.policy_fc(self.policy_conv(x).flatten(1))
+        value = self.value_fc(self.value_conv(x).flatten(1))
+        return policy, value
+
+
+_GRID_TARGETS = np.array(
+    [[t.x, t.y, t.spin] for t in (curling.action_to_target(a) for a in range(curling.NUM_ACTIONS))],
+    dtype=np.float64,
+)
+
+
+def kr_dl_evaluator(
+    net: CurlingNet, tau_fgz: float = 1.0, tau: float = 0.33, fgz_shots: int = 3
+) -> curling.LeafEvaluatorFn:
+    """The KR-DL-UCT leaf evaluator for ``pyaz.curling.kr_uct_search``: the value is the expected
+    end score (team 0's view) from the 17 bins; the k initial actions are drawn by the search from
+    the policy p^(1/tau) over the grid targets (tau_fgz for the first ``fgz_shots`` shots)."""
+    net.eval()
+
+    @torch.no_grad()
+    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
+        planes = torch.from_numpy(curling.encode(state)).unsqueeze(0)
+        logits, value_logits = net(planes)
+        temperature = tau_fgz if state.shot < fgz_shots else tau
+        probs = torch.softmax(logits[0].double() / temperature, dim=0).numpy()
+        bins = torch.softmax(value_logits[0].double(), dim=0).numpy()
+        expected = float(bins @ _BIN_SCORES)
+        value_team0 = expected if state.to_move == 0 else -expected
+        return value_team0, _GRID_TARGETS, probs
+
+    return evaluate
+
+
+def records_to_examples(
+    records: Sequence[curling.GameRecord], num_ends: int = 8
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Replay game records (their executed shots) into (planes, action, end-score bin) examples:
+    the action is the grid cell nearest each intended target, the value target the end's final
+    score for the team that threw (bin = score + 8). Returns float32 planes [N, C, 32, 32], int64
+    actions, int64 bins."""
+    planes, actions, bins = [], [], []
+    for record in records:
+        state = curling.new_game(num_ends=num_ends)
+        for end, _, team, target, executed in record.shots:
+            end_score = record.end_scores[end]
+            mine = end_score[team] - end_score[1 - team]
+            planes.append(curling.encode(state))
+            actions.append(curling.target_to_action(target))
+            bins.append(int(np.clip(mine, -8, 8)) + 8)
+            state.apply(executed)
+    return (
+        np.stack(planes).astype(np.float32),
+        np.array(actions, dtype=np.int64),
+        np.array(bins, dtype=np.int64),
+    )
+
+
+def train_step(
+    net: CurlingNet,
+    optimiser: torch.optim.Optimizer,
+    planes: np.ndarray,
+    actions: np.ndarray,
+    bins: np.ndarray,
+) -> float:
+    """One supervised step on cross-entropy for the policy and the value bins; returns the loss.
+    (Weight decay 1e-4 goes in the optimiser, as in the seed.)"""
+    net.train()
+    logits, value_logits = net(torch.from_numpy(planes))
+    loss = functional.cross_entropy(logits, torch.from_numpy(actions)) + functional.cross_entropy(
+        value_logits, torch.from_numpy(bins)
+    )
+    optimiser.zero_grad()
+    loss.backward()
+    optimiser.step()
+    return float(loss.item())

@@ -1,0 +1,52 @@
+"""The curling network, the KR-DL-UCT evaluator and supervised data from rule-based games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import pyaz.curling as curling  # noqa: E402
+from pyaz.curling_net import (  # noqa: E402
+    CurlingNet,
+    kr_dl_evaluator,
+    records_to_examples,
+    train_step,
+)
+
+
+def test_network_shapes() -> None:
+    net = CurlingNet(channels=8, blocks=1)
+    planes = torch.from_numpy(np.stack([curling.encode(curling.new_game())] * 3))
+    policy, value = net(planes)
+    assert policy.shape == (3, curling.NUM_ACTIONS) and value.shape == (3, curling.SCORE_BINS)
+
+
+def test_kr_dl_uct_runs_with_an_untrained_network() -> None:
+    torch.manual_seed(0)
+    evaluator = kr_dl_evaluator(CurlingNet(channels=8, blocks=1))
+    state = curling.new_game()
+    params = curling.KrUctParams()
+    params.simulations = 60
+    result = curling.kr_uct_search(state, params, evaluator)
+    assert len(result.children) >= 20  # k = 20 initial actions from the policy
+    assert sum(child.visits for child in result.children) == 60
+    assert curling.target_to_action(result.best) in range(curling.NUM_ACTIONS)
+
+
+def test_supervised_steps_on_rule_based_games_reduce_the_loss() -> None:
+    torch.manual_seed(0)
+    player = curling.rule_based_player(samples=1)
+    records = [curling.play_game((player, player), num_ends=1, seed=s) for s in range(2)]
+    planes, actions, bins = records_to_examples(records, num_ends=1)
+    assert planes.shape == (32, curling.NUM_PLANES, 32, 32)
+    for record in records:  # replaying the executed shots reproduces the game
+        state = curling.new_game(num_ends=1)
+        for shot in record.shots:
+            state.apply(shot[4])
+        assert [tuple(s) for s in state.end_scores] == record.end_scores
+    net = CurlingNet(channels=8, blocks=1)
+    optimiser = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9, weight_decay=1e-4)
+    losses = [train_step(net, optimiser, planes, actions, bins) for _ in range(30)]
+    assert losses[-1] < 0.7 * losses[0]
