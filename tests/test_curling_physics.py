@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from pyaz._core import curling as c
 
-REFERENCE = Path("/work/shared/reference/curling_dc3_single_shots.json")
+# Stopping points of the official DigitalCurling3 simulator (a copy of
+# ../shared/reference/curling_dc3_single_shots.json, kept with the tests).
+REFERENCE = Path(__file__).parent / "data" / "curling_dc3_single_shots.json"
 R = c.STONE_RADIUS
 
 
@@ -23,7 +25,6 @@ def _spin(rotation: str) -> int:
     return 1 if rotation == "ccw" else -1
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="DigitalCurling3 reference vectors not present")
 def test_fcv1_stopping_points_match_digitalcurling3() -> None:
     """All 80 noise-free DC3 v3.0.0 FCV1 shots: rest point within 1 cm, same removal outcome."""
     worst = 0.0
