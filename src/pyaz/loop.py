@@ -118,6 +118,7 @@ class TrainingLoop:
         self.rng = np.random.default_rng(config.seed)
         self.current = PolicyValueNet(net_config)
         self.best = copy.deepcopy(self.current)
+        self._scripted = [to_torchscript(self.current), to_torchscript(self.current)]
         self.trainer = Trainer(self.current, self._train_settings(), self.start_state)
         self.buffer = ReplayBuffer()
         self.counters: dict[str, float] = {
@@ -140,6 +141,16 @@ class TrainingLoop:
             truncate_after(self.run_dir, int(self.counters["iteration"]))
         write_json_atomic(self.run_dir / "config.json", asdict(config))
         self.log = RunLog(self.run_dir)
+
+    def _evaluator(self, net: PolicyValueNet, slot: int) -> TorchEvaluator:
+        """A TorchScript copy of ``net`` for the search (two slots: gating needs two nets at once).
+
+        The networks are scripted once per run and get fresh weights here: scripting reads the
+        source files, which should not matter (or break) in the middle of a long run.
+        """
+        scripted = self._scripted[slot]
+        scripted.load_state_dict(net.state_dict())
+        return TorchEvaluator(scripted)
 
     def _train_settings(self) -> TrainSettings:
         c = self.config
@@ -166,7 +177,7 @@ class TrainingLoop:
             dirichlet_epsilon=c.dirichlet_epsilon,
             draw_value=c.draw_value,
         )
-        return player.play(c.episodes, TorchEvaluator(to_torchscript(net)), progress=self.progress)
+        return player.play(c.episodes, self._evaluator(net, 0), progress=self.progress)
 
     def _train(self) -> dict[str, float]:
         planes, policy, outcome = self.buffer.arrays()
@@ -188,7 +199,7 @@ class TrainingLoop:
 
     def _search_player(self, net: PolicyValueNet, name: str) -> arena.SearchPlayer:
         return arena.SearchPlayer(
-            TorchEvaluator(to_torchscript(net)),
+            self._evaluator(net, 0 if net is self.best else 1),
             self.config.simulations,
             name=name,
             c_puct=self.config.c_puct,
@@ -402,9 +413,9 @@ class TrainingLoop:
         torch.set_rng_state(data["torch_rng"])
         self.counters.update(data["counters"])
         self.buffer = ReplayBuffer.from_bytes((self.run_dir / data["buffer"]).read_bytes())
-        saved = data["config"]
-        if saved != asdict(self.config):
-            changed = sorted(k for k in saved if saved[k] != asdict(self.config).get(k))
+        saved, now = data["config"], asdict(self.config)
+        changed = sorted(k for k in saved.keys() | now.keys() if saved.get(k) != now.get(k))
+        if changed:
             tqdm.write(f"note: resuming with changed settings: {', '.join(changed)}")
 
 
