@@ -114,16 +114,23 @@ class ReplayBuffer:
         buffer = cls()
         if len(archive["lengths"]) == 0:
             return buffer
-        bounds = np.concatenate([[0], np.cumsum(archive["lengths"])])
-        for i in range(len(archive["lengths"])):
+        # Read each array once: indexing the archive decompresses the whole member every time.
+        lengths, iterations, numbers = (
+            archive["lengths"],
+            archive["iteration"],
+            archive["game_number"],
+        )
+        planes, policy, outcome = archive["planes"], archive["policy"], archive["outcome"]
+        bounds = np.concatenate([[0], np.cumsum(lengths)])
+        for i in range(len(lengths)):
             rows = slice(bounds[i], bounds[i + 1])
             buffer.games.append(
                 GameExperience(
-                    archive["planes"][rows],
-                    archive["policy"][rows],
-                    archive["outcome"][rows],
-                    int(archive["iteration"][i]),
-                    int(archive["game_number"][i]),
+                    planes[rows].copy(),
+                    policy[rows].copy(),
+                    outcome[rows].copy(),
+                    int(iterations[i]),
+                    int(numbers[i]),
                 )
             )
         return buffer
