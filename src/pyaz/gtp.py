@@ -18,16 +18,11 @@ GNU Go is found on PATH or in /usr/games; when it is missing, :func:`gnugo` rais
 
 from __future__ import annotations
 
-import contextlib
 import os
-import queue
 import shutil
-import subprocess
-import threading
-from collections import deque
 from collections.abc import Sequence
-from pathlib import Path
-from types import TracebackType
+
+from pyaz.engine_process import EngineProcess
 
 __all__ = [
     "GtpCommandError",
@@ -40,7 +35,6 @@ __all__ = [
 ]
 
 GNUGO_INSTALL_HINT = "apt-get install gnugo"
-_EOF = None  # what the reader thread queues when the engine closes its output
 
 
 class GtpError(RuntimeError):
@@ -64,7 +58,7 @@ class GtpEngineNotFoundError(GtpError, FileNotFoundError):
     """The engine's executable does not exist."""
 
 
-class GtpEngine:
+class GtpEngine(EngineProcess):
     """A GTP engine in a subprocess.
 
     ``command`` is the argument vector (``["gnugo", "--mode", "gtp"]``); ``timeout`` is the
@@ -72,86 +66,13 @@ class GtpEngine:
     raised when the executable is missing.
     """
 
-    def __init__(
-        self,
-        command: Sequence[str],
-        *,
-        timeout: float = 30.0,
-        install_hint: str | None = None,
-    ) -> None:
-        if not command:
-            raise ValueError("the engine command is empty")
-        self.command = list(command)
-        self.timeout = timeout
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._stderr_tail: deque[str] = deque(maxlen=20)
-        self._lock = threading.Lock()
-        try:
-            self._process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                bufsize=1,
-            )
-        except FileNotFoundError as error:
-            name = Path(self.command[0]).name
-            hint = f": {install_hint}" if install_hint else ""
-            raise GtpEngineNotFoundError(f"{name} not found{hint} ({error})") from error
-        except PermissionError as error:
-            raise GtpEngineNotFoundError(f"cannot run {self.command[0]}: {error}") from error
-        self._readers = [
-            threading.Thread(target=self._read_stdout, daemon=True),
-            threading.Thread(target=self._read_stderr, daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
+    error = GtpError
+    timeout_error = GtpTimeoutError
+    not_found_error = GtpEngineNotFoundError
 
-    # ------------------------------------------------------------------ life cycle
-
-    def __enter__(self) -> GtpEngine:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        process = getattr(self, "_process", None)
-        if process is not None and process.poll() is None:
-            process.kill()
-
-    @property
-    def alive(self) -> bool:
-        """Whether the engine process is still running."""
-        return self._process.poll() is None
-
-    def close(self, timeout: float = 2.0) -> int | None:
-        """Stops the engine: ``quit``, then terminate, then kill. Returns its exit status."""
-        process = self._process
-        if process.poll() is None:
-            with contextlib.suppress(GtpError):
-                self._write("quit")
-                self._read_answer("quit", timeout)
-            try:
-                process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                process.terminate()
-                try:
-                    process.wait(timeout=timeout)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-        return process.returncode
+    def _quit(self, timeout: float) -> None:
+        self._write("quit")
+        self._read_answer("quit", timeout)
 
     # ------------------------------------------------------------------ protocol
 
@@ -172,76 +93,25 @@ class GtpEngine:
             raise GtpCommandError(command, text)
         return text
 
-    def _write(self, command: str) -> None:
-        stdin = self._process.stdin
-        if self._process.poll() is not None or stdin is None:
-            raise GtpError(f"the engine has exited{self._exit_details()}")
-        try:
-            stdin.write(command + "\n")
-            stdin.flush()
-        except (BrokenPipeError, OSError) as error:
-            raise GtpError(f"cannot send {command!r}: {error}{self._exit_details()}") from error
-
-    def _next_line(self, command: str, timeout: float) -> str:
-        try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            self._process.kill()
-            raise GtpTimeoutError(
-                f"no answer to {command!r} within {timeout:g} s; the engine was killed"
-            ) from None
-        if line is _EOF:
-            self._lines.put(_EOF)  # later reads fail the same way
-            self._settle_after_exit()
-            raise GtpError(f"the engine exited while answering {command!r}{self._exit_details()}")
-        return line
-
-    def _settle_after_exit(self, timeout: float = 1.0) -> None:
-        """Gives a closing engine a moment to exit and its stderr reader to catch up."""
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._process.wait(timeout=timeout)
-        self._readers[1].join(timeout=timeout)
+    def _answer_line(self, command: str, timeout: float) -> str:
+        line = self._next_line(timeout, f"answer to {command!r}", f"answering {command!r}")
+        return line.replace("\t", " ")
 
     def _read_answer(self, command: str, timeout: float) -> tuple[bool, str]:
         """(success, text) of the next answer: '=' or '?' line, continued until an empty line."""
         line = ""
         while not line.strip():
-            line = self._next_line(command, timeout)
+            line = self._answer_line(command, timeout)
         status = line[0]
         if status not in "=?":
             raise GtpError(f"unexpected answer to {command!r}: {line!r}")
         body = [line[1:].lstrip("0123456789")]  # drop the optional command id
         while True:
-            line = self._next_line(command, timeout)
+            line = self._answer_line(command, timeout)
             if not line.strip():
                 break
             body.append(line)
         return status == "=", "\n".join(body).strip()
-
-    def _read_stdout(self) -> None:
-        stdout = self._process.stdout
-        assert stdout is not None
-        try:
-            for line in stdout:
-                self._lines.put(line.rstrip("\r\n").replace("\t", " "))
-        except (OSError, ValueError):
-            pass
-        self._lines.put(_EOF)
-
-    def _read_stderr(self) -> None:
-        stderr = self._process.stderr
-        assert stderr is not None
-        try:
-            for line in stderr:
-                self._stderr_tail.append(line.rstrip())
-        except (OSError, ValueError):
-            pass
-
-    def _exit_details(self) -> str:
-        code = self._process.poll()
-        details = "" if code is None else f" (exit status {code})"
-        tail = " | ".join(line for line in self._stderr_tail if line)
-        return details + (f"; stderr: {tail}" if tail else "")
 
     # ------------------------------------------------------------------ common commands
 

@@ -55,25 +55,19 @@ Engine conventions (checked by running them; see ``../shared/reference/engines.m
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
-import queue
 import re
 import shlex
 import shutil
-import subprocess
-import threading
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import pyaz
 from pyaz import arena
 from pyaz._core import Status
+from pyaz.engine_process import ClosesOnExit, EngineProcess
 from pyaz.games import GameState
 from pyaz.gtp import (
     GtpEngine,
@@ -209,10 +203,7 @@ class UciEngineNotFoundError(UciError, FileNotFoundError):
     """The UCI engine's executable does not exist."""
 
 
-_EOF = None
-
-
-class UciEngine:
+class UciEngine(EngineProcess):
     """A UCI chess engine in a subprocess (a small client, enough to play games).
 
     The constructor runs the ``uci`` handshake: :attr:`id_name` and :attr:`options` (option
@@ -221,34 +212,15 @@ class UciEngine:
     a ``with`` block) sends ``quit``, then terminates, then kills.
     """
 
+    error = UciError
+    timeout_error = UciTimeoutError
+    not_found_error = UciEngineNotFoundError
+    permission_means_not_found = True
+
     def __init__(
         self, command: Sequence[str], *, timeout: float = 30.0, install_hint: str | None = None
     ) -> None:
-        if not command:
-            raise ValueError("the engine command is empty")
-        self.command = list(command)
-        self.timeout = timeout
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._stderr_tail: deque[str] = deque(maxlen=20)
-        try:
-            self._process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                bufsize=1,
-            )
-        except (FileNotFoundError, PermissionError) as error:
-            name = Path(self.command[0]).name
-            hint = f": {install_hint}" if install_hint else ""
-            raise UciEngineNotFoundError(f"{name} not found{hint} ({error})") from error
-        self._readers = [
-            threading.Thread(target=self._pump, args=(self._process.stdout, True), daemon=True),
-            threading.Thread(target=self._pump, args=(self._process.stderr, False), daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
+        super().__init__(command, timeout=timeout, install_hint=install_hint)
         self.id_name = ""
         self.options: dict[str, str] = {}
         try:
@@ -264,68 +236,21 @@ class UciEngine:
             self.close()
             raise
 
-    def __enter__(self) -> UciEngine:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        process = getattr(self, "_process", None)
-        if process is not None and process.poll() is None:
-            process.kill()
-
-    def _pump(self, stream: Any, is_stdout: bool) -> None:
-        try:
-            for line in stream:
-                if is_stdout:
-                    self._lines.put(line.rstrip("\r\n"))
-                else:
-                    self._stderr_tail.append(line.rstrip())
-        except (OSError, ValueError):
-            pass
-        if is_stdout:
-            self._lines.put(_EOF)
-
-    def _details(self) -> str:
-        code = self._process.poll()
-        details = "" if code is None else f" (exit status {code})"
-        tail = " | ".join(line for line in self._stderr_tail if line)
-        return details + (f"; stderr: {tail}" if tail else "")
+    def _quit(self, timeout: float) -> None:
+        self.send("quit")
 
     def send(self, line: str) -> None:
         """Writes one command line."""
-        stdin = self._process.stdin
-        if self._process.poll() is not None or stdin is None:
-            raise UciError(f"the engine has exited{self._details()}")
-        try:
-            stdin.write(line + "\n")
-            stdin.flush()
-        except (BrokenPipeError, OSError) as error:
-            raise UciError(f"cannot send {line!r}: {error}{self._details()}") from error
+        self._write(line)
 
     def read_until(self, prefix: str, timeout: float | None = None) -> list[str]:
         """Lines up to and including the first that starts with ``prefix``."""
         limit = self.timeout if timeout is None else timeout
         lines: list[str] = []
         while True:
-            try:
-                line = self._lines.get(timeout=limit)
-            except queue.Empty:
-                self._process.kill()
-                raise UciTimeoutError(
-                    f"no {prefix!r} from the engine within {limit:g} s; it was killed"
-                ) from None
-            if line is _EOF:
-                self._lines.put(_EOF)
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    self._process.wait(timeout=1.0)
-                raise UciError(f"the engine exited while we waited for {prefix!r}{self._details()}")
+            line = self._next_line(
+                limit, f"{prefix!r} from the engine", f"we waited for {prefix!r}"
+            )
             lines.append(line)
             if line.startswith(prefix):
                 return lines
@@ -364,32 +289,11 @@ class UciEngine:
         move = last[1] if len(last) > 1 else "(none)"
         return None if move in ("(none)", "0000") else move
 
-    def close(self, timeout: float = 2.0) -> int | None:
-        """Stops the engine: ``quit``, then terminate, then kill. Returns its exit status."""
-        process = self._process
-        if process.poll() is None:
-            with contextlib.suppress(UciError):
-                self.send("quit")
-            try:
-                process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                process.terminate()
-                try:
-                    process.wait(timeout=timeout)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-        return process.returncode
-
 
 # --------------------------------------------------------------------------- external players
 
 
-class _ExternalPlayer:
+class _ExternalPlayer(ClosesOnExit):
     """Shared life cycle of engine-backed players: ``close()`` and the context manager."""
 
     name: str
@@ -398,17 +302,6 @@ class _ExternalPlayer:
     def close(self) -> None:
         """Shuts the engine down (idempotent)."""
         self.engine.close()
-
-    def __enter__(self) -> _ExternalPlayer:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, command={self.engine.command!r})"

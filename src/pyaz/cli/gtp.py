@@ -10,7 +10,8 @@ import argparse
 import logging
 import sys
 
-from pyaz.engines import EngineSearch, load_model, setup_logging
+from pyaz import engines
+from pyaz.engines import LoadedModel, load_model, setup_logging
 from pyaz.engines.gtp_server import RULES, GtpServer
 
 DEFAULT_SIMULATIONS = 1000
@@ -49,15 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="Go komi at start (default 7.5 from 9x9 up, 0 below); the controller's komi "
         "command overrides it; ignored for othello",
     )
-    parser.add_argument(
-        "--model",
-        metavar="PATH",
-        help="a network written by pyaz-selfplay (nets/iter-*.pt, the checkpoint, or "
-        "best.torchscript.pt); without it the engine plays UCT with random rollouts",
-    )
-    parser.add_argument(
-        "--device", default="cpu", help="torch device for --model, e.g. cpu or cuda (default: cpu)"
-    )
+    engines.add_model_arguments(parser)
     parser.add_argument(
         "--simulations",
         type=int,
@@ -71,24 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="at most this many seconds per genmove (default: no limit beyond the clock set "
         "by time_settings/time_left)",
     )
-    parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the search's random numbers (default: 0)"
-    )
-    parser.add_argument(
-        "--threads", type=int, default=1, help="search threads (default: 1, reproducible)"
-    )
-    parser.add_argument(
-        "--c-puct",
-        type=float,
-        default=1.0,
-        help="PUCT exploration constant with --model (default: 1.0)",
-    )
-    parser.add_argument(
-        "--c-uct",
-        type=float,
-        default=2**0.5,
-        help="UCB1 exploration constant without --model (default: sqrt(2))",
-    )
+    engines.add_search_arguments(parser)
     parser.add_argument(
         "--resign-threshold",
         type=float,
@@ -107,10 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--name", default="pyaz", help="the engine name answered to GTP 'name' (default: pyaz)"
     )
-    parser.add_argument("--verbose", action="store_true", help="log debugging details to stderr")
-    parser.add_argument(
-        "--quiet", action="store_true", help="log only warnings and errors to stderr"
-    )
+    engines.add_logging_arguments(parser)
     return parser
 
 
@@ -125,17 +98,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--max-seconds must be > 0")
     if not 0.0 <= args.resign_threshold <= 1.0:
         parser.error("--resign-threshold must be in [0, 1]")
-    if args.threads < 1:
-        parser.error("--threads must be >= 1")
+    engines.check_search_arguments(parser, args)
     go_options: dict[str, object] = {}
     if args.superko:
         go_options["superko"] = True
     if args.allow_suicide:
         go_options["allow_suicide"] = True
     fixed_size: int | None = None
-    if args.model is None:
-        engine = EngineSearch.uct(seed=args.seed, threads=args.threads, c_uct=args.c_uct)
-    else:
+    model: LoadedModel | None = None
+    if args.model is not None:
         try:
             model = load_model(args.model, device=args.device)
         except (OSError, ValueError, RuntimeError) as error:
@@ -147,9 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error(f"--size {args.size} differs from the network's {fixed_size}")
         if args.game == "go":
             go_options["history"] = model.go_history()
-        engine = EngineSearch.puct(
-            model.evaluator, seed=args.seed, threads=args.threads, c_puct=args.c_puct
-        )
+    engine = engines.engine_from_arguments(args, model)
     try:
         server = GtpServer(
             engine,
@@ -163,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             go_options=go_options,
             name=args.name,
         )
-        if args.model is not None:
+        if model is not None:
             model.check(server.state)
             server.allowed_sizes = (server.rules.size,)  # the network plays one size
     except ValueError as error:

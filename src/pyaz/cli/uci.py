@@ -11,7 +11,8 @@ import argparse
 import logging
 import sys
 
-from pyaz.engines import EngineSearch, load_model, setup_logging
+from pyaz import engines
+from pyaz.engines import LoadedModel, load_model, setup_logging
 from pyaz.engines.uci_server import DEPTH_SIMULATIONS, UciServer
 
 DEFAULT_NODES = 1000
@@ -38,15 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="racingkings",
         help="the game (UCI variant) to play: racingkings (default: racingkings)",
     )
-    parser.add_argument(
-        "--model",
-        metavar="PATH",
-        help="a network written by pyaz-selfplay (nets/iter-*.pt, the checkpoint, or "
-        "best.torchscript.pt); without it the engine plays UCT with random rollouts",
-    )
-    parser.add_argument(
-        "--device", default="cpu", help="torch device for --model, e.g. cpu or cuda (default: cpu)"
-    )
+    engines.add_model_arguments(parser)
     parser.add_argument(
         "--nodes",
         type=int,
@@ -61,31 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MS",
         help="milliseconds kept back from every clock budget for the I/O (default: 30)",
     )
-    parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the search's random numbers (default: 0)"
-    )
-    parser.add_argument(
-        "--threads", type=int, default=1, help="search threads (default: 1, reproducible)"
-    )
-    parser.add_argument(
-        "--c-puct",
-        type=float,
-        default=1.0,
-        help="PUCT exploration constant with --model (default: 1.0)",
-    )
-    parser.add_argument(
-        "--c-uct",
-        type=float,
-        default=2**0.5,
-        help="UCB1 exploration constant without --model (default: sqrt(2))",
-    )
+    engines.add_search_arguments(parser)
     parser.add_argument(
         "--name", default="pyaz", help="the engine name sent in 'id name' (default: pyaz)"
     )
-    parser.add_argument("--verbose", action="store_true", help="log debugging details to stderr")
-    parser.add_argument(
-        "--quiet", action="store_true", help="log only warnings and errors to stderr"
-    )
+    engines.add_logging_arguments(parser)
     return parser
 
 
@@ -98,11 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--nodes must be >= 1")
     if args.move_overhead < 0:
         parser.error("--move-overhead must be >= 0")
-    if args.threads < 1:
-        parser.error("--threads must be >= 1")
-    if args.model is None:
-        engine = EngineSearch.uct(seed=args.seed, threads=args.threads, c_uct=args.c_uct)
-    else:
+    engines.check_search_arguments(parser, args)
+    model: LoadedModel | None = None
+    if args.model is not None:
         try:
             import pyaz
 
@@ -111,9 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, RuntimeError) as error:
             print(f"pyaz-uci: cannot use --model {args.model}: {error}", file=sys.stderr)
             return 2
-        engine = EngineSearch.puct(
-            model.evaluator, seed=args.seed, threads=args.threads, c_puct=args.c_puct
-        )
+    engine = engines.engine_from_arguments(args, model)
 
     def write(line: str) -> None:
         sys.stdout.write(line + "\n")

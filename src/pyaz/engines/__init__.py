@@ -22,6 +22,7 @@ network as the evaluator (:class:`pyaz.TorchEvaluator`)::
 
 from __future__ import annotations
 
+import argparse
 import logging
 import math
 import os
@@ -42,6 +43,11 @@ __all__ = [
     "EngineSearch",
     "LoadedModel",
     "ThinkResult",
+    "add_logging_arguments",
+    "add_model_arguments",
+    "add_search_arguments",
+    "check_search_arguments",
+    "engine_from_arguments",
     "load_model",
     "setup_logging",
     "value_to_centipawns",
@@ -250,6 +256,69 @@ def setup_logging(program: str, verbose: bool = False, quiet: bool = False) -> N
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO)
     logger.propagate = False
+
+
+# --------------------------------------------------------------------------- command lines
+# The options that pyaz-gtp and pyaz-uci share, and the search they build from them.
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--model`` and ``--device``."""
+    parser.add_argument(
+        "--model",
+        metavar="PATH",
+        help="a network written by pyaz-selfplay (nets/iter-*.pt, the checkpoint, or "
+        "best.torchscript.pt); without it the engine plays UCT with random rollouts",
+    )
+    parser.add_argument(
+        "--device", default="cpu", help="torch device for --model, e.g. cpu or cuda (default: cpu)"
+    )
+
+
+def add_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--seed``, ``--threads``, ``--c-puct`` and ``--c-uct``."""
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the search's random numbers (default: 0)"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=1, help="search threads (default: 1, reproducible)"
+    )
+    parser.add_argument(
+        "--c-puct",
+        type=float,
+        default=1.0,
+        help="PUCT exploration constant with --model (default: 1.0)",
+    )
+    parser.add_argument(
+        "--c-uct",
+        type=float,
+        default=2**0.5,
+        help="UCB1 exploration constant without --model (default: sqrt(2))",
+    )
+
+
+def add_logging_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--verbose`` and ``--quiet``."""
+    parser.add_argument("--verbose", action="store_true", help="log debugging details to stderr")
+    parser.add_argument(
+        "--quiet", action="store_true", help="log only warnings and errors to stderr"
+    )
+
+
+def check_search_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exits through ``parser.error`` when the options of :func:`add_search_arguments` are off."""
+    if args.threads < 1:
+        parser.error("--threads must be >= 1")
+
+
+def engine_from_arguments(args: argparse.Namespace, model: LoadedModel | None) -> EngineSearch:
+    """The search of the options of :func:`add_search_arguments`: UCT with random rollouts
+    without ``model``, else PUCT guided by its network."""
+    if model is None:
+        return EngineSearch.uct(seed=args.seed, threads=args.threads, c_uct=args.c_uct)
+    return EngineSearch.puct(
+        model.evaluator, seed=args.seed, threads=args.threads, c_puct=args.c_puct
+    )
 
 
 def _same_state(a: GameState, b: GameState) -> bool:
