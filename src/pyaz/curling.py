@@ -40,6 +40,7 @@ kr_uct_search = _c.kr_uct_search
 rule_based_shot = _c.rule_based_shot
 generate_shots = _c.generate_shots
 perturb = _c.perturb
+house_value_team0 = _c.house_value_team0
 
 STONE_RADIUS: float = _c.STONE_RADIUS
 SHEET_HALF_WIDTH: float = _c.SHEET_HALF_WIDTH
@@ -255,11 +256,115 @@ def win_probability_table(
     return table
 
 
+# Seed 002 Table 1 (KR-DRL-MES): P_win for the first thrower, rows n = 0..8 ends remaining after
+# the coming end's result is known, columns score difference <= -4, -3, ..., +3, >= +4. Rows 9 and
+# 10 of the paper are incomplete and left out; row 0 counts a tie as half a win.
+SEED002_TABLE1 = np.array(
+    [
+        [0.000, 0.000, 0.000, 0.000, 0.500, 1.000, 1.000, 1.000, 1.000],
+        [0.000, 0.002, 0.013, 0.075, 0.127, 0.355, 0.725, 0.915, 0.981],
+        [0.017, 0.020, 0.058, 0.174, 0.435, 0.708, 0.860, 0.945, 0.981],
+        [0.020, 0.027, 0.062, 0.144, 0.273, 0.467, 0.691, 0.854, 0.939],
+        [0.058, 0.063, 0.114, 0.230, 0.412, 0.610, 0.770, 0.880, 0.938],
+        [0.063, 0.072, 0.115, 0.205, 0.339, 0.506, 0.677, 0.813, 0.894],
+        [0.103, 0.110, 0.159, 0.262, 0.408, 0.569, 0.715, 0.825, 0.889],
+        [0.112, 0.119, 0.163, 0.250, 0.374, 0.520, 0.663, 0.779, 0.842],
+        [0.147, 0.153, 0.198, 0.288, 0.411, 0.550, 0.679, 0.781, 0.843],
+    ]
+)
+
+
+def seed002_table(max_diff: int = 24) -> np.ndarray:
+    """Seed 002 Table 1 in :func:`win_probability_table`'s layout ``[n, d + max_diff]`` (n = 0..8),
+    differences beyond +-4 saturated to the paper's "<= -4" / ">= +4" columns."""
+    diffs = np.clip(np.arange(-max_diff, max_diff + 1), -4, 4) + 4
+    return SEED002_TABLE1[:, diffs].copy()
+
+
+def end_score_distribution(records: Sequence[GameRecord]) -> np.ndarray:
+    """The one-end score distribution (17 bins, first thrower's points minus the hammer team's,
+    -8..+8) over every end of ``records``: the input of :func:`win_probability_table`."""
+    counts = np.zeros(SCORE_BINS)
+    for record in records:
+        hammer = 1
+        for a, b in record.end_scores:
+            first = 1 - hammer
+            diff = (a - b) if first == 0 else (b - a)
+            counts[int(np.clip(diff, -8, 8)) + 8] += 1
+            if a != b:
+                hammer = 1 if a > b else 0  # the scorer throws first next end
+    if counts.sum() == 0:
+        raise ValueError("no finished ends in the records")
+    return counts / counts.sum()
+
+
+def score_to_distribution(expected: float) -> np.ndarray:
+    """A 17-bin distribution with the given mean (clipped to -8..+8) on the two nearest integers,
+    so that an expected end score can go through :func:`win_rate_after_end` too."""
+    expected = float(np.clip(expected, -8.0, 8.0))
+    low = int(np.floor(expected))
+    probs = np.zeros(SCORE_BINS)
+    frac = expected - low
+    probs[low + 8] += 1.0 - frac
+    if frac > 0.0:
+        probs[low + 9] += frac
+    return probs
+
+
+def win_rate_after_end(
+    end_probs_team0: Sequence[float],
+    diff_team0: int,
+    hammer: int,
+    ends_after: int,
+    table: np.ndarray,
+) -> float:
+    """Team 0's chance to win the game, given the distribution of the current end's score
+    (17 bins, team 0's points minus team 1's, -8..+8), the game score difference before the end
+    (team 0 minus team 1), the team holding the hammer in this end and the number of ends left
+    after it. ``table`` is P_win[n, d + max_diff] for the first thrower (win_probability_table or
+    seed002_table). After the end the scorer throws first; a blank keeps the hammer:
+    P0 = sum_s p(s) * (P_win[n, D] if team 0 throws first next, else 1 - P_win[n, -D])."""
+    probs = np.asarray(end_probs_team0, dtype=np.float64)
+    if probs.shape != (SCORE_BINS,):
+        raise ValueError(f"expected {SCORE_BINS} score bins, got shape {probs.shape}")
+    if not 0 <= ends_after < table.shape[0]:
+        raise ValueError(f"ends_after={ends_after} outside the table's 0..{table.shape[0] - 1}")
+    max_diff = (table.shape[1] - 1) // 2
+    total = 0.0
+    for k in np.flatnonzero(probs):
+        s = int(k) - 8
+        d = int(np.clip(diff_team0 + s, -max_diff, max_diff))
+        first = 0 if s > 0 else 1 if s < 0 else 1 - hammer
+        p0 = (
+            table[ends_after, d + max_diff] if first == 0 else 1.0 - table[ends_after, max_diff - d]
+        )
+        total += probs[k] * p0
+    return float(total)
+
+
+def state_win_rate(state: GameState, end_probs_mover: Sequence[float], table: np.ndarray) -> float:
+    """Team 0's win chance at a position inside an end, given the end-score distribution for the
+    team to move (the network's 17 value bins). Finished ends (16 stones thrown, not yet scored)
+    should pass the one-hot of their real score."""
+    probs = np.asarray(end_probs_mover, dtype=np.float64)
+    probs_team0 = probs if state.to_move == 0 else probs[::-1]
+    a, b = state.total_score()
+    ends_after = state.rules.num_ends - state.end - 1
+    return win_rate_after_end(probs_team0, int(a - b), state.hammer, ends_after, table)
+
+
+def house_score_distribution(state: GameState) -> np.ndarray:
+    """One-hot 17 bins of the house score as if the end finished now, for the team to move."""
+    a, b = score(state)
+    mine = (a - b) if state.to_move == 0 else (b - a)
+    probs = np.zeros(SCORE_BINS)
+    probs[int(np.clip(mine, -8, 8)) + 8] = 1.0
+    return probs
+
+
 # ---- players -----------------------------------------------------------------------------------
 
 Player = Callable[[GameState, int], Target]
-# evaluator(state) -> (value for team 0, candidate targets [K, 3] or None, weights [K] or None)
-LeafEvaluatorFn = Callable[[GameState], tuple[float, np.ndarray | None, np.ndarray | None]]
 # evaluator(state) -> (value for team 0, candidate targets [K, 3] or None, weights [K] or None)
 LeafEvaluatorFn = Callable[[GameState], tuple[float, np.ndarray | None, np.ndarray | None]]
 

@@ -70,23 +70,39 @@ _GRID_TARGETS = np.array(
 
 
 def kr_dl_evaluator(
-    net: CurlingNet, tau_fgz: float = 1.0, tau: float = 0.33, fgz_shots: int = 3
+    net: CurlingNet,
+    tau_fgz: float = 1.0,
+    tau: float = 0.33,
+    fgz_shots: int = 3,
+    win_table: np.ndarray | None = None,
 ) -> curling.LeafEvaluatorFn:
-    """The KR-DL-UCT leaf evaluator for ``pyaz.curling.kr_uct_search``: the value is the expected
-    end score (team 0's view) from the 17 bins; the k initial actions are drawn by the search from
-    the policy p^(1/tau) over the grid targets (tau_fgz for the first ``fgz_shots`` shots)."""
+    """The KR-DL-UCT leaf evaluator for ``pyaz.curling.kr_uct_search``: the k initial actions are
+    drawn by the search from the policy p^(1/tau) over the grid targets (tau_fgz for the first
+    ``fgz_shots`` shots).
+
+    The value (team 0's view) is the expected end score from the 17 bins or, with ``win_table``
+    (P_win[n, d + max_diff], from ``curling.win_probability_table`` or ``curling.seed002_table``),
+    team 0's game win rate minus 0.5 through the multi-end table (seed 002's KR-DRL-MES). A
+    finished end (16 stones thrown; the search passes it when ``evaluate_finished_ends`` is set)
+    is valued by its real score, as a one-hot distribution."""
     net.eval()
 
+    def value_of(state: curling.GameState, bins: np.ndarray) -> float:
+        if win_table is not None:
+            return curling.state_win_rate(state, bins, win_table) - 0.5
+        expected = float(bins @ _BIN_SCORES)
+        return expected if state.to_move == 0 else -expected
+
     @torch.no_grad()
-    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
+    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
+        if state.shot >= 16:
+            return value_of(state, curling.house_score_distribution(state)), None, None
         planes = torch.from_numpy(curling.encode(state)).unsqueeze(0)
         logits, value_logits = net(planes)
         temperature = tau_fgz if state.shot < fgz_shots else tau
         probs = torch.softmax(logits[0].double() / temperature, dim=0).numpy()
         bins = torch.softmax(value_logits[0].double(), dim=0).numpy()
-        expected = float(bins @ _BIN_SCORES)
-        value_team0 = expected if state.to_move == 0 else -expected
-        return value_team0, _GRID_TARGETS, probs
+        return value_of(state, bins), _GRID_TARGETS, probs
 
     return evaluate
 

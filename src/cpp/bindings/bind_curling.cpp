@@ -220,6 +220,7 @@ void bind_search(py::module_& m) {
         .def_readwrite("new_action_samples", &curling::KrUctParams::new_action_samples)
         .def_readwrite("new_action_scale", &curling::KrUctParams::new_action_scale)
         .def_readwrite("max_depth", &curling::KrUctParams::max_depth)
+        .def_readwrite("evaluate_finished_ends", &curling::KrUctParams::evaluate_finished_ends)
         .def_readwrite("seed", &curling::KrUctParams::seed);
     py::class_<curling::RootChild>(m, "RootChild")
         .def_readonly("action", &curling::RootChild::action)

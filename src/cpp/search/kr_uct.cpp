@@ -61,7 +61,8 @@ private:
         if (state.shot() >= kStonesPerEnd || depth >= params_.max_depth) {
             node.terminal = true;
             value = house_value_team0(state);
-            if (state.shot() < kStonesPerEnd && evaluator_) value = evaluator_(state).value_team0;
+            const bool finished = state.shot() >= kStonesPerEnd;
+            if (evaluator_ && (!finished || params_.evaluate_finished_ends)) value = evaluator_(state).value_team0;
             node.terminal_value = value;
         } else if (evaluator_) {
             LeafResult leaf = evaluator_(state);

@@ -37,6 +37,9 @@ struct KrUctParams {
     int new_action_samples = 10;
     double new_action_scale = 1.0;  // Gaussian around the selected action, in kernel sigmas
     int max_depth = 16;             // plies below the root (the search never leaves the end)
+    // Finished ends (16 stones thrown) are valued by the evaluator instead of the house score,
+    // so that a win-rate evaluator can turn the real end score into a win probability.
+    bool evaluate_finished_ends = false;
     std::uint64_t seed = 0;
 };
 
