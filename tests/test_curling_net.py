@@ -50,3 +50,17 @@ def test_supervised_steps_on_rule_based_games_reduce_the_loss() -> None:
     optimiser = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9, weight_decay=1e-4)
     losses = [train_step(net, optimiser, planes, actions, bins) for _ in range(30)]
     assert losses[-1] < 0.7 * losses[0]
+
+
+def test_supervised_start_reduces_the_loss() -> None:
+    from pyaz.curling_net import _with_mirrors, supervised_start
+
+    # the mirror of a grid action is the same row, the mirrored column and the other spin
+    for action in (0, 5, 777, 2047):
+        _, pair = _with_mirrors(np.zeros((1, 1, 32, 32), np.float32), np.array([action]))
+        a, b = curling.action_to_target(action), curling.action_to_target(int(pair[1]))
+        assert a.x == pytest.approx(-b.x) and a.y == b.y and a.spin == -b.spin
+    torch.manual_seed(0)
+    net = CurlingNet(channels=8, blocks=1)
+    losses = supervised_start(net, games=1, steps=16, batch_size=16)
+    assert np.mean(losses[-4:]) < 0.6 * np.mean(losses[:4])

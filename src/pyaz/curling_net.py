@@ -149,3 +149,47 @@ def train_step(
     loss.backward()
     optimiser.step()
     return float(loss.item())
+
+
+def supervised_start(
+    net: CurlingNet,
+    games: int = 4,
+    steps: int = 100,
+    num_ends: int = 1,
+    batch_size: int = 64,
+    lr: float = 0.01,
+    seed: int = 0,
+    samples: int = 1,
+) -> list[float]:
+    """Seed 002's supervised start on a small scale: plays ``games`` games of the rule-based
+    player against itself (GAT noise), turns them into (planes, grid action, end-score bin)
+    examples with their left-right mirror images, and trains ``net`` for ``steps`` minibatch
+    steps of SGD (momentum 0.9, weight decay 1e-4). Returns the loss of every step."""
+    player = curling.rule_based_player(samples=samples)
+    records = [
+        curling.play_game((player, player), num_ends=num_ends, seed=seed * 1000 + g)
+        for g in range(games)
+    ]
+    planes, actions, bins = records_to_examples(records, num_ends=num_ends)
+    planes, actions = _with_mirrors(planes, actions)
+    bins = np.concatenate([bins, bins])
+    optimiser = torch.optim.SGD(net.parameters(), lr=lr, momentum=0.9, weight_decay=1e-4)
+    rng = np.random.default_rng(seed)
+    losses = []
+    for _ in range(steps):
+        idx = rng.choice(len(actions), size=min(batch_size, len(actions)), replace=False)
+        losses.append(train_step(net, optimiser, planes[idx], actions[idx], bins[idx]))
+    net.eval()
+    return losses
+
+
+def _with_mirrors(planes: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Adds the left-right mirror of every example: columns reversed, spin flipped (the grid's x
+    values are symmetric about the centre line, and a mirrored curl needs the other spin)."""
+    cell, spin_bit = np.divmod(actions, 2)
+    row, col = np.divmod(cell, curling.GRID)
+    mirrored = 2 * (curling.GRID * row + (curling.GRID - 1 - col)) + (1 - spin_bit)
+    return (
+        np.concatenate([planes, planes[..., ::-1]]).astype(np.float32),
+        np.concatenate([actions, mirrored]).astype(np.int64),
+    )
