@@ -60,3 +60,18 @@ def test_player_plays_a_short_game() -> None:
     player = dl_uct_player(simulations=8, max_depth=1)
     record = curling.play_game((player, player), num_ends=1, seed=0)
     assert len(record.shots) == 16 and len(record.end_scores) == 1
+
+
+def test_compare_script_runs() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "curling_compare.py"
+    spec = importlib.util.spec_from_file_location("curling_compare", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = module.main(["--games", "2", "--simulations", "6", "--ends", "1"])
+    assert result["kr_wins"] + result["draws"] + result["dl_wins"] == 2
+    low, high = result["wilson_95"]
+    assert 0.0 <= low <= result["kr_win_rate"] <= high <= 1.0

@@ -1,0 +1,130 @@
+"""KR-DL-UCT against DL-UCT with equal simulations per shot: seed 002's comparison (Figure 3).
+
+Both searches get the same leaf evaluator, so the difference is the search: KR-DL-UCT (kernel
+regression over continuous targets, k initial actions from the prior, progressive widening) and
+DL-UCT (PUCT over the 2048 grid actions, C = 1). The games have GAT execution noise; the two
+programs alternate the first-end hammer, and a tied game counts as half a win. Evaluators:
+
+- ``uniform``: a uniform prior over the grid and the house score as if the end finished now;
+- ``net``: the curling network (``--channels``/``--blocks``), optionally trained first on
+  ``--train-games`` games of the rule-based player (``pyaz.curling_net.supervised_start``);
+  KR-DL-UCT samples its k actions from p^(1/tau) with the seed's tau, DL-UCT uses p as its prior.
+
+Run (small; it prints one line per game and the win rate with a Wilson 95% interval)::
+
+    python bench/curling_compare.py --games 20 --simulations 100 --ends 2 --evaluator uniform
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pyaz import curling
+from pyaz.arena import wilson_interval
+from pyaz.curling_dl_uct import dl_uct_player
+
+_GRID = np.array(
+    [[t.x, t.y, t.spin] for t in map(curling.action_to_target, range(curling.NUM_ACTIONS))]
+)
+_UNIFORM = np.full(curling.NUM_ACTIONS, 1.0 / curling.NUM_ACTIONS)
+
+
+def uniform_evaluator(state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
+    """House-score leaves and a uniform prior over the grid targets."""
+    return float(curling.house_value_team0(state)), _GRID, _UNIFORM
+
+
+def _players(
+    args: argparse.Namespace,
+) -> tuple[curling.Player, curling.Player, dict[str, object]]:
+    info: dict[str, object] = {}
+    if args.evaluator == "uniform":
+        kr_eval: curling.LeafEvaluatorFn = uniform_evaluator
+        dl_eval: curling.LeafEvaluatorFn = uniform_evaluator
+    else:
+        import torch
+
+        from pyaz.curling_net import CurlingNet, kr_dl_evaluator, supervised_start
+
+        torch.manual_seed(args.seed)
+        net = CurlingNet(channels=args.channels, blocks=args.blocks)
+        if args.train_games > 0:
+            losses = supervised_start(
+                net, games=args.train_games, steps=args.train_steps, num_ends=1, seed=args.seed
+            )
+            info["train_loss_first_last"] = [losses[0], losses[-1]]
+        kr_eval = kr_dl_evaluator(net)
+        dl_eval = kr_dl_evaluator(net, tau_fgz=1.0, tau=1.0)
+    kr = curling.kr_uct_player(args.simulations, kr_eval)
+    dl = dl_uct_player(args.simulations, dl_eval)
+    return kr, dl, info
+
+
+def main(argv: list[str] | None = None) -> dict[str, object]:
+    """Plays the match and prints (and optionally writes as JSON) the result."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--simulations", type=int, default=100)
+    parser.add_argument("--ends", type=int, default=2)
+    parser.add_argument("--evaluator", choices=["uniform", "net"], default="uniform")
+    parser.add_argument("--channels", type=int, default=32)
+    parser.add_argument("--blocks", type=int, default=9)
+    parser.add_argument("--train-games", type=int, default=0)
+    parser.add_argument("--train-steps", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+
+    kr, dl, info = _players(args)
+    score = 0.0
+    wins = draws = losses = 0
+    start = time.perf_counter()
+    for game in range(args.games):
+        kr_first = game % 2 == 0  # team 0 throws first in end 1 (team 1 has the hammer)
+        players = (kr, dl) if kr_first else (dl, kr)
+        record = curling.play_game(players, num_ends=args.ends, seed=args.seed * 1000 + game)
+        a, b = record.total
+        mine, theirs = (a, b) if kr_first else (b, a)
+        if mine > theirs:
+            wins += 1
+        elif mine == theirs:
+            draws += 1
+        else:
+            losses += 1
+        score = wins + 0.5 * draws
+        print(
+            f"game {game + 1}: KR-DL-UCT {'first' if kr_first else 'hammer'} "
+            f"{mine}-{theirs}  running {score:.1f}/{game + 1}",
+            flush=True,
+        )
+    low, high = wilson_interval(score, args.games)
+    result: dict[str, object] = {
+        "games": args.games,
+        "simulations": args.simulations,
+        "ends": args.ends,
+        "evaluator": args.evaluator,
+        "kr_wins": wins,
+        "draws": draws,
+        "dl_wins": losses,
+        "kr_win_rate": score / max(args.games, 1),
+        "wilson_95": [low, high],
+        "seconds": time.perf_counter() - start,
+        **info,
+    }
+    print(
+        f"KR-DL-UCT vs DL-UCT, {args.simulations} simulations, {args.ends}-end games: "
+        f"{wins}W {draws}D {losses}L = {100 * score / max(args.games, 1):.1f}% "
+        f"(95% Wilson {100 * low:.1f}-{100 * high:.1f}%)"
+    )
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()
