@@ -10,6 +10,9 @@ programs alternate the first-end hammer, and a tied game counts as half a win. E
   ``--train-games`` games of the rule-based player (``pyaz.curling_net.supervised_start``);
   KR-DL-UCT samples its k actions from p^(1/tau) with the seed's tau, DL-UCT uses p as its prior.
 
+``--win-table seed002`` values every leaf (finished ends included) by the game win rate through
+seed 002's Table 1 instead of the end score.
+
 Run (small; it prints one line per game and the win rate with a Wilson 95% interval)::
 
     python bench/curling_compare.py --games 20 --simulations 100 --ends 2 --evaluator uniform
@@ -39,18 +42,35 @@ def uniform_evaluator(state: curling.GameState) -> tuple[float, np.ndarray, np.n
     return float(curling.house_value_team0(state)), _GRID, _UNIFORM
 
 
+def uniform_win_rate_evaluator(
+    table: np.ndarray,
+) -> curling.LeafEvaluatorFn:
+    """A uniform prior, and leaves valued by team 0's win rate (minus 0.5) through the multi-end
+    table, from the house score as if the end finished now."""
+
+    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
+        bins = curling.house_score_distribution(state)
+        return curling.state_win_rate(state, bins, table) - 0.5, _GRID, _UNIFORM
+
+    return evaluate
+
+
 def _players(
     args: argparse.Namespace,
 ) -> tuple[curling.Player, curling.Player, dict[str, object]]:
     info: dict[str, object] = {}
+    table = curling.seed002_table() if args.win_table == "seed002" else None
     if args.evaluator == "uniform":
         kr_eval: curling.LeafEvaluatorFn = uniform_evaluator
-        dl_eval: curling.LeafEvaluatorFn = uniform_evaluator
+        if table is not None:
+            kr_eval = uniform_win_rate_evaluator(table)
+        dl_eval: curling.LeafEvaluatorFn = kr_eval
     else:
         import torch
 
         from pyaz.curling_net import CurlingNet, kr_dl_evaluator, supervised_start
 
+        torch.set_num_threads(args.threads)
         torch.manual_seed(args.seed)
         net = CurlingNet(channels=args.channels, blocks=args.blocks)
         if args.train_games > 0:
@@ -58,10 +78,11 @@ def _players(
                 net, games=args.train_games, steps=args.train_steps, num_ends=1, seed=args.seed
             )
             info["train_loss_first_last"] = [losses[0], losses[-1]]
-        kr_eval = kr_dl_evaluator(net)
-        dl_eval = kr_dl_evaluator(net, tau_fgz=1.0, tau=1.0)
-    kr = curling.kr_uct_player(args.simulations, kr_eval)
-    dl = dl_uct_player(args.simulations, dl_eval)
+        kr_eval = kr_dl_evaluator(net, win_table=table)
+        dl_eval = kr_dl_evaluator(net, tau_fgz=1.0, tau=1.0, win_table=table)
+    finished = table is not None  # win-rate leaves: finished ends go through the table too
+    kr = curling.kr_uct_player(args.simulations, kr_eval, evaluate_finished_ends=finished)
+    dl = dl_uct_player(args.simulations, dl_eval, evaluate_finished_ends=finished)
     return kr, dl, info
 
 
@@ -76,6 +97,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--blocks", type=int, default=9)
     parser.add_argument("--train-games", type=int, default=0)
     parser.add_argument("--train-steps", type=int, default=200)
+    parser.add_argument("--win-table", choices=["none", "seed002"], default="none")
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -108,6 +131,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         "simulations": args.simulations,
         "ends": args.ends,
         "evaluator": args.evaluator,
+        "win_table": args.win_table,
         "kr_wins": wins,
         "draws": draws,
         "dl_wins": losses,

@@ -75,3 +75,5 @@ def test_compare_script_runs() -> None:
     assert result["kr_wins"] + result["draws"] + result["dl_wins"] == 2
     low, high = result["wilson_95"]
     assert 0.0 <= low <= result["kr_win_rate"] <= high <= 1.0
+    table_args = ["--games", "1", "--simulations", "6", "--ends", "2", "--win-table", "seed002"]
+    assert module.main(table_args)["win_table"] == "seed002"
