@@ -7,7 +7,7 @@
 2. PUCT with a uniform evaluator (P uniform, v = 0) on Othello 6x6, one thread, 800 simulations
    per move search: ``pyaz.Search(state)`` + ``run(800, "uniform")`` vs alpha-zero-general's
    pure-Python MCTS (``bench/azg_mcts.py``), once driving pyaz's own Othello state (only the
-   search is Python; the target row) and once on AZG's own Python Othello (stock AZG).
+   search is Python) and once on AZG's own Python Othello (stock AZG; the target row).
 3. Thread scaling of pyaz on Othello 8x8: ``threads=2`` vs ``threads=1`` (UCT+rollout and
    PUCT+uniform).
 4. Batched inference: PUCT with a small ResNet (2 residual blocks, 32 filters; PyTorch on CPU,
