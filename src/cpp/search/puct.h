@@ -239,7 +239,8 @@ typename Search<Game>::SelectResult Search<Game>::select_leaf(Leaf& leaf, bool w
     leaf.movers.assign(1, static_cast<std::int8_t>(1 - root_state_.to_move()));
     leaf.state = root_state_;
     std::int32_t index = 0;
-    tree_.node(0).in_flight.fetch_add(1, std::memory_order_relaxed);
+    // The root carries no virtual loss: selection reads only the children's pending visits, and
+    // skipping it spares every simulation two atomic updates on the most contended node.
     for (;;) {
         Node& node = tree_.node(index);
         NodeState state = node.state.load(std::memory_order_acquire);
@@ -283,13 +284,15 @@ void Search<Game>::backup(const Leaf& leaf, const LeafValue& value) {
         Node& node = tree_.node(leaf.path[i]);
         atomic_add(node.value_sum, value.for_player[leaf.movers[i]]);
         node.visits.fetch_add(1, std::memory_order_relaxed);
-        node.in_flight.fetch_sub(1, std::memory_order_relaxed);
+        if (i > 0) node.in_flight.fetch_sub(1, std::memory_order_relaxed);
     }
 }
 
 template <class Game>
 void Search<Game>::abandon(const Leaf& leaf) {
-    for (std::int32_t index : leaf.path) tree_.node(index).in_flight.fetch_sub(1, std::memory_order_relaxed);
+    for (std::size_t i = 1; i < leaf.path.size(); ++i) {
+        tree_.node(leaf.path[i]).in_flight.fetch_sub(1, std::memory_order_relaxed);
+    }
 }
 
 template <class Game>
