@@ -54,6 +54,7 @@ public:
             busy_ = static_cast<int>(workers_.size());
             error_ = nullptr;
             ++generation_;
+            posted_.store(generation_, std::memory_order_release);
         }
         wake_.notify_all();
         drain();
@@ -78,6 +79,11 @@ private:
     void worker_loop() {
         std::uint64_t seen = 0;
         for (;;) {
+            // Rounds often come back to back (self-play): spin briefly before sleeping, so that a
+            // new round does not wait for a sleeping thread to be scheduled again.
+            for (int spin = 0; spin < kSpins && posted_.load(std::memory_order_acquire) == seen; ++spin) {
+                std::this_thread::yield();
+            }
             {
                 std::unique_lock<std::mutex> lock(mutex_);
                 wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
@@ -99,6 +105,8 @@ private:
     std::atomic<std::int64_t> next_{0};
     int busy_ = 0;
     std::uint64_t generation_ = 0;
+    std::atomic<std::uint64_t> posted_{0};  // generation_, readable without the lock
+    static constexpr int kSpins = 2000;
     bool stopping_ = false;
     std::exception_ptr error_;
 };

@@ -105,7 +105,7 @@ private:
     void expand_root(BatchEvaluator<Game>& evaluator);
     void run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
     void run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
-    std::int64_t gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock);
+    std::int64_t gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock, int threads);
     template <class Work>
     void on_threads(int count, Work&& work);
 
@@ -328,21 +328,8 @@ void Search<Game>::finish_leaf(Leaf& leaf, const float* priors, float value) {
 template <class Game>
 std::int64_t Search<Game>::collect(std::int64_t wanted, std::vector<SearchLeaf<Game>>& leaves) {
     if (is_terminal(root_state_.status())) fail("the game at the root is over; there is nothing to search");
-    std::int64_t finished = 0;
-    std::int64_t gathered = 0;
-    Leaf leaf{{}, {}, root_state_};
-    for (std::int64_t attempt = 0; attempt < 2 * wanted && gathered + finished < wanted; ++attempt) {
-        const SelectResult result = select_leaf(leaf, false);
-        if (result == SelectResult::kFinished) {
-            ++finished;
-        } else if (result == SelectResult::kCollision) {
-            ++collisions_;
-        } else {
-            leaves.push_back(leaf);
-            ++gathered;
-        }
-    }
-    return finished;
+    std::mutex unused;  // one worker: gather runs on the calling thread
+    return gather(wanted, leaves, unused, 1);
 }
 
 template <class Game>
@@ -444,13 +431,14 @@ void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& eval
 }
 
 template <class Game>
-std::int64_t Search<Game>::gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock) {
+std::int64_t Search<Game>::gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock,
+                                  int threads) {
     std::atomic<std::int64_t> claimed{0};  // simulations reserved by a thread before selecting
     std::atomic<std::int64_t> attempts{0};
     std::atomic<std::int64_t> finished{0};
     std::atomic<std::int64_t> collided{0};
     const std::int64_t max_attempts = 2 * wanted;
-    on_threads(static_cast<int>(std::min<std::int64_t>(params_.threads, wanted)), [&](int) {
+    on_threads(static_cast<int>(std::min<std::int64_t>(threads, wanted)), [&](int) {
         Leaf leaf{{}, {}, root_state_};
         while (attempts.fetch_add(1, std::memory_order_relaxed) < max_attempts) {
             if (claimed.fetch_add(1) >= wanted) return;
@@ -481,7 +469,7 @@ void Search<Game>::run_batched(std::int64_t simulations, BatchEvaluator<Game>& e
     while (done < simulations) {
         leaves.clear();
         const std::int64_t wanted = std::min<std::int64_t>(params_.batch_size, simulations - done);
-        done += gather(wanted, leaves, lock);
+        done += gather(wanted, leaves, lock, params_.threads);
         if (leaves.empty()) continue;
         states.clear();
         for (const Leaf& leaf : leaves) states.push_back(&leaf.state);
