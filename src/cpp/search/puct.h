@@ -103,6 +103,8 @@ private:
     static LeafValue network_value(const Game& state, float value);
     void finish_leaf(Leaf& leaf, const float* priors, float value);
     void expand_root(BatchEvaluator<Game>& evaluator);
+    // Evaluates one selected leaf alone, then expands and backs it up (released on error).
+    void evaluate_leaf(Leaf& leaf, BatchEvaluator<Game>& evaluator, std::vector<float>& priors);
     void run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
     void run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
     std::int64_t gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock, int threads);
@@ -386,6 +388,12 @@ void Search<Game>::expand_root(BatchEvaluator<Game>& evaluator) {
     Leaf leaf{{}, {}, root_state_};
     if (select_leaf(leaf, false) != SelectResult::kNeedsEvaluation) return;
     std::vector<float> priors(root_state_.num_actions());
+    evaluate_leaf(leaf, evaluator, priors);
+}
+
+template <class Game>
+void Search<Game>::evaluate_leaf(Leaf& leaf, BatchEvaluator<Game>& evaluator,
+                                 std::vector<float>& priors) {
     float value = 0.0f;
     try {
         evaluator.evaluate({&leaf.state}, priors.data(), &value);
@@ -418,14 +426,7 @@ void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& eval
         std::vector<float> priors(root_state_.num_actions());
         while (claimed.fetch_add(1, std::memory_order_relaxed) < simulations) {
             if (select_leaf(leaf, true) != SelectResult::kNeedsEvaluation) continue;
-            float value = 0.0f;
-            try {
-                evaluator.evaluate({&leaf.state}, priors.data(), &value);
-            } catch (...) {
-                release(leaf);
-                throw;
-            }
-            finish_leaf(leaf, priors.data(), value);
+            evaluate_leaf(leaf, evaluator, priors);
         }
     });
 }
