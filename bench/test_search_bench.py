@@ -9,7 +9,9 @@
    pure-Python MCTS (``bench/azg_mcts.py``), once driving pyaz's own Othello state (only the
    search is Python) and once on AZG's own Python Othello (stock AZG; the target row).
 3. Thread scaling of pyaz on Othello 8x8: ``threads=2`` vs ``threads=1`` (UCT+rollout and
-   PUCT+uniform).
+   PUCT+uniform), and beside it the machine's own two-thread ceiling: two independent
+   one-thread searches running at once vs one (nothing shared; turbo, shared caches and the
+   hypervisor set it).
 4. Batched inference: PUCT with a small ResNet (2 residual blocks, 32 filters; PyTorch on CPU,
    or a NumPy twin when torch is missing) called through a Python callable, ``batch_size=B``
    vs ``batch_size=1``; the batch size actually reached is reported.
@@ -31,6 +33,7 @@ import importlib.metadata
 import math
 import os
 import statistics
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -459,12 +462,18 @@ def test_thread_scaling(
     bench_cfg: BenchConfig,
     record_row: Callable[[dict[str, Any]], None],
 ) -> None:
-    """pyaz sims/s on Othello 8x8 with threads=2 vs threads=1 (same tree, virtual loss)."""
+    """pyaz sims/s on Othello 8x8 with threads=2 vs threads=1 (same tree, virtual loss).
+
+    Each side keeps one ``pyaz.Search`` (and so its thread pool) and starts every move search
+    from an empty tree with ``set_root``, as a game loop does between moves.
+    """
     start = pyaz.make("othello", size=8)
 
     def search_with(n: int) -> Callable[[], int]:
+        search = pyaz.Search(start, rule=case.rule, threads=n, seed=bench_cfg.seed)
+
         def run() -> int:
-            search = pyaz.Search(start, rule=case.rule, threads=n, seed=bench_cfg.seed)
+            search.set_root(start)
             search.run(case.simulations, case.evaluator)
             assert search.root_visits == case.simulations
             assert search.pending_visits == 0
@@ -490,6 +499,54 @@ def test_thread_scaling(
     info["threads2_cpu_per_wall"] = info.pop("pyaz_cpu_per_wall")
     info["threads1_cpu_per_wall"] = info.pop("peer_cpu_per_wall")
     info["measure"] += f" (2-thread CPU/wall {info['threads2_cpu_per_wall']:.2f})"
+    benchmark.extra_info.update(info)
+    record_row(info)
+
+
+@pytest.mark.benchmark(group="mcts-threads")
+@pytest.mark.parametrize("case", THREAD_CASES, ids=[c.id for c in THREAD_CASES])
+def test_two_thread_ceiling(
+    benchmark: Any,
+    case: ThreadSpec,
+    pyaz: ModuleType,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+) -> None:
+    """What two threads can give on this machine at all: two independent one-thread searches
+    (two trees, nothing shared) running at once, vs one. Shared-tree scaling is read against it.
+    """
+    start = pyaz.make("othello", size=8)
+    searches = [
+        pyaz.Search(start, rule=case.rule, threads=1, seed=bench_cfg.seed + i) for i in range(2)
+    ]
+
+    def search(which: int) -> None:
+        searches[which].set_root(start)
+        searches[which].run(case.simulations, case.evaluator)
+
+    def run_pair() -> int:
+        helper = threading.Thread(target=search, args=(1,))
+        helper.start()  # pyaz releases the GIL while it searches
+        search(0)
+        helper.join()
+        return 2 * case.simulations
+
+    def run_one() -> int:
+        search(0)
+        return case.simulations
+
+    pair = Contender("two independent searches", run_pair)
+    one = Contender("one search", run_one)
+    run_paired(benchmark, pair, one, bench_cfg)
+    info: dict[str, Any] = {
+        "game": "Othello 8x8",
+        "measure": f"{case.label} sims/s ({case.simulations:,}/move), two independent "
+        "one-thread searches at once vs one: the machine's two-thread ceiling",
+        "unit": "sims/s",
+        "simulations_per_search": case.simulations,
+        "cores": os.cpu_count(),
+        **paired_info(pair, one, engine="2 searches at once", peer_name="1 search"),
+    }
     benchmark.extra_info.update(info)
     record_row(info)
 

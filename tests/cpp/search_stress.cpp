@@ -52,6 +52,15 @@ void stress_search(const Game& start, int threads) {
     search.advance(search.choose_action(0.0, rng));
     search.run(2000, uniform);
     check(search.pending_visits() == 0, "no pending visits after tree reuse");
+
+    // A small arena (a few blocks, allocations skipping block tails) filled up while searching.
+    params.max_nodes = 3 * 4096 + 100;
+    pyaz::Search<Game> capped(start, params);
+    capped.run(30000, uniform);
+    check(capped.tree_full(), "the capped tree fills up");
+    check(capped.tree_size() <= params.max_nodes, "the capped tree stays within its cap");
+    check(capped.root_visits() == 30000, "root visits equal simulations (full tree)");
+    check(capped.pending_visits() == 0, "no pending visits after a full-tree search");
 }
 
 template <class Game>

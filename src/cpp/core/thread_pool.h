@@ -17,13 +17,14 @@
 
 namespace pyaz {
 
+inline int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
 class ThreadPool {
 public:
     // `threads` workers in all, the caller included (so threads - 1 are started); capped at the
     // machine's hardware threads, since more would only take turns on the same cores.
     explicit ThreadPool(int threads) {
-        const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-        const int helpers = std::max(0, std::min(threads, hardware) - 1);
+        const int helpers = std::max(0, std::min(threads, hardware_threads()) - 1);
         for (int i = 0; i < helpers; ++i) workers_.emplace_back([this] { worker_loop(); });
     }
 

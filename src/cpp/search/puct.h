@@ -13,15 +13,18 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
 #include <vector>
 
 #include "core/rng.h"
+#include "core/thread_pool.h"
 #include "games/common.h"
 #include "search/evaluator.h"
 #include "search/params.h"
@@ -34,12 +37,21 @@ struct LeafValue {
     double for_player[2] = {0.0, 0.0};
 };
 
+// What a free-running worker keeps to itself: the root's statistics, added up and handed to the
+// root now and then, so that the threads do not all write the root's cache line on every
+// simulation.
+struct WorkerShare {
+    std::int32_t root_visits = 0;
+    double root_value_sum = 0.0;
+};
+
 // A selected leaf waiting for its evaluation: the path from the root and the leaf's state.
 template <class Game>
 struct SearchLeaf {
     std::vector<std::int32_t> path;    // root first
     std::vector<std::int8_t> movers;   // player who chose the action into path[i]
     Game state;
+    WorkerShare* worker = nullptr;     // a free-running worker's own share (null: none)
 };
 
 template <class Game>
@@ -77,7 +89,7 @@ public:
     std::vector<float> priors() const;
     // Value of the root for the player to move there (mean over all its simulations).
     double root_value() const;
-    std::int32_t root_visits() const { return tree_.node(0).visits.load(); }
+    std::int32_t root_visits() const { return tree_.stats(0).visits(); }
     // Visit-count policy pi ~ N^(1/temperature); temperature 0 puts all mass on the most
     // visited action (lowest action on ties).
     std::vector<float> policy(double temperature) const;
@@ -94,8 +106,8 @@ private:
     enum class SelectResult { kNeedsEvaluation, kFinished, kCollision };
 
     SelectResult select_leaf(Leaf& leaf, bool wait_on_expanding);
-    std::int32_t best_child(const Node& parent) const;
-    double child_score(const Node& child, double sqrt_total, double log_total, double fpu) const;
+    std::int32_t best_child(std::int32_t parent) const;
+    double first_play_value(std::int32_t parent) const;
     void expand(std::int32_t node_index, const Game& state, const float* priors);
     void backup(const Leaf& leaf, const LeafValue& value);
     void abandon(const Leaf& leaf);
@@ -104,7 +116,9 @@ private:
     void finish_leaf(Leaf& leaf, const float* priors, float value);
     void expand_root(BatchEvaluator<Game>& evaluator);
     // Evaluates one selected leaf alone, then expands and backs it up (released on error).
-    void evaluate_leaf(Leaf& leaf, BatchEvaluator<Game>& evaluator, std::vector<float>& priors);
+    void evaluate_leaf(Leaf& leaf, BatchEvaluator<Game>& evaluator, std::vector<float>& priors,
+                       std::uint64_t stream);
+    void flush_root_share(WorkerShare& share);
     void run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
     void run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
     std::int64_t gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock, int threads);
@@ -120,6 +134,7 @@ private:
     std::atomic<bool> tree_full_{false};
     std::int64_t collisions_ = 0;
     std::uint64_t streams_ = 0;
+    std::unique_ptr<ThreadPool> pool_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -191,48 +206,51 @@ LeafValue Search<Game>::network_value(const Game& state, float value) {
 }
 
 template <class Game>
-double Search<Game>::child_score(const Node& child, double sqrt_total, double log_total,
-                                 double fpu) const {
-    const double pending = params_.virtual_loss * child.in_flight.load(std::memory_order_relaxed);
-    const double n = child.visits.load(std::memory_order_relaxed) + pending;
-    const double w = child.value_sum.load(std::memory_order_relaxed) - pending;
-    if (params_.rule == SelectionRule::kUcb1) {
-        if (n <= 0) return std::numeric_limits<double>::infinity();
-        return w / n + params_.c_uct * std::sqrt(log_total / n);
-    }
-    const double q = n > 0 ? w / n : fpu;
-    return q + params_.c_puct * child.prior * sqrt_total / (1.0 + n);
+double Search<Game>::first_play_value(std::int32_t parent) const {
+    if (!params_.fpu_relative) return params_.fpu_value;
+    const NodeStats::Snapshot p = tree_.stats(parent).load();
+    const double parent_q = p.visits > 0 ? -p.value_sum / p.visits : 0.0;
+    return parent_q - params_.fpu_value;
 }
 
+// One pass over the children: each child's statistics are read once (a snapshot), which halves
+// the loads of lines other threads keep writing; scores come from the snapshot.
 template <class Game>
-std::int32_t Search<Game>::best_child(const Node& parent) const {
+std::int32_t Search<Game>::best_child(std::int32_t parent_index) const {
+    const Node& parent = tree_.node(parent_index);
+    const std::int32_t count = parent.num_children;
+    const Node* children = tree_.nodes_from(parent.first_child);
+    const NodeStats* stats = tree_.stats_from(parent.first_child);
+    std::array<NodeStats::Snapshot, Game::kMaxActions> seen;
     double total = 0.0;
-    for (std::int32_t i = 0; i < parent.num_children; ++i) {
-        const Node& child = tree_.node(parent.first_child + i);
-        total += child.visits.load(std::memory_order_relaxed) +
-                 params_.virtual_loss * child.in_flight.load(std::memory_order_relaxed);
+    for (std::int32_t i = 0; i < count; ++i) {
+        seen[i] = stats[i].load();
+        total += seen[i].visits + params_.virtual_loss * seen[i].in_flight;
     }
+    const bool ucb1 = params_.rule == SelectionRule::kUcb1;
     const double sqrt_total = std::sqrt(std::max(total, 1.0));
-    const double log_total = std::log(std::max(total, 1.0));
-    double fpu = params_.fpu_value;
-    if (params_.fpu_relative) {
-        const int visits = parent.visits.load(std::memory_order_relaxed);
-        const double parent_q = visits > 0 ? -parent.value_sum.load(std::memory_order_relaxed) / visits : 0.0;
-        fpu = parent_q - params_.fpu_value;
-    }
-    std::int32_t best = parent.first_child;
+    const double log_total = ucb1 ? std::log(std::max(total, 1.0)) : 0.0;
+    const double fpu = ucb1 ? 0.0 : first_play_value(parent_index);
+    std::int32_t best = 0;
     double best_score = -std::numeric_limits<double>::infinity();
-    for (std::int32_t i = 0; i < parent.num_children; ++i) {
-        const Node& child = tree_.node(parent.first_child + i);
-        double score = child_score(child, sqrt_total, log_total, fpu);
+    for (std::int32_t i = 0; i < count; ++i) {
+        const double pending = params_.virtual_loss * seen[i].in_flight;
+        const double n = seen[i].visits + pending;
+        const double w = seen[i].value_sum - pending;
+        double score;
+        if (ucb1) {
+            score = n <= 0 ? std::numeric_limits<double>::infinity()
+                           : w / n + params_.c_uct * std::sqrt(log_total / n);
+        } else {
+            score = (n > 0 ? w / n : fpu) + params_.c_puct * children[i].prior * sqrt_total / (1.0 + n);
+        }
         // Ties (e.g. unvisited children under UCB1) go to the higher prior, then the lower action.
-        if (score > best_score ||
-            (score == best_score && child.prior > tree_.node(best).prior)) {
+        if (score > best_score || (score == best_score && children[i].prior > children[best].prior)) {
             best_score = score;
-            best = parent.first_child + i;
+            best = i;
         }
     }
-    return best;
+    return parent.first_child + best;
 }
 
 template <class Game>
@@ -271,9 +289,9 @@ typename Search<Game>::SelectResult Search<Game>::select_leaf(Leaf& leaf, bool w
         }
         if (state != NodeState::kExpanded) continue;
         const int chooser = leaf.state.to_move();
-        index = best_child(node);
-        Node& child = tree_.node(index);
-        child.in_flight.fetch_add(1, std::memory_order_relaxed);
+        index = best_child(index);
+        const Node& child = tree_.node(index);
+        tree_.stats(index).add_pending();
         leaf.state.apply(child.action);
         leaf.path.push_back(index);
         leaf.movers.push_back(static_cast<std::int8_t>(chooser));
@@ -282,18 +300,22 @@ typename Search<Game>::SelectResult Search<Game>::select_leaf(Leaf& leaf, bool w
 
 template <class Game>
 void Search<Game>::backup(const Leaf& leaf, const LeafValue& value) {
-    for (std::size_t i = 0; i < leaf.path.size(); ++i) {
-        Node& node = tree_.node(leaf.path[i]);
-        atomic_add(node.value_sum, value.for_player[leaf.movers[i]]);
-        node.visits.fetch_add(1, std::memory_order_relaxed);
-        if (i > 0) node.in_flight.fetch_sub(1, std::memory_order_relaxed);
+    for (std::size_t i = 1; i < leaf.path.size(); ++i) {
+        tree_.stats(leaf.path[i]).add_visits(1, value.for_player[leaf.movers[i]], true);
+    }
+    const double root_value = value.for_player[leaf.movers[0]];
+    if (leaf.worker == nullptr) {
+        tree_.stats(0).add_visits(1, root_value, false);
+    } else {
+        ++leaf.worker->root_visits;
+        leaf.worker->root_value_sum += root_value;
     }
 }
 
 template <class Game>
 void Search<Game>::abandon(const Leaf& leaf) {
     for (std::size_t i = 1; i < leaf.path.size(); ++i) {
-        tree_.node(leaf.path[i]).in_flight.fetch_sub(1, std::memory_order_relaxed);
+        tree_.stats(leaf.path[i]).drop_pending();
     }
 }
 
@@ -363,24 +385,20 @@ void Search<Game>::add_root_noise() {
     root_noised_ = true;
 }
 
+// Runs work(0) .. work(count - 1) at once on the search's own thread pool (started on first use
+// and kept, so that back-to-back searches and rounds do not start threads each time; capped at
+// the machine's hardware threads), the calling thread taking part; rethrows the first error.
 template <class Game>
 template <class Work>
 void Search<Game>::on_threads(int count, Work&& work) {
-    std::vector<std::exception_ptr> errors(count);
-    std::vector<std::thread> workers;
-    auto guarded = [&](int id) {
-        try {
-            work(id);
-        } catch (...) {
-            errors[id] = std::current_exception();
-        }
-    };
-    for (int id = 1; id < count; ++id) workers.emplace_back(guarded, id);
-    guarded(0);
-    for (auto& w : workers) w.join();
-    for (auto& e : errors) {
-        if (e) std::rethrow_exception(e);
+    if (count <= 1) {
+        work(0);
+        return;
     }
+    if (!pool_ || pool_->size() < std::min<int>(count, hardware_threads())) {
+        pool_ = std::make_unique<ThreadPool>(count);
+    }
+    pool_->for_each(count, [&](std::int64_t id) { work(static_cast<int>(id)); });
 }
 
 template <class Game>
@@ -388,15 +406,15 @@ void Search<Game>::expand_root(BatchEvaluator<Game>& evaluator) {
     Leaf leaf{{}, {}, root_state_};
     if (select_leaf(leaf, false) != SelectResult::kNeedsEvaluation) return;
     std::vector<float> priors(root_state_.num_actions());
-    evaluate_leaf(leaf, evaluator, priors);
+    evaluate_leaf(leaf, evaluator, priors, 0);
 }
 
 template <class Game>
 void Search<Game>::evaluate_leaf(Leaf& leaf, BatchEvaluator<Game>& evaluator,
-                                 std::vector<float>& priors) {
+                                 std::vector<float>& priors, std::uint64_t stream) {
     float value = 0.0f;
     try {
-        evaluator.evaluate({&leaf.state}, priors.data(), &value);
+        evaluator.evaluate_one(leaf.state, priors.data(), &value, stream);
     } catch (...) {
         release(leaf);
         throw;
@@ -419,14 +437,41 @@ void Search<Game>::run(std::int64_t simulations, BatchEvaluator<Game>& evaluator
 }
 
 template <class Game>
+void Search<Game>::flush_root_share(WorkerShare& share) {
+    if (share.root_visits > 0) tree_.stats(0).add_visits(share.root_visits, share.root_value_sum, false);
+    share.root_visits = 0;
+    share.root_value_sum = 0.0;
+}
+
+// Each worker claims simulations in small chunks and tallies the root's statistics itself
+// (flushed after every chunk), so that the only cache lines the threads share on every
+// simulation are those of the nodes they pass through.
+template <class Game>
 void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator) {
     std::atomic<std::int64_t> claimed{0};
-    on_threads(params_.threads, [&](int) {
+    const std::int64_t chunk = std::clamp<std::int64_t>(simulations / (16 * params_.threads), 1, 32);
+    on_threads(params_.threads, [&](int worker) {
         Leaf leaf{{}, {}, root_state_};
+        WorkerShare share;
+        leaf.worker = &share;
         std::vector<float> priors(root_state_.num_actions());
-        while (claimed.fetch_add(1, std::memory_order_relaxed) < simulations) {
-            if (select_leaf(leaf, true) != SelectResult::kNeedsEvaluation) continue;
-            evaluate_leaf(leaf, evaluator, priors);
+        // Evaluator streams: worker in the high bits, the worker's own count below (one thread
+        // with a fixed seed replays the same streams).
+        std::uint64_t stream = (static_cast<std::uint64_t>(worker) << 40) + 1;
+        try {
+            for (;;) {
+                const std::int64_t first = claimed.fetch_add(chunk, std::memory_order_relaxed);
+                if (first >= simulations) break;
+                const std::int64_t last = std::min(first + chunk, simulations);
+                for (std::int64_t i = first; i < last; ++i) {
+                    if (select_leaf(leaf, true) != SelectResult::kNeedsEvaluation) continue;
+                    evaluate_leaf(leaf, evaluator, priors, stream++);
+                }
+                flush_root_share(share);
+            }
+        } catch (...) {
+            flush_root_share(share);
+            throw;
         }
     });
 }
@@ -495,8 +540,7 @@ std::vector<std::int32_t> Search<Game>::visit_counts() const {
     const Node& root = tree_.node(0);
     if (root.state.load() != NodeState::kExpanded) return counts;
     for (std::int32_t i = 0; i < root.num_children; ++i) {
-        const Node& child = tree_.node(root.first_child + i);
-        counts[child.action] = child.visits.load();
+        counts[tree_.node(root.first_child + i).action] = tree_.stats(root.first_child + i).visits();
     }
     return counts;
 }
@@ -507,9 +551,8 @@ std::vector<float> Search<Game>::q_values() const {
     const Node& root = tree_.node(0);
     if (root.state.load() != NodeState::kExpanded) return q;
     for (std::int32_t i = 0; i < root.num_children; ++i) {
-        const Node& child = tree_.node(root.first_child + i);
-        const int n = child.visits.load();
-        if (n > 0) q[child.action] = static_cast<float>(child.value_sum.load() / n);
+        const NodeStats::Snapshot stats = tree_.stats(root.first_child + i).load();
+        if (stats.visits > 0) q[tree_.node(root.first_child + i).action] = static_cast<float>(stats.value_sum / stats.visits);
     }
     return q;
 }
@@ -528,9 +571,8 @@ std::vector<float> Search<Game>::priors() const {
 
 template <class Game>
 double Search<Game>::root_value() const {
-    const Node& root = tree_.node(0);
-    const int n = root.visits.load();
-    return n > 0 ? -root.value_sum.load() / n : 0.0;
+    const NodeStats::Snapshot stats = tree_.stats(0).load();
+    return stats.visits > 0 ? -stats.value_sum / stats.visits : 0.0;
 }
 
 template <class Game>
@@ -572,7 +614,7 @@ Action Search<Game>::choose_action(double temperature, Rng& rng) const {
 template <class Game>
 std::int64_t Search<Game>::pending_visits() const {
     std::int64_t total = 0;
-    for (std::int64_t i = 0; i < tree_.size(); ++i) total += tree_.node(static_cast<std::int32_t>(i)).in_flight.load();
+    for (std::int64_t i = 0; i < tree_.size(); ++i) total += tree_.stats(static_cast<std::int32_t>(i)).in_flight();
     return total;
 }
 

@@ -2,15 +2,22 @@
 // arena is allocated in blocks of kBlockSize nodes as the tree grows, up to `capacity` nodes, so
 // memory follows the tree's size rather than its cap; blocks are kept for reuse after a reset.
 //
-// Thread-safety contract: statistics (visits, value sums, in-flight counts) are atomics and may
-// be updated by any thread at any time. A node's children are published once: `state` goes
-// kLeaf -> kExpanding -> kExpanded (one way), and `first_child`/`num_children` are written only by
-// the thread that won the kLeaf -> kExpanding transition, before it stores kExpanded with release
-// order. Allocation is a lock-free bump of `used_`. Compaction (tree reuse) and reset are NOT
-// thread-safe: they run between searches.
+// Layout: a node is two records at the same index, kept in two arrays. `Node` holds what is
+// written once (action, prior, children, expansion state); `NodeStats` holds what every
+// simulation writes (visits, virtual loss, value sum; 16 bytes, four to a cache line). Threads
+// walking the tree then share clean copies of the read-mostly records, and the statistics of a
+// node's children sit together, so a selection reads few cache lines other threads have written.
+//
+// Thread-safety contract: statistics are atomics and may be updated by any thread at any time.
+// A node's children are published once: `state` goes kLeaf -> kExpanding -> kExpanded (one way),
+// and `first_child`/`num_children` are written only by the thread that won the kLeaf ->
+// kExpanding transition, before it stores kExpanded with release order. Allocation is a
+// lock-free bump of `used_`; one allocation never straddles two blocks. Compaction (tree reuse)
+// and reset are NOT thread-safe: they run between searches.
 #pragma once
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -22,11 +29,59 @@ namespace pyaz {
 
 enum class NodeState : std::uint8_t { kLeaf, kExpanding, kExpanded, kTerminal };
 
+// A node's statistics, from the point of view of the player who chose the action into it. They
+// are packed so that each search step is one atomic add per word: `counts_` holds the visits
+// (high 32 bits) and the pending visits of virtual loss (low 32 bits), so that a back-up turns a
+// pending visit into a visit with a single fetch_add; `value_` is the value sum in fixed point
+// (kValueScale units), so that adding a value is a fetch_add, not a compare-exchange loop.
+class NodeStats {
+public:
+    static constexpr double kValueScale = 268435456.0;  // 2^28: 2^31 visits of |v| <= 4 fit
+
+    struct Snapshot {
+        std::int32_t visits;
+        std::int32_t in_flight;
+        double value_sum;
+    };
+
+    Snapshot load() const {
+        const std::uint64_t c = counts_.load(std::memory_order_relaxed);
+        return {static_cast<std::int32_t>(c >> 32), static_cast<std::int32_t>(c & 0xffffffffu),
+                static_cast<double>(value_.load(std::memory_order_relaxed)) / kValueScale};
+    }
+    std::int32_t visits() const { return static_cast<std::int32_t>(counts_.load() >> 32); }
+    std::int32_t in_flight() const { return static_cast<std::int32_t>(counts_.load() & 0xffffffffu); }
+    double value_sum() const { return static_cast<double>(value_.load()) / kValueScale; }
+
+    void add_pending() { counts_.fetch_add(1, std::memory_order_relaxed); }
+    void drop_pending() { counts_.fetch_sub(1, std::memory_order_relaxed); }
+    // `count` finished simulations with the given value sum; `was_pending` turns exactly one
+    // pending visit into one of them.
+    void add_visits(std::int32_t count, double value_sum, bool was_pending) {
+        const std::uint64_t delta = (static_cast<std::uint64_t>(count) << 32) - (was_pending ? 1u : 0u);
+        counts_.fetch_add(delta, std::memory_order_relaxed);
+        // A zero value (v = 0 evaluators, draws scored 0) leaves the sum alone: no write, so
+        // the cache line stays shared with the other threads.
+        const std::int64_t fixed = std::llround(value_sum * kValueScale);
+        if (fixed != 0) value_.fetch_add(fixed, std::memory_order_relaxed);
+    }
+    // Between searches only: zeroes everything, or copies visits and value sum exactly.
+    void clear() {
+        counts_.store(0);
+        value_.store(0);
+    }
+    void copy_from(const NodeStats& other) {
+        counts_.store(other.counts_.load() & ~std::uint64_t{0xffffffffu});
+        value_.store(other.value_.load());
+    }
+
+private:
+    std::atomic<std::uint64_t> counts_{0};
+    std::atomic<std::int64_t> value_{0};
+};
+
+// The read-mostly part of a node.
 struct Node {
-    // Statistics are from the point of view of the player who chose the action into this node.
-    std::atomic<std::int32_t> visits{0};
-    std::atomic<std::int32_t> in_flight{0};  // pending visits (virtual loss)
-    std::atomic<double> value_sum{0.0};
     std::atomic<NodeState> state{NodeState::kLeaf};
     float prior = 0.0f;
     float terminal_value = 0.0f;  // exact value for the mover, when state is kTerminal
@@ -34,12 +89,6 @@ struct Node {
     std::int32_t first_child = -1;
     std::int32_t num_children = 0;
 };
-
-inline void atomic_add(std::atomic<double>& target, double amount) {
-    double current = target.load(std::memory_order_relaxed);
-    while (!target.compare_exchange_weak(current, current + amount, std::memory_order_relaxed)) {
-    }
-}
 
 class Tree {
 public:
@@ -59,30 +108,36 @@ public:
             ready_ = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(count));
             capacity_ = capacity;
         } else {
-            for (std::int64_t i = 0; i < used_.load(); ++i) clear(node(static_cast<std::int32_t>(i)));
+            for (std::int64_t i = 0; i < used_.load(); ++i) clear(static_cast<std::int32_t>(i));
         }
         used_.store(0);
         allocate(1);
-        clear(node(0));
+        clear(0);
     }
 
-    Node& node(std::int32_t index) { return blocks_[index >> kBlockBits][index & (kBlockSize - 1)]; }
-    const Node& node(std::int32_t index) const {
-        return blocks_[index >> kBlockBits][index & (kBlockSize - 1)];
-    }
-    Node& root() { return node(0); }
+    Node& node(std::int32_t index) { return block(index).nodes[offset(index)]; }
+    const Node& node(std::int32_t index) const { return block(index).nodes[offset(index)]; }
+    NodeStats& stats(std::int32_t index) { return block(index).stats[offset(index)]; }
+    const NodeStats& stats(std::int32_t index) const { return block(index).stats[offset(index)]; }
+    // The records of one allocation (e.g. a node's children) as contiguous arrays.
+    const Node* nodes_from(std::int32_t first) const { return &node(first); }
+    const NodeStats* stats_from(std::int32_t first) const { return &stats(first); }
+
     std::int64_t size() const { return used_.load(std::memory_order_relaxed); }
     std::int64_t capacity() const { return capacity_; }
 
-    // Reserves `count` contiguous nodes; returns the first index or -1 when the arena is full.
+    // Reserves `count` contiguous nodes within one block (a block's unused tail is skipped);
+    // returns the first index or -1 when the arena is full.
     std::int32_t allocate(std::int32_t count) {
-        const std::int64_t first = used_.fetch_add(count, std::memory_order_relaxed);
-        if (first + count > capacity_) {
-            used_.fetch_sub(count, std::memory_order_relaxed);
-            return -1;
-        }
-        const std::int64_t last = first + count - 1;
-        for (std::int64_t b = first >> kBlockBits; b <= (last >> kBlockBits); ++b) ensure_block(b);
+        if (count < 1 || count > kBlockSize) fail("a node can have 1 to 4096 children");
+        std::int64_t used = used_.load(std::memory_order_relaxed);
+        std::int64_t first = 0;
+        do {
+            const std::int64_t room = kBlockSize - (used & (kBlockSize - 1));
+            first = room < count ? used + room : used;
+            if (first + count > capacity_) return -1;
+        } while (!used_.compare_exchange_weak(used, first + count, std::memory_order_relaxed));
+        ensure_block(first >> kBlockBits);
         return static_cast<std::int32_t>(first);
     }
 
@@ -91,17 +146,27 @@ public:
     void keep_subtree(std::int32_t new_root, Tree& spare);
 
 private:
+    struct Block {
+        std::unique_ptr<Node[]> nodes;
+        std::unique_ptr<NodeStats[]> stats;
+    };
+
+    static std::size_t offset(std::int32_t index) { return static_cast<std::size_t>(index & (kBlockSize - 1)); }
+    Block& block(std::int32_t index) { return blocks_[static_cast<std::size_t>(index >> kBlockBits)]; }
+    const Block& block(std::int32_t index) const { return blocks_[static_cast<std::size_t>(index >> kBlockBits)]; }
+
     void ensure_block(std::int64_t b) {
         if (ready_[b].load(std::memory_order_acquire)) return;
         std::lock_guard<std::mutex> guard(grow_);
         if (ready_[b].load(std::memory_order_relaxed)) return;
-        blocks_[static_cast<std::size_t>(b)] = std::make_unique<Node[]>(kBlockSize);
+        Block& fresh = blocks_[static_cast<std::size_t>(b)];
+        fresh.nodes = std::make_unique<Node[]>(kBlockSize);
+        fresh.stats = std::make_unique<NodeStats[]>(kBlockSize);
         ready_[b].store(true, std::memory_order_release);
     }
-    static void clear(Node& n) {
-        n.visits.store(0, std::memory_order_relaxed);
-        n.in_flight.store(0, std::memory_order_relaxed);
-        n.value_sum.store(0.0, std::memory_order_relaxed);
+    void clear(std::int32_t index) {
+        stats(index).clear();
+        Node& n = node(index);
         n.state.store(NodeState::kLeaf, std::memory_order_relaxed);
         n.prior = 0.0f;
         n.terminal_value = 0.0f;
@@ -109,27 +174,28 @@ private:
         n.first_child = -1;
         n.num_children = 0;
     }
-    static void copy_stats(const Node& from, Node& to);
+    // Copies node `from` of `source` into node `to` here, without its children.
+    void copy_node(const Tree& source, std::int32_t from, std::int32_t to);
     void copy_children(const Tree& source, std::int32_t from, std::int32_t to);
 
-    std::vector<std::unique_ptr<Node[]>> blocks_;
+    std::vector<Block> blocks_;
     std::unique_ptr<std::atomic<bool>[]> ready_;
     std::mutex grow_;
     std::int64_t capacity_ = 0;
     std::atomic<std::int64_t> used_{0};
 };
 
-inline void Tree::copy_stats(const Node& from, Node& to) {
-    to.visits.store(from.visits.load());
-    to.in_flight.store(0);
-    to.value_sum.store(from.value_sum.load());
-    const NodeState s = from.state.load();
-    to.state.store(s == NodeState::kExpanding ? NodeState::kLeaf : s);
-    to.prior = from.prior;
-    to.terminal_value = from.terminal_value;
-    to.action = from.action;
-    to.first_child = -1;
-    to.num_children = 0;
+inline void Tree::copy_node(const Tree& source, std::int32_t from, std::int32_t to) {
+    stats(to).copy_from(source.stats(from));
+    const Node& original = source.node(from);
+    Node& copy = node(to);
+    const NodeState s = original.state.load();
+    copy.state.store(s == NodeState::kExpanding ? NodeState::kLeaf : s);
+    copy.prior = original.prior;
+    copy.terminal_value = original.terminal_value;
+    copy.action = original.action;
+    copy.first_child = -1;
+    copy.num_children = 0;
 }
 
 // Depth-first copy: the children of `from` (in `source`) become the children of `to` (here).
@@ -140,7 +206,7 @@ inline void Tree::copy_children(const Tree& source, std::int32_t from, std::int3
     node(to).first_child = first;
     node(to).num_children = original.num_children;
     for (std::int32_t i = 0; i < original.num_children; ++i) {
-        copy_stats(source.node(original.first_child + i), node(first + i));
+        copy_node(source, original.first_child + i, first + i);
     }
     for (std::int32_t i = 0; i < original.num_children; ++i) {
         copy_children(source, original.first_child + i, first + i);
@@ -149,8 +215,8 @@ inline void Tree::copy_children(const Tree& source, std::int32_t from, std::int3
 
 inline void Tree::keep_subtree(std::int32_t new_root, Tree& spare) {
     spare.reset(capacity_);
-    copy_stats(node(new_root), spare.root());
-    spare.root().action = kNoAction;
+    spare.copy_node(*this, new_root, 0);
+    spare.node(0).action = kNoAction;
     spare.copy_children(*this, new_root, 0);
     std::swap(blocks_, spare.blocks_);
     std::swap(ready_, spare.ready_);
