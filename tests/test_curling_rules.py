@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from pyaz._core import curling as c
 
 TEE = (0.0, c.TEE_Y)
@@ -110,3 +111,45 @@ def test_gat_physics_game_plays() -> None:
     state.apply(c.target_to_shot(c.Target(0.0, c.TEE_Y, 1), c.Physics.GAT))
     x, y, alive = state.stones()[0]
     assert alive and math.hypot(x, y - c.TEE_Y) < 0.02
+
+
+def test_extra_ends_break_a_tie_and_a_blank_extra_end_continues() -> None:
+    rules = c.Rules()
+    rules.num_ends = 1
+    rules.extra_ends = 3
+    state = c.GameState(rules)
+    throwaway = c.Shot(0.0, 1.0, 1)
+    _play_end(state, [throwaway] * 16)  # a blank last end: 0-0, extra end follows
+    assert not state.is_game_over and state.in_extra_end and state.hammer == 1
+    _play_end(state, [throwaway] * 16)  # a blank extra end: still tied, play goes on
+    assert not state.is_game_over and state.end == 2
+    _play_end(state, [throwaway] * 15 + [_draw(*TEE)])  # the hammer team scores: game over
+    assert state.is_game_over and list(state.total_score()) == [0, 1]
+    assert "extra end" in str(state)
+
+
+def test_extra_ends_are_capped_and_off_by_default() -> None:
+    throwaway = c.Shot(0.0, 1.0, 1)
+    rules = c.Rules()
+    rules.num_ends = 1
+    assert rules.extra_ends == 0
+    tied = c.GameState(rules)
+    _play_end(tied, [throwaway] * 16)
+    assert tied.is_game_over  # no extra ends: the tie stands
+    rules.extra_ends = 2
+    capped = c.GameState(rules)
+    for _ in range(3):
+        assert not capped.is_game_over
+        _play_end(capped, [throwaway] * 16)
+    assert capped.is_game_over and len(capped.end_scores) == 3
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [("num_ends", 0, "num_ends"), ("extra_ends", -1, "extra_ends"), ("fgz_shots", 17, "fgz")],
+)
+def test_bad_rules_raise_value_error(field: str, value: int, message: str) -> None:
+    rules = c.Rules()
+    setattr(rules, field, value)
+    with pytest.raises(ValueError, match=message):
+        c.GameState(rules)

@@ -101,3 +101,18 @@ def test_rule_based_player_takes_out_a_stone_on_the_button() -> None:
     assert list(_play(state, target).house_score()) == [0, 1]
     shots = c.generate_shots(state)
     assert len(shots) == 40 + 4  # draws and guards, and 2 weights x 2 spins at the stone
+
+
+def test_rollouts_value_leaves_after_random_shots() -> None:
+    """Yee et al.'s rollouts: with rollout_shots = 0 a leaf is its house score; with rollouts the
+    leaves see random generated shots thrown after them (different values), the search stays
+    reproducible and still draws into an empty house."""
+    state = c.GameState()
+    state.shot = 12
+    plain = c.kr_uct_search(state, _params(300))
+    rolled = c.kr_uct_search(state, _params(300, rollout_shots=5))
+    again = c.kr_uct_search(state, _params(300, rollout_shots=5))
+    assert [ch.kernel_value for ch in rolled.children] == [ch.kernel_value for ch in again.children]
+    assert [ch.kernel_value for ch in rolled.children] != [ch.kernel_value for ch in plain.children]
+    assert sum(ch.visits for ch in rolled.children) == 300
+    assert _tee_distance(_play(state, rolled.best), 12) < c.HOUSE_RADIUS

@@ -99,3 +99,17 @@ def test_evaluator_values_finished_ends_as_win_rates() -> None:
     result = curling.kr_uct_search(root, params, counting)
     assert calls["finished"] > 0
     assert all(-0.5 <= child.mean <= 0.5 for child in result.children)
+
+
+def test_win_rate_inside_an_extra_end_uses_the_last_row() -> None:
+    """In an extra end (tied game) scoring wins outright; a blank is worth the table's tie value."""
+    state = curling.new_game(num_ends=1, extra_ends=1)
+    for _ in range(16):
+        state.apply(curling.Shot(0.0, 1.0, 1))  # a blank last end
+    assert state.in_extra_end and not state.is_game_over
+    table = curling.win_probability_table(np.full(17, 1 / 17))
+    probs = np.zeros(17)
+    probs[8 + 1] = 0.5  # the team to move (team 0, no hammer) scores one: it wins
+    probs[8] = 0.5  # blank: tied after the extra end
+    expected = 0.5 * 1.0 + 0.5 * table[0, table.shape[1] // 2]
+    assert curling.state_win_rate(state, probs, table) == pytest.approx(expected)

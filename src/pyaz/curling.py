@@ -61,10 +61,17 @@ GRID_Y = np.concatenate([WEAK_Y, STRONG_Y])
 GRID_X = np.linspace(-2.2, 2.2, GRID)
 
 
-def new_game(num_ends: int = 8, physics: str = "fcv1", fgz_shots: int = 5) -> GameState:
-    """A new game: team 0 throws first, team 1 holds the hammer in the first end."""
+def new_game(
+    num_ends: int = 8, physics: str = "fcv1", fgz_shots: int = 5, extra_ends: int = 0
+) -> GameState:
+    """A new game: team 0 throws first, team 1 holds the hammer in the first end. A game tied
+    after ``num_ends`` goes on with up to ``extra_ends`` extra ends until one is scored (0: the
+    tie stands)."""
+    if physics.lower() not in ("fcv1", "gat"):
+        raise ValueError(f"physics must be 'fcv1' or 'gat', got {physics!r}")
     rules = Rules()
     rules.num_ends = num_ends
+    rules.extra_ends = extra_ends
     rules.fgz_shots = fgz_shots
     rules.physics = PhysicsParams.gat() if physics.lower() == "gat" else PhysicsParams.fcv1()
     return GameState(rules)
@@ -349,7 +356,9 @@ def state_win_rate(state: GameState, end_probs_mover: Sequence[float], table: np
     probs = np.asarray(end_probs_mover, dtype=np.float64)
     probs_team0 = probs if state.to_move == 0 else probs[::-1]
     a, b = state.total_score()
-    ends_after = state.rules.num_ends - state.end - 1
+    # in an extra end no end follows unless it is blank: row 0 (a tie there is worth the
+    # table's extra-end value)
+    ends_after = max(0, state.rules.num_ends - state.end - 1)
     return win_rate_after_end(probs_team0, int(a - b), state.hammer, ends_after, table)
 
 
@@ -410,10 +419,12 @@ def play_game(
     noise: NoiseParams | None = None,
     seed: int = 0,
     physics: str = "fcv1",
+    extra_ends: int = 0,
 ) -> GameRecord:
-    """Play a game between two players with execution noise (GAT by default)."""
+    """Play a game between two players with execution noise (GAT by default); a game tied after
+    ``num_ends`` goes on with up to ``extra_ends`` extra ends (see :func:`new_game`)."""
     noise = noise or NoiseParams(Noise.GAT)
-    state = new_game(num_ends=num_ends, physics=physics)
+    state = new_game(num_ends=num_ends, physics=physics, extra_ends=extra_ends)
     model = state.rules.physics.model
     shots: list[tuple[int, int, int, Target, Shot]] = []
     k = 0

@@ -113,6 +113,7 @@ void bind_types(py::module_& m) {
         .def(py::init<>())
         .def_readwrite("num_ends", &curling::Rules::num_ends)
         .def_readwrite("fgz_shots", &curling::Rules::fgz_shots)
+        .def_readwrite("extra_ends", &curling::Rules::extra_ends)
         .def_readwrite("physics", &curling::Rules::physics);
 }
 
@@ -221,6 +222,7 @@ void bind_search(py::module_& m) {
         .def_readwrite("new_action_scale", &curling::KrUctParams::new_action_scale)
         .def_readwrite("max_depth", &curling::KrUctParams::max_depth)
         .def_readwrite("evaluate_finished_ends", &curling::KrUctParams::evaluate_finished_ends)
+        .def_readwrite("rollout_shots", &curling::KrUctParams::rollout_shots)
         .def_readwrite("seed", &curling::KrUctParams::seed);
     py::class_<curling::RootChild>(m, "RootChild")
         .def_readonly("action", &curling::RootChild::action)
@@ -264,6 +266,7 @@ void bind_state(py::module_& m) {
         .def_property("hammer", &GameState::hammer, &GameState::set_hammer)
         .def_property_readonly("to_move", &GameState::to_move)
         .def_property_readonly("is_game_over", &GameState::is_game_over)
+        .def_property_readonly("in_extra_end", &GameState::in_extra_end)
         .def("team_of", &GameState::team_of)
         .def("stones", &stone_array, "Array [16, 3] of x, y, in_play (stone i = i-th stone thrown this end).")
         .def("set_stone", &GameState::set_stone, py::arg("index"), py::arg("x"), py::arg("y"), py::arg("in_play") = true)

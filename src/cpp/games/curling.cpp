@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace pyaz::curling {
 namespace {
@@ -391,7 +393,13 @@ bool in_free_guard_zone(double x, double y) {
     return y - kStoneRadius > kHogLineY && y + kStoneRadius < kTeeY && !in_house(x, y);
 }
 
-GameState::GameState(const Rules& rules) : rules_(rules) {}
+GameState::GameState(const Rules& rules) : rules_(rules) {
+    if (rules.num_ends < 1) throw std::invalid_argument("num_ends must be >= 1, got " + std::to_string(rules.num_ends));
+    if (rules.extra_ends < 0) throw std::invalid_argument("extra_ends must be >= 0, got " + std::to_string(rules.extra_ends));
+    if (rules.fgz_shots < 0 || rules.fgz_shots > kStonesPerEnd) {
+        throw std::invalid_argument("fgz_shots must be in 0..16, got " + std::to_string(rules.fgz_shots));
+    }
+}
 
 void GameState::set_stone(int index, double x, double y, bool in_play) {
     stones_.at(static_cast<std::size_t>(index)) = Body{x, y, 0.0, 0.0, 0.0, in_play};
@@ -461,6 +469,12 @@ bool GameState::throw_stone(const Shot& shot) {
 
 bool GameState::apply_no_end(const Shot& shot) { return throw_stone(shot); }
 
+bool GameState::is_game_over() const {
+    if (end_ < rules_.num_ends) return false;
+    const auto total = total_score();
+    return total[0] != total[1] || end_ >= rules_.num_ends + rules_.extra_ends;
+}
+
 bool GameState::apply(const Shot& shot) {
     const bool foul = throw_stone(shot);
     if (shot_ >= kStonesPerEnd) finish_end();
@@ -484,7 +498,7 @@ void GameState::finish_end() {
 std::string GameState::to_string() const {
     std::ostringstream out;
     const auto total = total_score();
-    out << "end " << end_ << "/" << rules_.num_ends << ", shot " << shot_ << ", hammer team " << hammer_
+    out << "end " << end_ << "/" << rules_.num_ends << (in_extra_end() ? " (extra end)" : "") << ", shot " << shot_ << ", hammer team " << hammer_
         << ", score " << total[0] << "-" << total[1] << "\n";
     for (int i = 0; i < kStonesPerEnd; ++i) {
         if (!stones_[i].in_play) continue;

@@ -114,6 +114,10 @@ Shot perturb(const Shot& shot, const NoiseParams& noise, Physics model, Rng& rng
 
 struct Rules {
     int num_ends = 8;
+    // A game tied after num_ends goes on with extra ends until an end is scored, at most this
+    // many (a blank extra end leaves the score tied and play goes on, as in DigitalCurling3);
+    // 0 ends every game after num_ends, ties included (seed 002's Table 1 counts a tie as half).
+    int extra_ends = 0;
     int fgz_shots = 5;  // free guard zone protects the opponent's guards for this many shots (0 = off)
     PhysicsParams physics{};
 };
@@ -128,7 +132,9 @@ public:
     int hammer() const { return hammer_; }
     // Team throwing the next stone (0 or 1).
     int to_move() const { return (shot_ % 2 == 0) ? 1 - hammer_ : hammer_; }
-    bool is_game_over() const { return end_ >= rules_.num_ends; }
+    bool is_game_over() const;
+    // Whether the current end is an extra end (past num_ends, the game tied).
+    bool in_extra_end() const { return end_ >= rules_.num_ends; }
     // Team owning stone index i in the current end.
     int team_of(int index) const { return (index % 2 == 0) ? 1 - hammer_ : hammer_; }
 

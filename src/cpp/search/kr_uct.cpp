@@ -69,12 +69,27 @@ private:
             value = leaf.value_team0;
             node.pending = draw_initial(leaf, state);
         } else {
-            value = house_value_team0(state);
+            value = rollout_value(state);
             node.pending = generate_shots(state);
             std::reverse(node.pending.begin(), node.pending.end());
         }
         nodes_.push_back(std::move(node));
         return {static_cast<int>(nodes_.size()) - 1, value};
+    }
+
+    // Yee et al.'s rollout: up to rollout_shots random generated shots with execution noise, then
+    // the house score as if the end finished.
+    double rollout_value(const GameState& state) {
+        if (params_.rollout_shots <= 0) return house_value_team0(state);
+        GameState play = state;
+        const NoiseParams noise{Noise::kGAT};
+        const Physics model = play.rules().physics.model;
+        for (int i = 0; i < params_.rollout_shots && play.shot() < kStonesPerEnd; ++i) {
+            const std::vector<Target> shots = generate_shots(play);
+            const Target& pick = shots[rng_.below(static_cast<std::uint32_t>(shots.size()))];
+            play.apply_no_end(perturb(target_to_shot(pick, model), noise, model, rng_));
+        }
+        return house_value_team0(play);
     }
 
     // k candidates without replacement, in proportion to their weights (all if none given).

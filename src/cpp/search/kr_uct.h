@@ -40,6 +40,10 @@ struct KrUctParams {
     // Finished ends (16 stones thrown) are valued by the evaluator instead of the house score,
     // so that a win-rate evaluator can turn the real end score into a win probability.
     bool evaluate_finished_ends = false;
+    // Without an evaluator: leaves are valued by a rollout of up to this many shots (Yee et al.
+    // used 5), each a uniformly random generated shot thrown with GAT execution noise, then
+    // the house score; 0 values a leaf by its house score as it stands.
+    int rollout_shots = 0;
     std::uint64_t seed = 0;
 };
 
