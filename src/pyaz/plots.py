@@ -37,7 +37,14 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["LOSS_KEYS", "STAGE_KEYS", "WIN_RATIO_AXES", "make_plots", "moving_average"]
+__all__ = [
+    "LOSS_KEYS",
+    "STAGE_KEYS",
+    "WIN_RATIO_AXES",
+    "make_plots",
+    "moving_average",
+    "plot_win_table",
+]
 
 #: Loss keys of an ``iteration`` / ``train_epoch`` record and their legend labels.
 LOSS_KEYS: dict[str, str] = {"loss": "total", "loss_policy": "policy", "loss_value": "value"}
@@ -90,6 +97,42 @@ def make_plots(run_dir: str | os.PathLike[str], *, window: int = 20, dpi: int = 
             continue
         written.append(path)
     return written
+
+
+def plot_win_table(run_dir: str | os.PathLike[str], *, dpi: int = 120) -> Path | None:
+    """``win_table.png`` from a curling run's ``win_table.npy`` (P_win[n, d] of the first
+    thrower, built from the run's ends), beside seed 002's Table 1: one curve per number of
+    ends to play, over the score difference -4..+4. Returns None when there is no table."""
+    run_dir = Path(run_dir)
+    source = run_dir / "win_table.npy"
+    if not source.exists():
+        return None
+    try:
+        from pyaz.curling import SEED002_TABLE1
+
+        table = np.load(source)
+        middle = table.shape[1] // 2
+        diffs = np.arange(-4, 5)
+        fig = _figure(2, width=12.0, height=4.5)
+        own_ax, seed_ax = fig.subplots(1, 2)
+        for n in (1, 2, 4, 8):
+            if n < table.shape[0]:
+                own_ax.plot(diffs, table[n, middle + diffs], marker="o", ms=3, label=f"n = {n}")
+            seed_ax.plot(diffs, SEED002_TABLE1[n], marker="o", ms=3, label=f"n = {n}")
+        own_ax.set_title("P_win of the first thrower, from this run's ends")
+        seed_ax.set_title("Seed 002, Table 1")
+        for ax in (own_ax, seed_ax):
+            ax.set_xlabel("score difference d (first thrower minus hammer team)")
+            ax.set_ylabel("P_win(n ends to play, d)")
+            ax.set_ylim(0, 1)
+            ax.grid(alpha=0.3)
+            ax.legend()
+        path = run_dir / "win_table.png"
+        _save(fig, path, dpi)
+    except Exception as exc:  # a plot must never stop a training run
+        warnings.warn(f"could not write the win table plot: {exc!r}", RuntimeWarning, stacklevel=2)
+        return None
+    return path
 
 
 def moving_average(values: Sequence[float] | np.ndarray, window: int) -> np.ndarray:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 import tomllib
 from pathlib import Path
@@ -70,12 +71,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pyaz-selfplay",
         description="Train a policy-value network by self-play with C++ tree search.",
-        epilog="Example: pyaz-selfplay --game othello --size 6 --threads 32 --out runs/o6",
+        epilog=(
+            "Example: pyaz-selfplay --game othello --size 6 --threads 32 --out runs/o6. "
+            "Curling has its own loop and options: pyaz-selfplay --game curling --help"
+        ),
     )
     parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
     parser.add_argument("--preset", type=Path, help="TOML file of settings (keys = option names)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
-    parser.add_argument("--game", help=f"game name (default {defaults.game})")
+    parser.add_argument(
+        "--game",
+        help=f"game name (default {defaults.game}); curling runs seed 002's own loop",
+    )
     parser.add_argument("--size", type=int, help="board size for othello (4..8) or gomoku (5..15)")
     parser.add_argument("--width", type=int, help="connect_four width")
     parser.add_argument("--height", type=int, help="connect_four height")
@@ -121,7 +128,33 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
     return config
 
 
+def _is_curling(argv: list[str]) -> bool:
+    """Whether the command line, its preset or the run being resumed names the curling game."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--game")
+    pre.add_argument("--preset", type=Path)
+    pre.add_argument("--out", type=Path)
+    pre.add_argument("--resume", action="store_true")
+    known, _ = pre.parse_known_args(argv)
+    if known.game is not None:
+        return bool(known.game == "curling")
+    try:
+        if known.preset is not None and known.preset.exists():
+            return bool(tomllib.loads(known.preset.read_text()).get("game") == "curling")
+        saved = known.out / "config.json" if known.out is not None else None
+        if known.resume and saved is not None and saved.exists():
+            return bool(json.loads(saved.read_text()).get("game") == "curling")
+    except (OSError, ValueError):
+        return False  # the main parser reports the problem
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if _is_curling(argv):
+        from pyaz.cli import selfplay_curling
+
+        return selfplay_curling.main(argv)
     args = build_parser().parse_args(argv)
     try:
         config = settings_from(args)

@@ -1,0 +1,493 @@
+"""The curling training loop of seed 002: a supervised start from the rule-based player's games
+(section 5.1), then self-play reinforcement learning with KR-DL-UCT (section 5.2, Algorithm 1),
+with the multi-end win-probability table built from the run's own ends (section 6.2).
+
+Each iteration plays ``games`` self-play games, adds their shots to a sliding window of the
+newest ``window`` shots (the seed keeps the newest 1,000,000), trains ``steps`` SGD minibatches
+on eq. 13 (cross-entropy of the policy against the search's visit distribution, cross-entropy of
+the 17 value bins against the end's real score, c * ||theta||^2), and every ``eval_every``
+iterations plays ``eval_games`` games against a reference opponent (colours and the first-end
+hammer alternate). Every iteration is checkpointed atomically; ``resume=True`` continues after
+an interruption, losing at most the iteration in progress.
+
+Scale: the seed ran 400 simulations per shot, a 9-block 32-filter network and 5 M self-play
+shots on 5 GPUs for a week. The defaults here are a CPU-sized version (see ``CurlingConfig``);
+every constant is an option.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import time
+import warnings
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch.nn import functional
+from tqdm import tqdm
+
+from pyaz import curling
+from pyaz.arena import wilson_interval
+from pyaz.curling_net import CurlingNet, kr_dl_evaluator, records_to_examples
+from pyaz.curling_selfplay import (
+    POLICY_CELLS,
+    Shots,
+    end_counts,
+    mirror_actions,
+    pack_planes,
+    play_self_play_game,
+    unpack_planes,
+)
+from pyaz.runlog import RunLog, atomic_write_bytes, truncate_after, write_json_atomic
+
+CHECKPOINT = "checkpoint.pt"
+WIN_TABLES = ("none", "seed002", "own")
+EVAL_OPPONENTS = ("rule-based", "kr-uct", "none")
+NOISES = {"gat": curling.Noise.GAT, "dc3": curling.Noise.DC3, "none": curling.Noise.NONE}
+
+
+@dataclass
+class CurlingConfig:
+    """Every setting of a curling run; the seed's values are given where they differ."""
+
+    game: str = "curling"
+    iterations: int = 20
+    games: int = 8  # self-play games per iteration
+    ends: int = 2  # ends per game (seed: 8-end games; its comparisons use 2-end games)
+    extra_ends: int = 0  # extra ends to break a tie (0: a tie stands, as in seed 002's table)
+    simulations: int = 64  # KR-DL-UCT simulations per shot (seed: 400)
+    c_ucb: float = 0.1  # C of Algorithm 1 (seed)
+    initial_actions: int = 20  # k actions drawn from the policy at a new node (seed)
+    tau: float = 0.33  # policy temperature after the first 3 shots (seed)
+    tau_opening: float = 1.0  # policy temperature for the first 3 shots of an end (seed)
+    win_table: str = "own"  # leaves: none (KR-DRL, expected score), seed002, own (KR-DRL-MES)
+    window: int = 20_000  # newest shots trained on (seed: 1,000,000)
+    steps: int = 0  # SGD minibatches per iteration; 0: sample_reuse * new shots / batch_size
+    sample_reuse: float = 4.0  # training samples drawn per new self-play shot (with steps = 0)
+    batch_size: int = 64
+    lr: float = 0.01  # seed: 0.01, "gradually reduced"
+    momentum: float = 0.9
+    l2: float = 1e-4  # c in eq. 13 (seed: 0.0001)
+    channels: int = 16  # seed: 32
+    blocks: int = 2  # seed: 9
+    supervised_games: int = 32  # rule-based games for the supervised start (seed: 4 M shots)
+    supervised_steps: int = 500
+    noise: str = "gat"  # execution noise: gat (seed), dc3, none
+    physics: str = "fcv1"  # fcv1 (DigitalCurling3) or gat (the seed's simulator)
+    eval_every: int = 1
+    eval_games: int = 8
+    eval_opponent: str = "rule-based"  # rule-based, kr-uct (house-score leaves), none
+    eval_simulations: int = 0  # 0: the same as --simulations
+    torch_threads: int = 1
+    seed: int = 0
+
+    def check(self) -> None:
+        positive = ("iterations", "games", "ends", "simulations", "window", "batch_size")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        non_negative = ("extra_ends", "steps", "supervised_games", "supervised_steps")
+        for name in (*non_negative, "eval_games", "blocks"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if self.sample_reuse <= 0:
+            raise ValueError(f"sample_reuse must be > 0, got {self.sample_reuse}")
+        if self.channels < 1:
+            raise ValueError(f"channels must be >= 1, got {self.channels}")
+        if self.win_table not in WIN_TABLES:
+            raise ValueError(f"win_table must be one of {WIN_TABLES}, got {self.win_table!r}")
+        if self.eval_opponent not in EVAL_OPPONENTS:
+            raise ValueError(
+                f"eval_opponent must be one of {EVAL_OPPONENTS}, got {self.eval_opponent!r}"
+            )
+        if self.noise not in NOISES:
+            raise ValueError(f"noise must be one of {tuple(NOISES)}, got {self.noise!r}")
+        if self.physics not in ("fcv1", "gat"):
+            raise ValueError(f"physics must be fcv1 or gat, got {self.physics!r}")
+        if self.tau <= 0 or self.tau_opening <= 0:
+            raise ValueError("tau and tau_opening must be > 0")
+        if self.ends > 10:
+            raise ValueError("ends must be <= 10 (the win table's range)")
+
+
+class CurlingTrainingLoop:
+    """Runs a :class:`CurlingConfig` in ``run_dir``; see the module docstring."""
+
+    def __init__(
+        self, config: CurlingConfig, run_dir: Path, resume: bool = False, progress: bool = True
+    ) -> None:
+        config.check()
+        self.config = config
+        self.run_dir = Path(run_dir)
+        self.progress = progress
+        torch.manual_seed(config.seed)
+        torch.set_num_threads(max(1, config.torch_threads))
+        self.rng = np.random.default_rng(config.seed)
+        self.net = CurlingNet(config.channels, config.blocks)
+        self.optimizer = torch.optim.SGD(
+            self.net.parameters(),
+            lr=config.lr,
+            momentum=config.momentum,
+            weight_decay=2 * config.l2,  # the gradient of c * ||theta||^2
+        )
+        self.buffer = Shots()
+        self.ends_seen = np.zeros(curling.SCORE_BINS, dtype=np.int64)
+        self.counters: dict[str, float] = {
+            "iteration": 0,
+            "games": 0,
+            "shots": 0,
+            "train_steps": 0,
+            "elapsed_s": 0.0,
+            "supervised": 0,
+        }
+        checkpoint = self.run_dir / CHECKPOINT
+        if checkpoint.exists() and not resume:
+            raise FileExistsError(
+                f"{self.run_dir} holds a run already: resume it (--resume) or pick another folder"
+            )
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        if resume and checkpoint.exists():
+            self._load_checkpoint()
+            truncate_after(self.run_dir, int(self.counters["iteration"]))
+        write_json_atomic(self.run_dir / "config.json", asdict(config))
+        self.log = RunLog(self.run_dir)
+
+    # -- pieces ---------------------------------------------------------------------------------
+
+    def noise(self) -> curling.NoiseParams:
+        return curling.NoiseParams(NOISES[self.config.noise])
+
+    def win_table(self) -> np.ndarray | None:
+        """The leaves' multi-end table: none, the seed's Table 1, or P_win from this run's ends
+        (the seed's Table 1 until the run has seen any end)."""
+        c = self.config
+        if c.win_table == "none":
+            return None
+        if c.win_table == "own" and self.ends_seen.sum() > 0:
+            return curling.win_probability_table(self.ends_seen / self.ends_seen.sum())
+        return curling.seed002_table()
+
+    def search_params(self, simulations: int) -> curling.KrUctParams:
+        params = curling.KrUctParams()
+        params.simulations = simulations
+        params.c_ucb = self.config.c_ucb
+        params.initial_actions = self.config.initial_actions
+        params.evaluate_finished_ends = self.config.win_table != "none"
+        return params
+
+    def evaluator(self) -> curling.LeafEvaluatorFn:
+        c = self.config
+        return kr_dl_evaluator(
+            self.net, tau_fgz=c.tau_opening, tau=c.tau, win_table=self.win_table()
+        )
+
+    # -- stages ---------------------------------------------------------------------------------
+
+    def supervised_start(self) -> dict[str, Any]:
+        """Section 5.1 on a small scale: rule-based games (one-hot policy on the reference
+        program's shot, value = the end's score), mirrored, ``supervised_steps`` minibatches."""
+        c = self.config
+        player = curling.rule_based_player(self.noise())
+        records = []
+        games = tqdm(
+            range(c.supervised_games),
+            desc="rule-based games",
+            unit="game",
+            disable=not self.progress,
+        )
+        for g in games:
+            seed = c.seed * 1_000_003 + 500_000 + g
+            records.append(
+                curling.play_game(
+                    (player, player), c.ends, self.noise(), seed=seed, physics=c.physics
+                )
+            )
+        for record in records:
+            self.ends_seen += end_counts(record.end_scores)
+        planes, actions, bins = records_to_examples(records, num_ends=c.ends)
+        shots = Shots(
+            np.stack([pack_planes(p) for p in planes]),
+            np.rint(planes[:, 10, 0, 0] * 15).astype(np.int8),
+            np.pad(actions[:, None], ((0, 0), (0, POLICY_CELLS - 1))).astype(np.int32),
+            np.pad(np.ones((len(actions), 1)), ((0, 0), (0, POLICY_CELLS - 1))).astype(np.float32),
+            bins.astype(np.int8),
+        )
+        stats = self.train(shots, c.supervised_steps, "supervised")
+        return {"supervised_games": c.supervised_games, "supervised_shots": len(shots), **stats}
+
+    def self_play(self, iteration: int) -> tuple[Shots, list[list[tuple[int, int]]]]:
+        c = self.config
+        evaluator = self.evaluator()
+        params = self.search_params(c.simulations)
+        played = []
+        games = tqdm(range(c.games), desc="self-play", unit="game", disable=not self.progress)
+        for g in games:
+            seed = (c.seed * 1_000_003 + iteration) * 10_007 + g
+            played.append(
+                play_self_play_game(
+                    evaluator, params, c.ends, self.noise(), seed, c.physics, c.extra_ends
+                )
+            )
+        return Shots.concat([p.shots for p in played]), [p.end_scores for p in played]
+
+    def train(self, shots: Shots, steps: int, desc: str = "training") -> dict[str, float]:
+        """``steps`` SGD minibatches on eq. 13, each example mirrored left-right at random."""
+        if len(shots) == 0 or steps == 0:
+            return {}
+        c = self.config
+        self.net.train()
+        totals = np.zeros(3)
+        bar = tqdm(range(steps), desc=desc, unit="step", disable=not self.progress)
+        for _ in bar:
+            idx = self.rng.choice(len(shots), size=min(c.batch_size, len(shots)), replace=False)
+            mirror = self.rng.random(len(idx)) < 0.5
+            planes = unpack_planes(shots.planes[idx], shots.shot[idx])
+            planes[mirror] = planes[mirror][..., ::-1]
+            cells = shots.cells[idx].astype(np.int64)
+            cells[mirror] = mirror_actions(cells[mirror])
+            target = np.zeros((len(idx), curling.NUM_ACTIONS), dtype=np.float32)
+            np.add.at(target, (np.arange(len(idx))[:, None], cells), shots.weights[idx])
+            logits, value_logits = self.net(torch.from_numpy(planes))
+            loss_policy = -(torch.from_numpy(target) * functional.log_softmax(logits, 1)).sum(1)
+            loss_value = functional.cross_entropy(
+                value_logits, torch.from_numpy(shots.value_bin[idx].astype(np.int64))
+            )
+            loss = loss_policy.mean() + loss_value
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            totals += (loss.item(), loss_policy.mean().item(), loss_value.item())
+            self.counters["train_steps"] += 1
+            bar.set_postfix(loss=f"{loss.item():.3f}")
+        self.net.eval()
+        mean = totals / steps
+        return {"loss": mean[0], "loss_policy": mean[1], "loss_value": mean[2]}
+
+    def evaluate(self, iteration: int) -> dict[str, Any] | None:
+        """KR-DL-UCT with the current network against the reference opponent; a tie counts half."""
+        c = self.config
+        if c.eval_opponent == "none" or c.eval_games < 1:
+            return None
+        simulations = c.eval_simulations or c.simulations
+        evaluator = self.evaluator()
+        params = self.search_params(simulations)
+
+        def pyaz_player(state: curling.GameState, seed: int) -> curling.Target:
+            params.seed = seed
+            return curling.kr_uct_search(state, params, evaluator).best
+
+        if c.eval_opponent == "rule-based":
+            opponent = curling.rule_based_player(self.noise())
+        else:
+            opponent = curling.kr_uct_player(simulations)
+        wins = draws = 0
+        games = tqdm(range(c.eval_games), desc="evaluation", unit="game", disable=not self.progress)
+        for g in games:
+            mine = g % 2  # team 1 holds the hammer in end 1: alternate
+            players = (pyaz_player, opponent) if mine == 0 else (opponent, pyaz_player)
+            seed = (c.seed * 1_000_003 + iteration) * 10_007 + 5_000 + g
+            record = curling.play_game(
+                players, c.ends, self.noise(), seed=seed, physics=c.physics, extra_ends=c.extra_ends
+            )
+            total = record.total
+            if total[mine] > total[1 - mine]:
+                wins += 1
+            elif total[0] == total[1]:
+                draws += 1
+        score = (wins + 0.5 * draws) / c.eval_games
+        low, high = wilson_interval(wins + 0.5 * draws, c.eval_games)
+        return {
+            "win_ratio": score,
+            "wins": wins,
+            "draws": draws,
+            "losses": c.eval_games - wins - draws,
+            "wilson_low": low,
+            "wilson_high": high,
+            "opponent": c.eval_opponent,
+            "eval_games": c.eval_games,
+            "eval_simulations": simulations,
+        }
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        c = self.config
+        if not self.counters["supervised"] and c.supervised_games > 0:
+            began = time.perf_counter()
+            stats = self.supervised_start()
+            self.counters["supervised"] = 1
+            self.counters["elapsed_s"] += time.perf_counter() - began
+            self.log.log({"kind": "supervised", "iteration": 0, **stats})
+            self._log_evaluation(0, self.evaluate(0))  # the supervised network's strength
+            self._save_checkpoint(0)
+        for iteration in range(int(self.counters["iteration"]) + 1, c.iterations + 1):
+            self._iteration(iteration)
+        self.log.close()
+
+    def _iteration(self, iteration: int) -> None:
+        c = self.config
+        began = time.perf_counter()
+        shots, end_scores = self.self_play(iteration)
+        for scores in end_scores:
+            self.ends_seen += end_counts(scores)
+        self.buffer = Shots.concat([self.buffer, shots]).last(c.window)
+        self.counters["games"] += c.games
+        self.counters["shots"] += len(shots)
+        played = time.perf_counter()
+        record: dict[str, Any] = {
+            "kind": "iteration",
+            "iteration": iteration,
+            "games": c.games,
+            "shots": len(shots),
+            "buffer_shots": len(self.buffer),
+            "shots_per_s": len(shots) / max(played - began, 1e-9),
+            **self._end_statistics(end_scores),
+        }
+        steps = c.steps or max(1, math.ceil(c.sample_reuse * len(shots) / c.batch_size))
+        record.update(self.train(self.buffer, steps))
+        trained = time.perf_counter()
+        self.counters["elapsed_s"] += trained - began
+        self.counters["iteration"] = iteration
+        record.update(
+            time_selfplay=played - began,
+            time_train=trained - played,
+            train_steps=self.counters["train_steps"],
+        )
+        evaluation = self.evaluate(iteration) if iteration % max(1, c.eval_every) == 0 else None
+        self.counters["elapsed_s"] += time.perf_counter() - trained
+        record["time_arena"] = time.perf_counter() - trained
+        self.log.log(record)
+        tqdm.write(self._summary(record))
+        self._log_evaluation(iteration, evaluation)
+        self._save_checkpoint(iteration)
+
+    def _log_evaluation(self, iteration: int, evaluation: dict[str, Any] | None) -> None:
+        if evaluation is None:
+            return
+        self.log.log(
+            {
+                "kind": "eval",
+                "iteration": iteration,
+                "elapsed_s": self.counters["elapsed_s"],
+                "train_steps": self.counters["train_steps"],
+                "epochs": iteration,
+                **evaluation,
+            }
+        )
+        e = evaluation
+        tqdm.write(
+            f"iter {iteration} evaluation vs {e['opponent']}: {e['wins']}-{e['draws']}-"
+            f"{e['losses']}, score {e['win_ratio']:.2f}"
+            f" [{e['wilson_low']:.2f}, {e['wilson_high']:.2f}]"
+        )
+
+    def _end_statistics(self, end_scores: list[list[tuple[int, int]]]) -> dict[str, float]:
+        ends = [e for game in end_scores for e in game]
+        points = np.array([abs(a - b) for a, b in ends], dtype=np.float64)
+        table = curling.win_probability_table(self.ends_seen / max(1, self.ends_seen.sum()))
+        return {
+            "blank_ends": float(np.mean(points == 0)),
+            "mean_end_points": float(points.mean()),
+            "ends_seen": int(self.ends_seen.sum()),
+            # own table: the first thrower's chance of a tied game with 1 and 8 ends to play
+            "p_win_1_end_tied": float(table[1, table.shape[1] // 2]),
+            "p_win_8_ends_tied": float(table[8, table.shape[1] // 2]),
+        }
+
+    def _summary(self, record: dict[str, Any]) -> str:
+        parts = [
+            f"iter {record['iteration']}/{self.config.iterations}",
+            f"{record['shots_per_s']:.2f} shots/s",
+            f"{record['shots']} shots (window {record['buffer_shots']})",
+        ]
+        if "loss" in record:
+            parts.append(
+                f"loss {record['loss']:.3f} (p {record['loss_policy']:.3f},"
+                f" v {record['loss_value']:.3f})"
+            )
+        return " | ".join(parts)
+
+    # -- checkpoints ----------------------------------------------------------------------------
+
+    def _save_checkpoint(self, iteration: int) -> None:
+        buffer_name = f"buffer-{iteration:05d}.npz"
+        blob = io.BytesIO()
+        np.savez_compressed(blob, **self.buffer.arrays())
+        atomic_write_bytes(self.run_dir / buffer_name, blob.getvalue())
+        net = {"channels": self.config.channels, "blocks": self.config.blocks}
+        data = {
+            "net": self.net.state_dict(),
+            "net_config": net,
+            "optimizer": self.optimizer.state_dict(),
+            "rng": self.rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(),
+            "counters": dict(self.counters),
+            "ends_seen": self.ends_seen.tolist(),
+            "buffer": buffer_name,
+            "config": asdict(self.config),
+        }
+        blob = io.BytesIO()
+        torch.save(data, blob)
+        atomic_write_bytes(self.run_dir / CHECKPOINT, blob.getvalue())
+        nets = self.run_dir / "nets"
+        nets.mkdir(exist_ok=True)
+        blob = io.BytesIO()
+        torch.save({"net": self.net.state_dict(), **net, "iteration": iteration}, blob)
+        atomic_write_bytes(nets / f"iter-{iteration:05d}.pt", blob.getvalue())
+        scripted = io.BytesIO()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=DeprecationWarning)
+            # traced, not scripted: tracing needs no source files (safe mid-run under an
+            # editable install) and the network has no data-dependent control flow
+            example = torch.zeros(1, curling.NUM_PLANES, curling.GRID, curling.GRID)
+            torch.jit.save(torch.jit.trace(self.net, example), scripted)
+        atomic_write_bytes(self.run_dir / "net.torchscript.pt", scripted.getvalue())
+        if self.ends_seen.sum() > 0:  # the run's own P_win table (used at the leaves with "own")
+            table = curling.win_probability_table(self.ends_seen / self.ends_seen.sum())
+            blob = io.BytesIO()
+            np.save(blob, table)
+            atomic_write_bytes(self.run_dir / "win_table.npy", blob.getvalue())
+        for old in self.run_dir.glob("buffer-*.npz"):
+            if old.name != buffer_name:
+                old.unlink()
+
+    def _load_checkpoint(self) -> None:
+        data = torch.load(self.run_dir / CHECKPOINT, map_location="cpu", weights_only=False)
+        saved = data["net_config"]
+        if (saved["channels"], saved["blocks"]) != (self.config.channels, self.config.blocks):
+            raise ValueError(
+                f"the run's network has {saved['channels']} channels and {saved['blocks']}"
+                " blocks; resume with the same --channels / --blocks"
+            )
+        self.net.load_state_dict(data["net"])
+        self.optimizer.load_state_dict(data["optimizer"])
+        self.rng.bit_generator.state = data["rng"]
+        torch.set_rng_state(data["torch_rng"])
+        self.counters.update(data["counters"])
+        self.ends_seen = np.array(data["ends_seen"], dtype=np.int64)
+        with np.load(self.run_dir / data["buffer"]) as arrays:
+            self.buffer = Shots.from_arrays(dict(arrays))
+        now = asdict(self.config)
+        changed = sorted(k for k in data["config"] if data["config"][k] != now.get(k))
+        if changed:
+            tqdm.write(f"note: resuming with changed settings: {', '.join(changed)}")
+        self.net.eval()
+
+
+def load_curling_net(path: str | Path) -> CurlingNet:
+    """A network saved by the loop (``nets/iter-NNNNN.pt`` or ``checkpoint.pt``)."""
+    data = torch.load(Path(path), map_location="cpu", weights_only=False)
+    config = data.get("net_config", data)
+    net = CurlingNet(int(config["channels"]), int(config["blocks"]))
+    net.load_state_dict(data["net"])
+    net.eval()
+    return net
+
+
+def read_config(run_dir: str | Path) -> dict[str, Any]:
+    return json.loads((Path(run_dir) / "config.json").read_text())

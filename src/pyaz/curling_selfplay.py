@@ -1,0 +1,172 @@
+"""Self-play records for curling: one game of KR-DL-UCT against itself, kept compactly.
+
+A game yields, for every shot, the network input (bit-packed), the search's policy target over
+the 32x32x2 target grid and, once the end is scored, the value target (the end's score for the
+team that threw, as one of 17 bins). Policy targets are the root children's visit counts n(a)
+of Algorithm 1, each added to the grid cell nearest its target (seed 002 trains the policy on
+the search's proposals, section 5.2; binning continuous actions to the grid is pyaz's choice),
+and stored sparsely: the ``POLICY_CELLS`` heaviest cells, renormalised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pyaz import curling
+
+POLICY_CELLS = 32  # grid cells kept per policy target (the rest of the mass is dropped)
+_BINARY_PLANES = [p for p in range(curling.NUM_PLANES) if p != 10]  # plane 10 is shot / 15
+
+
+def pack_planes(planes: np.ndarray) -> np.ndarray:
+    """[NUM_PLANES, 32, 32] float planes -> bits of the 0/1 planes (plane 10 is rebuilt from the
+    shot number by :func:`unpack_planes`)."""
+    return np.packbits(planes[_BINARY_PLANES] > 0.5)
+
+
+def unpack_planes(packed: np.ndarray, shots: np.ndarray) -> np.ndarray:
+    """Inverse of :func:`pack_planes` for a batch: packed [N, bytes], shot numbers [N]."""
+    n = len(shots)
+    size = len(_BINARY_PLANES) * curling.GRID * curling.GRID
+    bits = np.unpackbits(packed, axis=1, count=size).reshape(
+        n, len(_BINARY_PLANES), curling.GRID, curling.GRID
+    )
+    planes = np.empty((n, curling.NUM_PLANES, curling.GRID, curling.GRID), dtype=np.float32)
+    planes[:, _BINARY_PLANES] = bits
+    planes[:, 10] = (np.asarray(shots, dtype=np.float32) / 15.0)[:, None, None]
+    return planes
+
+
+def policy_target(children: list[curling.RootChild]) -> tuple[np.ndarray, np.ndarray]:
+    """Visit counts of the root's children on the grid: (cells [POLICY_CELLS] int32, weights
+    [POLICY_CELLS] float32 summing to 1; unused slots have weight 0 and cell 0)."""
+    mass: dict[int, float] = {}
+    for child in children:
+        if child.visits > 0:
+            cell = curling.target_to_action(child.action)
+            mass[cell] = mass.get(cell, 0.0) + float(child.visits)
+    if not mass:
+        raise ValueError("the search returned no visited action")
+    top = sorted(mass.items(), key=lambda kv: (-kv[1], kv[0]))[:POLICY_CELLS]
+    cells = np.zeros(POLICY_CELLS, dtype=np.int32)
+    weights = np.zeros(POLICY_CELLS, dtype=np.float32)
+    total = sum(w for _, w in top)
+    for i, (cell, w) in enumerate(top):
+        cells[i] = cell
+        weights[i] = w / total
+    return cells, weights
+
+
+def mirror_actions(actions: np.ndarray) -> np.ndarray:
+    """Grid actions of the left-right mirror image: column reversed, spin flipped (the grid's x
+    values are symmetric about the centre line, and a mirrored curl needs the other spin)."""
+    cell, spin_bit = np.divmod(np.asarray(actions), 2)
+    row, col = np.divmod(cell, curling.GRID)
+    return 2 * (curling.GRID * row + (curling.GRID - 1 - col)) + (1 - spin_bit)
+
+
+@dataclass
+class Shots:
+    """Training examples (one per shot), as parallel arrays."""
+
+    planes: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint8))
+    shot: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    cells: np.ndarray = field(default_factory=lambda: np.zeros((0, POLICY_CELLS), np.int32))
+    weights: np.ndarray = field(default_factory=lambda: np.zeros((0, POLICY_CELLS), np.float32))
+    value_bin: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+
+    def __len__(self) -> int:
+        return len(self.shot)
+
+    @staticmethod
+    def concat(parts: list[Shots]) -> Shots:
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return Shots()
+        return Shots(
+            *(np.concatenate([getattr(p, name) for p in parts]) for name in Shots._fields())
+        )
+
+    def last(self, count: int) -> Shots:
+        """The newest ``count`` examples (a sliding window)."""
+        return Shots(*(getattr(self, name)[-count:] for name in Shots._fields()))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in Shots._fields()}
+
+    @staticmethod
+    def from_arrays(arrays: dict[str, np.ndarray]) -> Shots:
+        return Shots(*(np.asarray(arrays[name]) for name in Shots._fields()))
+
+    @staticmethod
+    def _fields() -> tuple[str, ...]:
+        return ("planes", "shot", "cells", "weights", "value_bin")
+
+
+@dataclass
+class PlayedGame:
+    """One self-play game: its examples and its per-end scores (team 0, team 1)."""
+
+    shots: Shots
+    end_scores: list[tuple[int, int]]
+
+
+def play_self_play_game(
+    evaluator: curling.LeafEvaluatorFn,
+    params: curling.KrUctParams,
+    num_ends: int,
+    noise: curling.NoiseParams,
+    seed: int,
+    physics: str = "fcv1",
+    extra_ends: int = 0,
+) -> PlayedGame:
+    """KR-DL-UCT against itself for ``num_ends`` ends with execution noise; every shot is
+    recorded with the search's policy target, and the value targets are filled in as each end
+    is scored."""
+    state = curling.new_game(num_ends=num_ends, physics=physics, extra_ends=extra_ends)
+    model = state.rules.physics.model
+    packed, shot_no, cells, weights, ends, teams = [], [], [], [], [], []
+    k = 0
+    while not state.is_game_over:
+        params.seed = seed * 100_003 + k
+        result = curling.kr_uct_search(state, params, evaluator)
+        c, w = policy_target(result.children)
+        packed.append(pack_planes(curling.encode(state)))
+        shot_no.append(state.shot)
+        cells.append(c)
+        weights.append(w)
+        ends.append(state.end)
+        teams.append(state.to_move)
+        shot = curling.target_to_shot(result.best, model)
+        state.apply(curling.perturb(shot, noise, model, seed * 7919 + k))
+        k += 1
+    end_scores = [(int(a), int(b)) for a, b in state.end_scores]
+    bins = []
+    for end, team in zip(ends, teams, strict=True):
+        a, b = end_scores[end]
+        mine = (a - b) if team == 0 else (b - a)
+        bins.append(int(np.clip(mine, -8, 8)) + 8)
+    shots = Shots(
+        np.stack(packed),
+        np.array(shot_no, dtype=np.int8),
+        np.stack(cells),
+        np.stack(weights),
+        np.array(bins, dtype=np.int8),
+    )
+    return PlayedGame(shots, end_scores)
+
+
+def end_counts(end_scores: list[tuple[int, int]]) -> np.ndarray:
+    """17 counts of one game's ends by the first thrower's points minus the hammer team's (team 1
+    holds the hammer in end 1; the scorer throws first next end; a blank keeps the hammer): what
+    :func:`pyaz.curling.end_score_distribution` normalises."""
+    counts = np.zeros(curling.SCORE_BINS, dtype=np.int64)
+    hammer = 1
+    for a, b in end_scores:
+        diff = (a - b) if hammer == 1 else (b - a)
+        counts[int(np.clip(diff, -8, 8)) + 8] += 1
+        if a != b:
+            hammer = 1 if a > b else 0
+    return counts
