@@ -16,7 +16,6 @@ from pyaz.curling_net import CurlingNet, kr_dl_evaluator  # noqa: E402
 from pyaz.curling_selfplay import (  # noqa: E402
     POLICY_CELLS,
     end_counts,
-    mirror_actions,
     pack_planes,
     play_self_play_game,
     policy_target,
@@ -50,11 +49,11 @@ def test_mirrored_planes_and_actions_match_the_mirrored_position() -> None:
     np.testing.assert_array_equal(curling.encode(mirrored), curling.encode(state)[..., ::-1])
     for target in (curling.Target(0.4, 38.0, 1), curling.Target(-1.3, 70.0, -1)):
         flipped = curling.Target(-target.x, target.y, -target.spin)
-        assert mirror_actions(np.array([curling.target_to_action(target)]))[0] == (
+        assert curling.mirror_actions(np.array([curling.target_to_action(target)]))[0] == (
             curling.target_to_action(flipped)
         )
     actions = np.arange(curling.NUM_ACTIONS)
-    np.testing.assert_array_equal(mirror_actions(mirror_actions(actions)), actions)
+    np.testing.assert_array_equal(curling.mirror_actions(curling.mirror_actions(actions)), actions)
 
 
 def test_policy_target_is_the_visit_distribution_on_the_grid() -> None:

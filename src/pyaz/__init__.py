@@ -54,6 +54,7 @@ __version__ = "0.1.0"
 Go.to_sgf = go_to_sgf  # type: ignore[attr-defined]
 Go.from_sgf = staticmethod(go_from_sgf)  # type: ignore[attr-defined]
 
+
 def __getattr__(name: str) -> object:
     # TorchEvaluator imports torch, so it loads only when asked for.
     if name == "TorchEvaluator":

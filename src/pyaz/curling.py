@@ -227,6 +227,14 @@ def target_to_action(target: Target) -> int:
     return 2 * (GRID * row + col) + (0 if target.spin >= 0 else 1)
 
 
+def mirror_actions(actions: np.ndarray) -> np.ndarray:
+    """Grid actions of the left-right mirror image: column reversed, spin flipped (the grid's x
+    values are symmetric about the centre line, and a mirrored curl needs the other spin)."""
+    cell, spin_bit = np.divmod(np.asarray(actions), 2)
+    row, col = np.divmod(cell, GRID)
+    return 2 * (GRID * row + (GRID - 1 - col)) + (1 - spin_bit)
+
+
 # ---- multi-end strategy ------------------------------------------------------------------------
 
 

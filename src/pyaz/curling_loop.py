@@ -38,7 +38,6 @@ from pyaz.curling_selfplay import (
     POLICY_CELLS,
     Shots,
     end_counts,
-    mirror_actions,
     pack_planes,
     play_self_play_game,
     unpack_planes,
@@ -249,7 +248,7 @@ class CurlingTrainingLoop:
             planes = unpack_planes(shots.planes[idx], shots.shot[idx])
             planes[mirror] = planes[mirror][..., ::-1]
             cells = shots.cells[idx].astype(np.int64)
-            cells[mirror] = mirror_actions(cells[mirror])
+            cells[mirror] = curling.mirror_actions(cells[mirror])
             target = np.zeros((len(idx), curling.NUM_ACTIONS), dtype=np.float32)
             np.add.at(target, (np.arange(len(idx))[:, None], cells), shots.weights[idx])
             logits, value_logits = self.net(torch.from_numpy(planes))

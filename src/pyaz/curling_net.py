@@ -184,11 +184,8 @@ def supervised_start(
 
 
 def _with_mirrors(planes: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Adds the left-right mirror of every example: columns reversed, spin flipped (the grid's x
-    values are symmetric about the centre line, and a mirrored curl needs the other spin)."""
-    cell, spin_bit = np.divmod(actions, 2)
-    row, col = np.divmod(cell, curling.GRID)
-    mirrored = 2 * (curling.GRID * row + (curling.GRID - 1 - col)) + (1 - spin_bit)
+    """Adds the left-right mirror of every example (:func:`pyaz.curling.mirror_actions`)."""
+    mirrored = curling.mirror_actions(actions)
     return (
         np.concatenate([planes, planes[..., ::-1]]).astype(np.float32),
         np.concatenate([actions, mirrored]).astype(np.int64),

@@ -59,14 +59,6 @@ def policy_target(children: list[curling.RootChild]) -> tuple[np.ndarray, np.nda
     return cells, weights
 
 
-def mirror_actions(actions: np.ndarray) -> np.ndarray:
-    """Grid actions of the left-right mirror image: column reversed, spin flipped (the grid's x
-    values are symmetric about the centre line, and a mirrored curl needs the other spin)."""
-    cell, spin_bit = np.divmod(np.asarray(actions), 2)
-    row, col = np.divmod(cell, curling.GRID)
-    return 2 * (curling.GRID * row + (curling.GRID - 1 - col)) + (1 - spin_bit)
-
-
 @dataclass
 class Shots:
     """Training examples (one per shot), as parallel arrays."""

@@ -90,8 +90,7 @@ class SgfGame:
                 point = action_to_sgf_point(action, self.size)
                 why = "the game is over" if state.is_terminal() else "illegal in pyaz's rules"
                 raise ValueError(
-                    f"SGF move {number} {colour}[{point}] ({state.action_to_vertex(action)}): "
-                    f"{why}"
+                    f"SGF move {number} {colour}[{point}] ({state.action_to_vertex(action)}): {why}"
                 )
             state.apply(action)
         return state
