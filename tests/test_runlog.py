@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -190,6 +191,10 @@ def test_tensorboard_scalars_and_resume_purge(tmp_path: Path) -> None:
         for i in range(4):
             log.log({"kind": "iteration", "iteration": i, "loss": float(i)})
     truncate_after(tmp_path, 1)
+    # TensorBoard orders event files by name: the creation second, then a per-process counter
+    # compared as text (".9" sorts after ".10"), so a resumed writer in the same second may sort
+    # first in a process that made many writers before. A real resume is seconds later.
+    time.sleep(1.1)
     with RunLog(tmp_path) as log:
         log.log({"kind": "iteration", "iteration": 2, "loss": 20.0})
     acc = EventAccumulator(str(tmp_path / "tensorboard" / "iteration"))
