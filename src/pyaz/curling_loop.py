@@ -42,7 +42,7 @@ from pyaz.curling_selfplay import (
     play_self_play_game,
     unpack_planes,
 )
-from pyaz.runlog import RunLog, atomic_write_bytes, truncate_after, write_json_atomic
+from pyaz.runlog import atomic_write_bytes, open_run
 
 CHECKPOINT = "checkpoint.pt"
 WIN_TABLES = ("none", "seed002", "own")
@@ -144,17 +144,7 @@ class CurlingTrainingLoop:
             "elapsed_s": 0.0,
             "supervised": 0,
         }
-        checkpoint = self.run_dir / CHECKPOINT
-        if checkpoint.exists() and not resume:
-            raise FileExistsError(
-                f"{self.run_dir} holds a run already: resume it (--resume) or pick another folder"
-            )
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        if resume and checkpoint.exists():
-            self._load_checkpoint()
-            truncate_after(self.run_dir, int(self.counters["iteration"]))
-        write_json_atomic(self.run_dir / "config.json", asdict(config))
-        self.log = RunLog(self.run_dir)
+        self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT)
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -454,6 +444,10 @@ class CurlingTrainingLoop:
         for old in self.run_dir.glob("buffer-*.npz"):
             if old.name != buffer_name:
                 old.unlink()
+
+    def _resume(self) -> int:
+        self._load_checkpoint()
+        return int(self.counters["iteration"])
 
     def _load_checkpoint(self) -> None:
         data = torch.load(self.run_dir / CHECKPOINT, map_location="cpu", weights_only=False)

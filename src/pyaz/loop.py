@@ -35,7 +35,7 @@ from pyaz.evaluator import TorchEvaluator
 from pyaz.games import make
 from pyaz.nets import PolicyValueNet, net_config_for, net_from_state, net_state, to_torchscript
 from pyaz.replay import ReplayBuffer
-from pyaz.runlog import RunLog, atomic_write_bytes, truncate_after, write_json_atomic
+from pyaz.runlog import atomic_write_bytes, open_run
 from pyaz.train import Trainer, TrainSettings
 
 CHECKPOINT = "checkpoint.pt"
@@ -130,17 +130,7 @@ class TrainingLoop:
             "mean_game_length": float(self.start_state.num_actions) / 2,
             "best_iteration": 0,
         }
-        checkpoint = self.run_dir / CHECKPOINT
-        if checkpoint.exists() and not resume:
-            raise FileExistsError(
-                f"{self.run_dir} holds a run already: resume it or pick another folder"
-            )
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        if resume and checkpoint.exists():
-            self._load_checkpoint()
-            truncate_after(self.run_dir, int(self.counters["iteration"]))
-        write_json_atomic(self.run_dir / "config.json", asdict(config))
-        self.log = RunLog(self.run_dir)
+        self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT)
 
     def _evaluator(self, net: PolicyValueNet, slot: int) -> TorchEvaluator:
         """A TorchScript copy of ``net`` for the search (two slots: gating needs two nets at once).
@@ -403,6 +393,10 @@ class TrainingLoop:
         for old in self.run_dir.glob("buffer-*.npz"):
             if old.name != buffer_name:
                 old.unlink()
+
+    def _resume(self) -> int:
+        self._load_checkpoint()
+        return int(self.counters["iteration"])
 
     def _load_checkpoint(self) -> None:
         data = torch.load(self.run_dir / CHECKPOINT, map_location="cpu", weights_only=False)

@@ -36,7 +36,7 @@ import re
 import tempfile
 import time
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -49,6 +49,7 @@ __all__ = [
     "Value",
     "atomic_write_bytes",
     "export_csv",
+    "open_run",
     "read_metrics",
     "truncate_after",
     "write_json_atomic",
@@ -153,6 +154,30 @@ def read_metrics(run_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
                 f"{path}:{i + 1}: skipping a line that is not a JSON object", stacklevel=2
             )
     return records
+
+
+def open_run(
+    run_dir: str | os.PathLike[str],
+    config: Mapping[str, Any],
+    resume: bool,
+    load_checkpoint: Callable[[], int],
+    checkpoint_name: str = "checkpoint.pt",
+) -> RunLog:
+    """Opens a training run's folder: refuses a folder that holds a run unless ``resume``; on
+    resume calls ``load_checkpoint()`` (which restores the loop and returns the iteration it
+    saved) and drops the metrics written after that iteration; writes ``config.json``; returns
+    the open :class:`RunLog`."""
+    run_dir = Path(run_dir)
+    checkpoint = run_dir / checkpoint_name
+    if checkpoint.exists() and not resume:
+        raise FileExistsError(
+            f"{run_dir} holds a run already: resume it (--resume) or pick another folder"
+        )
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if resume and checkpoint.exists():
+        truncate_after(run_dir, load_checkpoint())
+    write_json_atomic(run_dir / "config.json", dict(config))
+    return RunLog(run_dir)
 
 
 def truncate_after(run_dir: str | os.PathLike[str], iteration: int) -> int:

@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from pyaz.cli._training_run import run_training
 from pyaz.loop import TrainConfig, TrainingLoop
 
 # (option, type, help); the option's destination is the TrainConfig field of the same name.
@@ -156,27 +157,23 @@ def main(argv: list[str] | None = None) -> int:
 
         return selfplay_curling.main(argv)
     args = build_parser().parse_args(argv)
-    try:
+
+    def build() -> TrainingLoop:
         config = settings_from(args)
-        loop = TrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
-    except (ValueError, TypeError, FileExistsError, OSError) as error:
-        print(f"pyaz-selfplay: {error}", file=sys.stderr)
-        return 2
-    try:
-        loop.run()
-    except KeyboardInterrupt:
-        print(
-            f"\ninterrupted: the last finished iteration is saved; continue with\n"
-            f"  pyaz-selfplay --out {args.out} --resume",
-            file=sys.stderr,
-        )
-        return 130
-    finally:
+        return TrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
+
+    def plot(out: Path) -> None:
         from pyaz.plots import make_plots
 
-        make_plots(args.out)
-    print(f"done: {args.out} (plots, metrics, checkpoints, best.torchscript.pt)")
-    return 0
+        make_plots(out)
+
+    return run_training(
+        build,
+        args.out,
+        f"pyaz-selfplay --out {args.out} --resume",
+        plot,
+        "plots, metrics, checkpoints, best.torchscript.pt",
+    )
 
 
 if __name__ == "__main__":

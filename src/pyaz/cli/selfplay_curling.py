@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from pyaz.cli._training_run import run_training
 from pyaz.curling_loop import EVAL_OPPONENTS, WIN_TABLES, CurlingConfig, CurlingTrainingLoop
 
 # (option, type, help); the destination is the CurlingConfig field of the same name.
@@ -113,25 +113,21 @@ def settings_from(args: argparse.Namespace) -> CurlingConfig:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
+
+    def build() -> CurlingTrainingLoop:
         config = settings_from(args)
-        loop = CurlingTrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
-    except (ValueError, TypeError, FileExistsError, OSError) as error:
-        print(f"pyaz-selfplay: {error}", file=sys.stderr)
-        return 2
-    try:
-        loop.run()
-    except KeyboardInterrupt:
-        print(
-            f"\ninterrupted: the last finished iteration is saved; continue with\n"
-            f"  pyaz-selfplay --game curling --out {args.out} --resume",
-            file=sys.stderr,
-        )
-        return 130
-    finally:
+        return CurlingTrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
+
+    def plot(out: Path) -> None:
         from pyaz.plots import make_plots, plot_win_table
 
-        make_plots(args.out)
-        plot_win_table(args.out)
-    print(f"done: {args.out} (plots, metrics, checkpoints, net.torchscript.pt, win_table.npy)")
-    return 0
+        make_plots(out)
+        plot_win_table(out)
+
+    return run_training(
+        build,
+        args.out,
+        f"pyaz-selfplay --game curling --out {args.out} --resume",
+        plot,
+        "plots, metrics, checkpoints, net.torchscript.pt, win_table.npy",
+    )
