@@ -114,6 +114,59 @@ class CurlingConfig:
             raise ValueError("ends must be <= 10 (the win table's range)")
 
 
+@dataclass(frozen=True)
+class MatchSettings:
+    """How the games of a match are played."""
+
+    ends: int = 2
+    noise: str = "gat"
+    physics: str = "fcv1"
+    extra_ends: int = 0
+
+
+def play_match(
+    player: curling.Player,
+    opponent: curling.Player,
+    games: int,
+    settings: MatchSettings,
+    seed: int = 0,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """``player`` against ``opponent`` for ``games`` games, ``player`` throwing first in the
+    first end of even games (team 1 holds the first hammer), so the hammer alternates. A tied
+    game counts half; the interval is the continuity-corrected Wilson 95% interval."""
+    noise = curling.NoiseParams(NOISES[settings.noise])
+    wins = draws = 0
+    bar = tqdm(range(games), desc="evaluation", unit="game", disable=not progress)
+    for g in bar:
+        mine = g % 2
+        players = (player, opponent) if mine == 0 else (opponent, player)
+        record = curling.play_game(
+            players,
+            settings.ends,
+            noise,
+            seed=seed + g,
+            physics=settings.physics,
+            extra_ends=settings.extra_ends,
+        )
+        total = record.total
+        if total[mine] > total[1 - mine]:
+            wins += 1
+        elif total[0] == total[1]:
+            draws += 1
+    score = wins + 0.5 * draws
+    low, high = wilson_interval(score, games)
+    return {
+        "win_ratio": score / games if games else 0.0,
+        "wins": wins,
+        "draws": draws,
+        "losses": games - wins - draws,
+        "wilson_low": low,
+        "wilson_high": high,
+        "eval_games": games,
+    }
+
+
 class CurlingTrainingLoop:
     """Runs a :class:`CurlingConfig` in ``run_dir``; see the module docstring."""
 
@@ -257,50 +310,36 @@ class CurlingTrainingLoop:
         mean = totals / steps
         return {"loss": mean[0], "loss_policy": mean[1], "loss_value": mean[2]}
 
+    def player(self, simulations: int) -> curling.Player:
+        """KR-DL-UCT with the current network (and the current win table)."""
+        evaluator = self.evaluator()
+        params = self.search_params(simulations)
+
+        def play(state: curling.GameState, seed: int) -> curling.Target:
+            params.seed = seed
+            return curling.kr_uct_search(state, params, evaluator).best
+
+        return play
+
     def evaluate(self, iteration: int) -> dict[str, Any] | None:
-        """KR-DL-UCT with the current network against the reference opponent; a tie counts half."""
+        """KR-DL-UCT with the current network against the reference opponent."""
         c = self.config
         if c.eval_opponent == "none" or c.eval_games < 1:
             return None
         simulations = c.eval_simulations or c.simulations
-        evaluator = self.evaluator()
-        params = self.search_params(simulations)
-
-        def pyaz_player(state: curling.GameState, seed: int) -> curling.Target:
-            params.seed = seed
-            return curling.kr_uct_search(state, params, evaluator).best
-
         if c.eval_opponent == "rule-based":
             opponent = curling.rule_based_player(self.noise())
         else:
             opponent = curling.kr_uct_player(simulations)
-        wins = draws = 0
-        games = tqdm(range(c.eval_games), desc="evaluation", unit="game", disable=not self.progress)
-        for g in games:
-            mine = g % 2  # team 1 holds the hammer in end 1: alternate
-            players = (pyaz_player, opponent) if mine == 0 else (opponent, pyaz_player)
-            seed = (c.seed * 1_000_003 + iteration) * 10_007 + 5_000 + g
-            record = curling.play_game(
-                players, c.ends, self.noise(), seed=seed, physics=c.physics, extra_ends=c.extra_ends
-            )
-            total = record.total
-            if total[mine] > total[1 - mine]:
-                wins += 1
-            elif total[0] == total[1]:
-                draws += 1
-        score = (wins + 0.5 * draws) / c.eval_games
-        low, high = wilson_interval(wins + 0.5 * draws, c.eval_games)
-        return {
-            "win_ratio": score,
-            "wins": wins,
-            "draws": draws,
-            "losses": c.eval_games - wins - draws,
-            "wilson_low": low,
-            "wilson_high": high,
-            "opponent": c.eval_opponent,
-            "eval_games": c.eval_games,
-            "eval_simulations": simulations,
-        }
+        result = play_match(
+            self.player(simulations),
+            opponent,
+            c.eval_games,
+            MatchSettings(c.ends, c.noise, c.physics, c.extra_ends),
+            seed=(c.seed * 1_000_003 + iteration) * 10_007 + 5_000,
+            progress=self.progress,
+        )
+        return {**result, "opponent": c.eval_opponent, "eval_simulations": simulations}
 
     # -- the loop -------------------------------------------------------------------------------
 
