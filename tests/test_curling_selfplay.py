@@ -137,6 +137,8 @@ def _run(tmp: Path, *extra: str) -> int:
             "--eval-games",
             "2",
             "--quiet",
+            "--workers",
+            "1",
             *extra,
         ]
     )
@@ -180,6 +182,13 @@ def test_cli_trains_and_resumes_exactly(tmp_path: Path) -> None:
     evaluation = [r for r in _metrics(straight) if r["kind"] == "eval"][-1]
     assert evaluation["wins"] + evaluation["draws"] + evaluation["losses"] == 2
     assert evaluation["wilson_low"] <= evaluation["win_ratio"] <= evaluation["wilson_high"]
+
+
+def test_worker_processes_play_the_same_games(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert _run(one, "--iterations", "1", "--eval-games", "3") == 0
+    assert _run(two, "--iterations", "1", "--eval-games", "3", "--workers", "2") == 0
+    assert _strip_times(_metrics(two)) == _strip_times(_metrics(one))
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,12 @@ from __future__ import annotations
 import io
 import json
 import math
+import multiprocessing
+import os
 import time
 import warnings
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +40,7 @@ from pyaz.arena import wilson_interval
 from pyaz.curling_net import CurlingNet, kr_dl_evaluator, records_to_examples
 from pyaz.curling_selfplay import (
     POLICY_CELLS,
+    PlayedGame,
     Shots,
     end_counts,
     pack_planes,
@@ -82,6 +87,7 @@ class CurlingConfig:
     eval_games: int = 8
     eval_opponent: str = "rule-based"  # rule-based, kr-uct (house-score leaves), none
     eval_simulations: int = 0  # 0: the same as --simulations
+    workers: int = 1  # processes playing the games of an iteration (0: one per core)
     torch_threads: int = 1
     seed: int = 0
 
@@ -94,6 +100,8 @@ class CurlingConfig:
         for name in (*non_negative, "eval_games", "blocks"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if self.workers < 0:
+            raise ValueError(f"workers must be >= 0, got {self.workers}")
         if self.sample_reuse <= 0:
             raise ValueError(f"sample_reuse must be > 0, got {self.sample_reuse}")
         if self.channels < 1:
@@ -124,36 +132,35 @@ class MatchSettings:
     extra_ends: int = 0
 
 
-def play_match(
+def game_outcome(
     player: curling.Player,
     opponent: curling.Player,
-    games: int,
+    game: int,
     settings: MatchSettings,
-    seed: int = 0,
-    progress: bool = False,
-) -> dict[str, Any]:
-    """``player`` against ``opponent`` for ``games`` games, ``player`` throwing first in the
-    first end of even games (team 1 holds the first hammer), so the hammer alternates. A tied
-    game counts half; the interval is the continuity-corrected Wilson 95% interval."""
-    noise = curling.NoiseParams(NOISES[settings.noise])
-    wins = draws = 0
-    bar = tqdm(range(games), desc="evaluation", unit="game", disable=not progress)
-    for g in bar:
-        mine = g % 2
-        players = (player, opponent) if mine == 0 else (opponent, player)
-        record = curling.play_game(
-            players,
-            settings.ends,
-            noise,
-            seed=seed + g,
-            physics=settings.physics,
-            extra_ends=settings.extra_ends,
-        )
-        total = record.total
-        if total[mine] > total[1 - mine]:
-            wins += 1
-        elif total[0] == total[1]:
-            draws += 1
+    seed: int,
+) -> str:
+    """Game ``game`` of a match: ``player`` throws first in the first end of even games (team 1
+    holds the first hammer), so the hammer alternates; the seed is ``seed + game``."""
+    mine = game % 2
+    players = (player, opponent) if mine == 0 else (opponent, player)
+    record = curling.play_game(
+        players,
+        settings.ends,
+        curling.NoiseParams(NOISES[settings.noise]),
+        seed=seed + game,
+        physics=settings.physics,
+        extra_ends=settings.extra_ends,
+    )
+    total = record.total
+    if total[mine] > total[1 - mine]:
+        return "win"
+    return "draw" if total[0] == total[1] else "loss"
+
+
+def summarise(outcomes: list[str]) -> dict[str, Any]:
+    """Score (a tie counts half) and the continuity-corrected Wilson 95% interval."""
+    games = len(outcomes)
+    wins, draws = outcomes.count("win"), outcomes.count("draw")
     score = wins + 0.5 * draws
     low, high = wilson_interval(score, games)
     return {
@@ -165,6 +172,107 @@ def play_match(
         "wilson_high": high,
         "eval_games": games,
     }
+
+
+def play_match(
+    player: curling.Player,
+    opponent: curling.Player,
+    games: int,
+    settings: MatchSettings,
+    seed: int = 0,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """``player`` against ``opponent`` for ``games`` games (see :func:`game_outcome`)."""
+    bar = tqdm(range(games), desc="evaluation", unit="game", disable=not progress)
+    return summarise([game_outcome(player, opponent, g, settings, seed) for g in bar])
+
+
+def search_params(config: CurlingConfig, simulations: int) -> curling.KrUctParams:
+    """Algorithm 1's settings for a run (finished ends go to the evaluator with a win table)."""
+    params = curling.KrUctParams()
+    params.simulations = simulations
+    params.c_ucb = config.c_ucb
+    params.initial_actions = config.initial_actions
+    params.evaluate_finished_ends = config.win_table != "none"
+    return params
+
+
+def network_player(
+    net: CurlingNet, config: CurlingConfig, table: np.ndarray | None, simulations: int
+) -> curling.Player:
+    """KR-DL-UCT with ``net`` (and, when given, the multi-end ``table`` at the leaves)."""
+    evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
+    params = search_params(config, simulations)
+
+    def play(state: curling.GameState, seed: int) -> curling.Target:
+        params.seed = seed
+        return curling.kr_uct_search(state, params, evaluator).best
+
+    return play
+
+
+def reference_player(name: str, simulations: int) -> curling.Player:
+    """The evaluation opponents: the rule-based player or KR-UCT with house-score leaves."""
+    if name == "rule-based":
+        return curling.rule_based_player(curling.NoiseParams(curling.Noise.GAT))
+    if name == "kr-uct":
+        return curling.kr_uct_player(simulations)
+    raise ValueError(f"unknown opponent {name!r}: rule-based or kr-uct")
+
+
+@dataclass
+class NetSnapshot:
+    """What a worker process needs to rebuild the network: its shape and weights."""
+
+    channels: int
+    blocks: int
+    state: dict[str, torch.Tensor]
+
+    @staticmethod
+    def of(net: CurlingNet, config: CurlingConfig) -> NetSnapshot:
+        return NetSnapshot(config.channels, config.blocks, net.state_dict())
+
+    def build(self) -> CurlingNet:
+        net = CurlingNet(self.channels, self.blocks)
+        net.load_state_dict(self.state)
+        net.eval()
+        return net
+
+
+def self_play_games(
+    config: CurlingConfig, snapshot: NetSnapshot, table: np.ndarray | None, seeds: list[int]
+) -> list[PlayedGame]:
+    """Self-play games with the given seeds (a worker's share of an iteration)."""
+    torch.set_num_threads(max(1, config.torch_threads))
+    net = snapshot.build()
+    evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
+    params = search_params(config, config.simulations)
+    noise = curling.NoiseParams(NOISES[config.noise])
+    return [
+        play_self_play_game(
+            evaluator, params, config.ends, noise, seed, config.physics, config.extra_ends
+        )
+        for seed in seeds
+    ]
+
+
+def evaluation_games(
+    config: CurlingConfig,
+    snapshot: NetSnapshot,
+    table: np.ndarray | None,
+    opponent: str,
+    simulations: int,
+    seed: int,
+    games: list[int],
+) -> list[str]:
+    """Outcomes ("win", "draw", "loss") of the given games of an evaluation match."""
+    torch.set_num_threads(max(1, config.torch_threads))
+    player = network_player(snapshot.build(), config, table, simulations)
+    settings = MatchSettings(config.ends, config.noise, config.physics, config.extra_ends)
+    return [
+        game_outcome(player, reference_player(opponent, simulations), g, settings, seed)
+        for g in games
+    ]
 
 
 class CurlingTrainingLoop:
@@ -197,6 +305,9 @@ class CurlingTrainingLoop:
             "elapsed_s": 0.0,
             "supervised": 0,
         }
+        self._pool: ProcessPoolExecutor | None = None
+        if config.workers == 0:
+            config.workers = os.cpu_count() or 1
         self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT)
 
     # -- pieces ---------------------------------------------------------------------------------
@@ -213,20 +324,6 @@ class CurlingTrainingLoop:
         if c.win_table == "own" and self.ends_seen.sum() > 0:
             return curling.win_probability_table(self.ends_seen / self.ends_seen.sum())
         return curling.seed002_table()
-
-    def search_params(self, simulations: int) -> curling.KrUctParams:
-        params = curling.KrUctParams()
-        params.simulations = simulations
-        params.c_ucb = self.config.c_ucb
-        params.initial_actions = self.config.initial_actions
-        params.evaluate_finished_ends = self.config.win_table != "none"
-        return params
-
-    def evaluator(self) -> curling.LeafEvaluatorFn:
-        c = self.config
-        return kr_dl_evaluator(
-            self.net, tau_fgz=c.tau_opening, tau=c.tau, win_table=self.win_table()
-        )
 
     # -- stages ---------------------------------------------------------------------------------
 
@@ -264,18 +361,36 @@ class CurlingTrainingLoop:
 
     def self_play(self, iteration: int) -> tuple[Shots, list[list[tuple[int, int]]]]:
         c = self.config
-        evaluator = self.evaluator()
-        params = self.search_params(c.simulations)
-        played = []
-        games = tqdm(range(c.games), desc="self-play", unit="game", disable=not self.progress)
-        for g in games:
-            seed = (c.seed * 1_000_003 + iteration) * 10_007 + g
-            played.append(
-                play_self_play_game(
-                    evaluator, params, c.ends, self.noise(), seed, c.physics, c.extra_ends
-                )
-            )
+        seeds = [(c.seed * 1_000_003 + iteration) * 10_007 + g for g in range(c.games)]
+        played = self._spread(self_play_games, seeds, "self-play", self.win_table())
         return Shots.concat([p.shots for p in played]), [p.end_scores for p in played]
+
+    def _spread(
+        self, task: Callable[..., list[Any]], items: list[Any], desc: str, *args: Any
+    ) -> list[Any]:
+        """Runs ``task(config, snapshot, *args, items)`` over ``items``: in this process, one item
+        at a time (a progress bar per game), or split among the worker processes. The results
+        do not depend on the number of workers."""
+        snapshot = NetSnapshot.of(self.net, self.config)
+        workers = min(self.config.workers, len(items))
+        if workers <= 1:
+            bar = tqdm(items, desc=desc, unit="game", disable=not self.progress)
+            return [r for item in bar for r in task(self.config, snapshot, *args, [item])]
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        shares = [items[w::workers] for w in range(workers)]
+        futures = [self._pool.submit(task, self.config, snapshot, *args, share) for share in shares]
+        with tqdm(total=len(items), desc=desc, unit="game", disable=not self.progress) as bar:
+            parts = []
+            for future in futures:
+                parts.append(future.result())
+                bar.update(len(parts[-1]))
+        results: list[Any] = [None] * len(items)
+        for w, part in enumerate(parts):
+            results[w::workers] = part
+        return results
 
     def train(self, shots: Shots, steps: int, desc: str = "training") -> dict[str, float]:
         """``steps`` SGD minibatches on eq. 13, each example mirrored left-right at random."""
@@ -310,40 +425,35 @@ class CurlingTrainingLoop:
         mean = totals / steps
         return {"loss": mean[0], "loss_policy": mean[1], "loss_value": mean[2]}
 
-    def player(self, simulations: int) -> curling.Player:
-        """KR-DL-UCT with the current network (and the current win table)."""
-        evaluator = self.evaluator()
-        params = self.search_params(simulations)
-
-        def play(state: curling.GameState, seed: int) -> curling.Target:
-            params.seed = seed
-            return curling.kr_uct_search(state, params, evaluator).best
-
-        return play
-
     def evaluate(self, iteration: int) -> dict[str, Any] | None:
         """KR-DL-UCT with the current network against the reference opponent."""
         c = self.config
         if c.eval_opponent == "none" or c.eval_games < 1:
             return None
         simulations = c.eval_simulations or c.simulations
-        if c.eval_opponent == "rule-based":
-            opponent = curling.rule_based_player(self.noise())
-        else:
-            opponent = curling.kr_uct_player(simulations)
-        result = play_match(
-            self.player(simulations),
-            opponent,
-            c.eval_games,
-            MatchSettings(c.ends, c.noise, c.physics, c.extra_ends),
-            seed=(c.seed * 1_000_003 + iteration) * 10_007 + 5_000,
-            progress=self.progress,
+        seed = (c.seed * 1_000_003 + iteration) * 10_007 + 5_000
+        outcomes = self._spread(
+            evaluation_games,
+            list(range(c.eval_games)),
+            "evaluation",
+            self.win_table(),
+            c.eval_opponent,
+            simulations,
+            seed,
         )
-        return {**result, "opponent": c.eval_opponent, "eval_simulations": simulations}
+        return {**summarise(outcomes), "opponent": c.eval_opponent, "eval_simulations": simulations}
 
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(cancel_futures=True)
+                self._pool = None
+
+    def _run(self) -> None:
         c = self.config
         if not self.counters["supervised"] and c.supervised_games > 0:
             began = time.perf_counter()

@@ -59,7 +59,13 @@ OPTIONS: list[tuple[str, type, str]] = [
         "(kr-uct = KR-UCT with house-score leaves)",
     ),
     ("eval_simulations", int, "simulations per shot in evaluation games (0: --simulations)"),
-    ("torch_threads", int, "intra-op threads for the network"),
+    (
+        "workers",
+        int,
+        "processes playing each iteration's self-play and evaluation games, 0 = one per core "
+        "(results do not depend on it)",
+    ),
+    ("torch_threads", int, "intra-op threads for the network (in each worker)"),
     ("seed", int, "seed for everything (a run is reproducible)"),
 ]
 
