@@ -87,7 +87,7 @@ class CurlingConfig:
     eval_games: int = 8
     eval_opponent: str = "rule-based"  # rule-based, kr-uct (house-score leaves), none
     eval_simulations: int = 0  # 0: the same as --simulations
-    workers: int = 1  # processes playing the games of an iteration (0: one per core)
+    workers: int = 0  # processes playing the games of an iteration (0: one per core)
     torch_threads: int = 1
     seed: int = 0
 
