@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from pyaz import _core
@@ -205,6 +205,7 @@ class GameRecord:
     first: str = ""
     second: str = ""
     opening: list[int] = field(default_factory=list)
+    resigned: int | None = None  # the side (0 or 1) that resigned, if the game ended so
 
     @property
     def length(self) -> int:
@@ -227,22 +228,48 @@ def _winner(status: _core.Status) -> int | None:
     raise ValueError(f"the game is not over: {status}")
 
 
-def play_game(first: Player, second: Player, start_state: GameState) -> GameRecord:
+class Resignation(Exception):  # noqa: N818 (it is an event, not an error)
+    """Raised by a player's ``choose`` to resign; ``player`` is the resigning player's name."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(f"{player} resigns")
+        self.player = player
+
+
+def play_game(
+    first: Player, second: Player, start_state: GameState, opening: Sequence[int] = ()
+) -> GameRecord:
     """Plays one game from ``start_state`` (not modified): ``first`` plays side 0.
 
-    The side to move is read from the state each ply (so games with passes, where a player
-    moves twice in a row, work). An illegal action raises ValueError.
+    Both players are reset to ``start_state`` and told of the ``opening`` moves through
+    ``observe`` (so external engines, which cannot set up arbitrary positions, can follow);
+    then the players take over. The side to move is read from the state each ply (so games
+    with passes, where a player moves twice in a row, work). A :class:`Resignation` raised by a
+    player's ``choose`` ends the game as a loss for its side. An illegal action raises
+    ValueError.
     """
-    if start_state.is_terminal():
-        raise ValueError("the start position is already over")
     state = start_state.clone()
     players = (first, second)
     for player in players:
         player.reset(state.clone())
+    for action in opening:
+        if state.is_terminal() or not state.is_legal(int(action)):
+            raise ValueError(f"opening move {action} is illegal at ply {state.ply}")
+        state.apply(int(action))
+        for player in players:
+            player.observe(int(action))
+    if state.is_terminal():
+        raise ValueError("the start position (after the opening) is already over")
     actions: list[int] = []
+    resigned: int | None = None
     while not state.is_terminal():
-        mover = players[state.to_move()]
-        action = int(mover.choose(state.clone()))
+        side = int(state.to_move())
+        mover = players[side]
+        try:
+            action = int(mover.choose(state.clone()))
+        except Resignation:
+            resigned = side
+            break
         if not state.is_legal(action):
             raise ValueError(
                 f"{mover.name} chose illegal action {action} at ply {state.ply}:\n{state}"
@@ -251,8 +278,14 @@ def play_game(first: Player, second: Player, start_state: GameState) -> GameReco
         actions.append(action)
         for player in players:
             player.observe(action)
-    status = state.status()
-    return GameRecord(actions, status, _winner(status), first.name, second.name)
+    if resigned is not None:
+        status = _core.Status.SECOND_PLAYER_WIN if resigned == 0 else _core.Status.FIRST_PLAYER_WIN
+    else:
+        status = state.status()
+    opening_list = [int(a) for a in opening]
+    return GameRecord(
+        actions, status, _winner(status), first.name, second.name, opening_list, resigned
+    )
 
 
 def wilson_interval(
@@ -401,20 +434,14 @@ def play_match(
 
         bar = tqdm(total=games, desc=f"{a.name} vs {b.name}", unit="game")
     opening: list[int] = []
-    game_start = start_state
     try:
         for index in range(games):
             a_first = index % 2 == 0
             if opening_plies and a_first:
                 rng = random.Random(seed * 1_000_003 + index // 2)
                 opening = random_opening(start_state, opening_plies, rng)
-                game_start = start_state.clone()
-                for action in opening:
-                    game_start.apply(action)
             first, second = (a, b) if a_first else (b, a)
-            record = play_game(first, second, game_start)
-            if opening:
-                record = replace(record, opening=list(opening))
+            record = play_game(first, second, start_state, opening)
             result.add(record, a_first)
             if bar is not None:
                 bar.update(1)

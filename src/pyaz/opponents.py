@@ -66,7 +66,6 @@ from typing import TYPE_CHECKING, Any
 
 import pyaz
 from pyaz import arena
-from pyaz._core import Status
 from pyaz.engine_process import ClosesOnExit, EngineProcess
 from pyaz.games import GameState
 from pyaz.gtp import (
@@ -153,12 +152,7 @@ class EngineError(RuntimeError):
     """An external engine misbehaved: an illegal move, a position it does not follow, ..."""
 
 
-class Resignation(Exception):  # noqa: N818 (it is an event, not an error)
-    """Raised by ``choose`` when an engine resigns; ``player`` is the resigning player's name."""
-
-    def __init__(self, player: str) -> None:
-        super().__init__(f"{player} resigns")
-        self.player = player
+Resignation = arena.Resignation  # re-exported: engines raise it from ``choose``
 
 
 def find_engine(
@@ -769,51 +763,6 @@ def play_game(
     start_state: GameState,
     opening: Sequence[int] = (),
 ) -> GameOutcome:
-    """Plays one game like :func:`pyaz.arena.play_game`, after ``opening`` and with resignations.
-
-    Both players are reset to ``start_state`` and told of the ``opening`` moves through
-    ``observe`` (so external engines, which cannot set up arbitrary positions, can follow);
-    then ``first`` (side 0) and ``second`` play. A :class:`Resignation` from a player ends the
-    game as a loss for its side. The record's ``opening`` and ``actions`` are as in
-    ``play_match``'s records.
-    """
-    state = start_state.clone()
-    players = (first, second)
-    for player in players:
-        player.reset(state.clone())
-    for action in opening:
-        if state.is_terminal() or not state.is_legal(int(action)):
-            raise ValueError(f"opening move {action} is illegal at ply {state.ply}")
-        state.apply(int(action))
-        for player in players:
-            player.observe(int(action))
-    if state.is_terminal():
-        raise ValueError("the opening ends the game")
-    actions: list[int] = []
-    resigned: int | None = None
-    while not state.is_terminal():
-        side = int(state.to_move())
-        mover = players[side]
-        try:
-            action = int(mover.choose(state.clone()))
-        except Resignation:
-            resigned = side
-            break
-        if not state.is_legal(action):
-            raise ValueError(
-                f"{mover.name} chose illegal action {action} at ply {state.ply}:\n{state}"
-            )
-        state.apply(action)
-        actions.append(action)
-        for player in players:
-            player.observe(action)
-    if resigned is not None:
-        status = Status.SECOND_PLAYER_WIN if resigned == 0 else Status.FIRST_PLAYER_WIN
-        winner: int | None = 1 - resigned
-    else:
-        status = state.status()
-        winner = {Status.FIRST_PLAYER_WIN: 0, Status.SECOND_PLAYER_WIN: 1}.get(status)
-    record = arena.GameRecord(
-        actions, status, winner, first.name, second.name, [int(a) for a in opening]
-    )
-    return GameOutcome(record, resigned)
+    """:func:`pyaz.arena.play_game` (opening moves, resignations), with the resignation shown."""
+    record = arena.play_game(first, second, start_state, opening)
+    return GameOutcome(record, record.resigned)
