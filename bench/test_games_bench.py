@@ -227,25 +227,16 @@ def _median(values: list[float]) -> float:
     return float(statistics.median(values))
 
 
-# --------------------------------------------------------------------------- benchmarks
-
-
-@pytest.mark.parametrize(
-    "spec",
-    [pytest.param(s, marks=pytest.mark.benchmark(group=s.group), id=s.group) for s in GAMES],
-)
-def test_random_games_per_s(
+def time_random_games(
     benchmark: Any,
     spec: GameSpec,
     pyaz: ModuleType,
-    pyspiel: ModuleType,
+    game: Any,
     bench_cfg: BenchConfig,
     record_row: Callable[[dict[str, Any]], None],
 ) -> None:
-    """Random full games per second, single thread: pyaz.random_playouts vs OpenSpiel."""
-    game = _load_spiel_game(pyspiel, spec)
-    check_same_rules(pyaz, spec, game, LOCKSTEP_GAMES, bench_cfg.seed)
-
+    """Times pyaz.random_playouts against OpenSpiel's Python loop on ``game``, interleaved round
+    by round, checks that both sides' results agree, and records report.py's row."""
     mine = Side(pyaz_playouts(pyaz, spec))
     peer = Side(lambda n, seed: spiel_playouts(game, n, seed))
     mine.games_per_round = calibrate(mine.fn, PYAZ_TARGET_S * bench_cfg.scale, bench_cfg.seed)
@@ -298,6 +289,28 @@ def test_random_games_per_s(
     record_row(info)
     # "single thread": a pyaz that spreads playouts over cores would burn more CPU than wall time.
     assert info["pyaz_cpu_per_wall"] < 1.3, "pyaz.random_playouts used more than one core"
+
+
+# --------------------------------------------------------------------------- benchmarks
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [pytest.param(s, marks=pytest.mark.benchmark(group=s.group), id=s.group) for s in GAMES],
+)
+def test_random_games_per_s(
+    benchmark: Any,
+    spec: GameSpec,
+    pyaz: ModuleType,
+    pyspiel: ModuleType,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+) -> None:
+    """Random full games per second, single thread: pyaz.random_playouts vs OpenSpiel."""
+    game = _load_spiel_game(pyspiel, spec)
+    check_same_rules(pyaz, spec, game, LOCKSTEP_GAMES, bench_cfg.seed)
+
+    time_random_games(benchmark, spec, pyaz, game, bench_cfg, record_row)
 
 
 @pytest.mark.benchmark(group="othello-8x8")

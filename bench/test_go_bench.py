@@ -25,17 +25,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from test_games_bench import (
     LOCKSTEP_GAMES,
-    PEER_TARGET_S,
-    PYAZ_TARGET_S,
     GameSpec,
-    Side,
     _load_spiel_game,
-    _median,
-    _peer_name,
-    calibrate,
-    check_outcomes_agree,
-    pyaz_playouts,
-    spiel_playouts,
+    time_random_games,
 )
 
 if TYPE_CHECKING:
@@ -114,53 +106,4 @@ def test_go_random_games_per_s(
     game = _load_spiel_game(pyspiel, spec)
     check_same_go_rules(pyaz, spec, game, LOCKSTEP_GAMES, bench_cfg.seed)
 
-    mine = Side(pyaz_playouts(pyaz, spec))
-    peer = Side(lambda n, seed: spiel_playouts(game, n, seed))
-    mine.games_per_round = calibrate(mine.fn, PYAZ_TARGET_S * bench_cfg.scale, bench_cfg.seed)
-    peer.games_per_round = calibrate(peer.fn, PEER_TARGET_S * bench_cfg.scale, bench_cfg.seed)
-
-    round_no = 0
-
-    def one_round() -> None:
-        nonlocal round_no
-        seed = bench_cfg.seed + 1 + round_no
-        order = (mine, peer) if round_no % 2 == 0 else (peer, mine)
-        for side in order:
-            side.run(seed)
-        round_no += 1
-
-    benchmark.pedantic(one_round, rounds=bench_cfg.rounds, iterations=1, warmup_rounds=0)
-
-    check_outcomes_agree(spec.label, mine.wdl, peer.wdl)
-
-    round_ratios = [a / b for a, b in zip(mine.rates, peer.rates, strict=True)]
-    value = _median(mine.rates)
-    peer_value = _median(peer.rates)
-    info: dict[str, Any] = {
-        # report.py schema
-        "game": spec.label,
-        "measure": "random games/s",
-        "unit": "games/s",
-        "engine": "pyaz",
-        "value": value,
-        "peer": _peer_name(),
-        "peer_value": peer_value,
-        "ratio": _median(round_ratios),
-        "target_ratio": spec.target_ratio,
-        # convenience aliases and raw data
-        "games_per_s": value,
-        "peer_games_per_s": peer_value,
-        "pyaz_games_per_round": mine.games_per_round,
-        "peer_games_per_round": peer.games_per_round,
-        "pyaz_rates": mine.rates,
-        "peer_rates": peer.rates,
-        "round_ratios": round_ratios,
-        "pyaz_first_player_wdl": mine.wdl,
-        "peer_first_player_wdl": peer.wdl,
-        "pyaz_cpu_per_wall": _median(mine.cpu_per_wall),
-        "pyaz_kwargs": spec.pyaz_kwargs,
-        "spiel_params": dict(game.get_parameters()),
-    }
-    benchmark.extra_info.update(info)
-    record_row(info)
-    assert info["pyaz_cpu_per_wall"] < 1.3, "pyaz.random_playouts used more than one core"
+    time_random_games(benchmark, spec, pyaz, game, bench_cfg, record_row)
