@@ -19,37 +19,21 @@ import numpy as np
 import torch
 
 from pyaz import curling
-from pyaz.curling_loop import (
-    CurlingConfig,
-    MatchSettings,
-    load_curling_net,
-    play_match,
-    read_config,
-)
-from pyaz.curling_net import kr_dl_evaluator
+from pyaz.curling import Player
+from pyaz.curling_config import CurlingConfig
+from pyaz.curling_games import MatchSettings, network_player, play_match, reference_player
+from pyaz.curling_loop import load_curling_net, read_config
 
 
-def network_player(
-    run: Path, iteration: int, config: CurlingConfig, simulations: int
-) -> curling.Player:
-    net = load_curling_net(run / "nets" / f"iter-{iteration:05d}.pt")
+def run_player(run: Path, iteration: int, config: CurlingConfig, simulations: int) -> Player:
+    """KR-DL-UCT with the network of ``iteration`` and the run's win table (as of its end)."""
     table = None
     if config.win_table == "own":
         table = np.load(run / "win_table.npy")
     elif config.win_table == "seed002":
         table = curling.seed002_table()
-    evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
-    params = curling.KrUctParams()
-    params.simulations = simulations
-    params.c_ucb = config.c_ucb
-    params.initial_actions = config.initial_actions
-    params.evaluate_finished_ends = table is not None
-
-    def play(state: curling.GameState, seed: int) -> curling.Target:
-        params.seed = seed
-        return curling.kr_uct_search(state, params, evaluator).best
-
-    return play
+    net = load_curling_net(run / "nets" / f"iter-{iteration:05d}.pt")
+    return network_player(net, config, table, simulations)
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
@@ -69,13 +53,11 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     torch.set_num_threads(args.threads)
     config = CurlingConfig(**read_config(args.run))
     simulations = args.simulations or config.simulations
-    player = network_player(args.run, args.iteration, config, simulations)
-    if args.opponent == "rule-based":
-        opponent = curling.rule_based_player()
-    elif args.opponent == "kr-uct":
-        opponent = curling.kr_uct_player(simulations)
-    elif args.opponent.startswith("iter:"):
-        opponent = network_player(args.run, int(args.opponent[5:]), config, simulations)
+    player = run_player(args.run, args.iteration, config, simulations)
+    if args.opponent.startswith("iter:"):
+        opponent = run_player(args.run, int(args.opponent[5:]), config, simulations)
+    elif args.opponent in ("rule-based", "kr-uct"):
+        opponent = reference_player(args.opponent, simulations)
     else:
         parser.error(f"unknown opponent {args.opponent!r}")
     began = time.perf_counter()

@@ -10,6 +10,9 @@ iterations plays ``eval_games`` games against a reference opponent (colours and 
 hammer alternate). Every iteration is checkpointed atomically; ``resume=True`` continues after
 an interruption, losing at most the iteration in progress.
 
+The settings are in :mod:`pyaz.curling_config`, the games (players, matches, worker tasks) in
+:mod:`pyaz.curling_games`.
+
 Scale: the seed ran 400 simulations per shot, a 9-block 32-filter network and 5 M self-play
 shots on 5 GPUs for a week. The defaults here are a CPU-sized version (see ``CurlingConfig``);
 every constant is an option.
@@ -26,7 +29,7 @@ import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -36,243 +39,18 @@ from torch.nn import functional
 from tqdm import tqdm
 
 from pyaz import curling
-from pyaz.arena import wilson_interval
-from pyaz.curling_net import CurlingNet, kr_dl_evaluator, records_to_examples
-from pyaz.curling_selfplay import (
-    POLICY_CELLS,
-    PlayedGame,
-    Shots,
-    end_counts,
-    pack_planes,
-    play_self_play_game,
-    unpack_planes,
+from pyaz.curling_config import NOISES, CurlingConfig
+from pyaz.curling_games import (
+    NetSnapshot,
+    evaluation_games,
+    self_play_games,
+    summarise,
 )
+from pyaz.curling_net import CurlingNet, records_to_examples
+from pyaz.curling_selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
 from pyaz.runlog import atomic_write_bytes, open_run
 
 CHECKPOINT = "checkpoint.pt"
-WIN_TABLES = ("none", "seed002", "own")
-EVAL_OPPONENTS = ("rule-based", "kr-uct", "none")
-NOISES = {"gat": curling.Noise.GAT, "dc3": curling.Noise.DC3, "none": curling.Noise.NONE}
-
-
-@dataclass
-class CurlingConfig:
-    """Every setting of a curling run; the seed's values are given where they differ."""
-
-    game: str = "curling"
-    iterations: int = 20
-    games: int = 8  # self-play games per iteration
-    ends: int = 2  # ends per game (seed: 8-end games; its comparisons use 2-end games)
-    extra_ends: int = 0  # extra ends to break a tie (0: a tie stands, as in seed 002's table)
-    simulations: int = 64  # KR-DL-UCT simulations per shot (seed: 400)
-    c_ucb: float = 0.1  # C of Algorithm 1 (seed)
-    initial_actions: int = 20  # k actions drawn from the policy at a new node (seed)
-    tau: float = 0.33  # policy temperature after the first 3 shots (seed)
-    tau_opening: float = 1.0  # policy temperature for the first 3 shots of an end (seed)
-    win_table: str = "own"  # leaves: none (KR-DRL, expected score), seed002, own (KR-DRL-MES)
-    window: int = 20_000  # newest shots trained on (seed: 1,000,000)
-    steps: int = 0  # SGD minibatches per iteration; 0: sample_reuse * new shots / batch_size
-    sample_reuse: float = 4.0  # training samples drawn per new self-play shot (with steps = 0)
-    batch_size: int = 64
-    lr: float = 0.01  # seed: 0.01, "gradually reduced"
-    momentum: float = 0.9
-    l2: float = 1e-4  # c in eq. 13 (seed: 0.0001)
-    channels: int = 16  # seed: 32
-    blocks: int = 2  # seed: 9
-    supervised_games: int = 32  # rule-based games for the supervised start (seed: 4 M shots)
-    supervised_steps: int = 500
-    noise: str = "gat"  # execution noise: gat (seed), dc3, none
-    physics: str = "fcv1"  # fcv1 (DigitalCurling3) or gat (the seed's simulator)
-    eval_every: int = 1
-    eval_games: int = 8
-    eval_opponent: str = "rule-based"  # rule-based, kr-uct (house-score leaves), none
-    eval_simulations: int = 0  # 0: the same as --simulations
-    workers: int = 0  # processes playing the games of an iteration (0: one per core)
-    torch_threads: int = 1
-    seed: int = 0
-
-    def check(self) -> None:
-        positive = ("iterations", "games", "ends", "simulations", "window", "batch_size")
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
-        non_negative = ("extra_ends", "steps", "supervised_games", "supervised_steps")
-        for name in (*non_negative, "eval_games", "blocks"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        if self.workers < 0:
-            raise ValueError(f"workers must be >= 0, got {self.workers}")
-        if self.sample_reuse <= 0:
-            raise ValueError(f"sample_reuse must be > 0, got {self.sample_reuse}")
-        if self.channels < 1:
-            raise ValueError(f"channels must be >= 1, got {self.channels}")
-        if self.win_table not in WIN_TABLES:
-            raise ValueError(f"win_table must be one of {WIN_TABLES}, got {self.win_table!r}")
-        if self.eval_opponent not in EVAL_OPPONENTS:
-            raise ValueError(
-                f"eval_opponent must be one of {EVAL_OPPONENTS}, got {self.eval_opponent!r}"
-            )
-        if self.noise not in NOISES:
-            raise ValueError(f"noise must be one of {tuple(NOISES)}, got {self.noise!r}")
-        if self.physics not in ("fcv1", "gat"):
-            raise ValueError(f"physics must be fcv1 or gat, got {self.physics!r}")
-        if self.tau <= 0 or self.tau_opening <= 0:
-            raise ValueError("tau and tau_opening must be > 0")
-        if self.ends > 10:
-            raise ValueError("ends must be <= 10 (the win table's range)")
-
-
-@dataclass(frozen=True)
-class MatchSettings:
-    """How the games of a match are played."""
-
-    ends: int = 2
-    noise: str = "gat"
-    physics: str = "fcv1"
-    extra_ends: int = 0
-
-
-def game_outcome(
-    player: curling.Player,
-    opponent: curling.Player,
-    game: int,
-    settings: MatchSettings,
-    seed: int,
-) -> str:
-    """Game ``game`` of a match: ``player`` throws first in the first end of even games (team 1
-    holds the first hammer), so the hammer alternates; the seed is ``seed + game``."""
-    mine = game % 2
-    players = (player, opponent) if mine == 0 else (opponent, player)
-    record = curling.play_game(
-        players,
-        settings.ends,
-        curling.NoiseParams(NOISES[settings.noise]),
-        seed=seed + game,
-        physics=settings.physics,
-        extra_ends=settings.extra_ends,
-    )
-    total = record.total
-    if total[mine] > total[1 - mine]:
-        return "win"
-    return "draw" if total[0] == total[1] else "loss"
-
-
-def summarise(outcomes: list[str]) -> dict[str, Any]:
-    """Score (a tie counts half) and the continuity-corrected Wilson 95% interval."""
-    games = len(outcomes)
-    wins, draws = outcomes.count("win"), outcomes.count("draw")
-    score = wins + 0.5 * draws
-    low, high = wilson_interval(score, games)
-    return {
-        "win_ratio": score / games if games else 0.0,
-        "wins": wins,
-        "draws": draws,
-        "losses": games - wins - draws,
-        "wilson_low": low,
-        "wilson_high": high,
-        "eval_games": games,
-    }
-
-
-def play_match(
-    player: curling.Player,
-    opponent: curling.Player,
-    games: int,
-    settings: MatchSettings,
-    seed: int = 0,
-    progress: bool = False,
-) -> dict[str, Any]:
-    """``player`` against ``opponent`` for ``games`` games (see :func:`game_outcome`)."""
-    bar = tqdm(range(games), desc="evaluation", unit="game", disable=not progress)
-    return summarise([game_outcome(player, opponent, g, settings, seed) for g in bar])
-
-
-def search_params(config: CurlingConfig, simulations: int) -> curling.KrUctParams:
-    """Algorithm 1's settings for a run (finished ends go to the evaluator with a win table)."""
-    params = curling.KrUctParams()
-    params.simulations = simulations
-    params.c_ucb = config.c_ucb
-    params.initial_actions = config.initial_actions
-    params.evaluate_finished_ends = config.win_table != "none"
-    return params
-
-
-def network_player(
-    net: CurlingNet, config: CurlingConfig, table: np.ndarray | None, simulations: int
-) -> curling.Player:
-    """KR-DL-UCT with ``net`` (and, when given, the multi-end ``table`` at the leaves)."""
-    evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
-    params = search_params(config, simulations)
-
-    def play(state: curling.GameState, seed: int) -> curling.Target:
-        params.seed = seed
-        return curling.kr_uct_search(state, params, evaluator).best
-
-    return play
-
-
-def reference_player(name: str, simulations: int) -> curling.Player:
-    """The evaluation opponents: the rule-based player or KR-UCT with house-score leaves."""
-    if name == "rule-based":
-        return curling.rule_based_player(curling.NoiseParams(curling.Noise.GAT))
-    if name == "kr-uct":
-        return curling.kr_uct_player(simulations)
-    raise ValueError(f"unknown opponent {name!r}: rule-based or kr-uct")
-
-
-@dataclass
-class NetSnapshot:
-    """What a worker process needs to rebuild the network: its shape and weights."""
-
-    channels: int
-    blocks: int
-    state: dict[str, torch.Tensor]
-
-    @staticmethod
-    def of(net: CurlingNet, config: CurlingConfig) -> NetSnapshot:
-        return NetSnapshot(config.channels, config.blocks, net.state_dict())
-
-    def build(self) -> CurlingNet:
-        net = CurlingNet(self.channels, self.blocks)
-        net.load_state_dict(self.state)
-        net.eval()
-        return net
-
-
-def self_play_games(
-    config: CurlingConfig, snapshot: NetSnapshot, table: np.ndarray | None, seeds: list[int]
-) -> list[PlayedGame]:
-    """Self-play games with the given seeds (a worker's share of an iteration)."""
-    torch.set_num_threads(max(1, config.torch_threads))
-    net = snapshot.build()
-    evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
-    params = search_params(config, config.simulations)
-    noise = curling.NoiseParams(NOISES[config.noise])
-    return [
-        play_self_play_game(
-            evaluator, params, config.ends, noise, seed, config.physics, config.extra_ends
-        )
-        for seed in seeds
-    ]
-
-
-def evaluation_games(
-    config: CurlingConfig,
-    snapshot: NetSnapshot,
-    table: np.ndarray | None,
-    opponent: str,
-    simulations: int,
-    seed: int,
-    games: list[int],
-) -> list[str]:
-    """Outcomes ("win", "draw", "loss") of the given games of an evaluation match."""
-    torch.set_num_threads(max(1, config.torch_threads))
-    player = network_player(snapshot.build(), config, table, simulations)
-    settings = MatchSettings(config.ends, config.noise, config.physics, config.extra_ends)
-    return [
-        game_outcome(player, reference_player(opponent, simulations), g, settings, seed)
-        for g in games
-    ]
 
 
 class CurlingTrainingLoop:

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from pyaz.cli._training_run import run_training
-from pyaz.curling_loop import EVAL_OPPONENTS, WIN_TABLES, CurlingConfig, CurlingTrainingLoop
+from pyaz.curling_config import EVAL_OPPONENTS, WIN_TABLES, CurlingConfig
+from pyaz.curling_loop import CurlingTrainingLoop
 
 # (option, type, help); the destination is the CurlingConfig field of the same name.
 OPTIONS: list[tuple[str, type, str]] = [

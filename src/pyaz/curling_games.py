@@ -1,0 +1,171 @@
+"""Playing curling games for training and evaluation: KR-DL-UCT with a network, the reference
+opponents, matches scored with a Wilson interval, and the tasks that worker processes run
+(self-play and evaluation games, from a snapshot of the network)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from pyaz import curling
+from pyaz.arena import wilson_interval
+from pyaz.curling_config import NOISES, CurlingConfig
+from pyaz.curling_net import CurlingNet, kr_dl_evaluator
+from pyaz.curling_selfplay import PlayedGame, play_self_play_game
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """How the games of a match are played."""
+
+    ends: int = 2
+    noise: str = "gat"
+    physics: str = "fcv1"
+    extra_ends: int = 0
+
+
+def game_outcome(
+    player: curling.Player,
+    opponent: curling.Player,
+    game: int,
+    settings: MatchSettings,
+    seed: int,
+) -> str:
+    """Game ``game`` of a match: ``player`` throws first in the first end of even games (team 1
+    holds the first hammer), so the hammer alternates; the seed is ``seed + game``."""
+    mine = game % 2
+    players = (player, opponent) if mine == 0 else (opponent, player)
+    record = curling.play_game(
+        players,
+        settings.ends,
+        curling.NoiseParams(NOISES[settings.noise]),
+        seed=seed + game,
+        physics=settings.physics,
+        extra_ends=settings.extra_ends,
+    )
+    total = record.total
+    if total[mine] > total[1 - mine]:
+        return "win"
+    return "draw" if total[0] == total[1] else "loss"
+
+
+def summarise(outcomes: list[str]) -> dict[str, Any]:
+    """Score (a tie counts half) and the continuity-corrected Wilson 95% interval."""
+    games = len(outcomes)
+    wins, draws = outcomes.count("win"), outcomes.count("draw")
+    score = wins + 0.5 * draws
+    low, high = wilson_interval(score, games)
+    return {
+        "win_ratio": score / games if games else 0.0,
+        "wins": wins,
+        "draws": draws,
+        "losses": games - wins - draws,
+        "wilson_low": low,
+        "wilson_high": high,
+        "eval_games": games,
+    }
+
+
+def play_match(
+    player: curling.Player,
+    opponent: curling.Player,
+    games: int,
+    settings: MatchSettings,
+    seed: int = 0,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """``player`` against ``opponent`` for ``games`` games (see :func:`game_outcome`)."""
+    bar = tqdm(range(games), desc="evaluation", unit="game", disable=not progress)
+    return summarise([game_outcome(player, opponent, g, settings, seed) for g in bar])
+
+
+def search_params(config: CurlingConfig, simulations: int) -> curling.KrUctParams:
+    """Algorithm 1's settings for a run (finished ends go to the evaluator with a win table)."""
+    params = curling.KrUctParams()
+    params.simulations = simulations
+    params.c_ucb = config.c_ucb
+    params.initial_actions = config.initial_actions
+    params.evaluate_finished_ends = config.win_table != "none"
+    return params
+
+
+def network_player(
+    net: CurlingNet, config: CurlingConfig, table: np.ndarray | None, simulations: int
+) -> curling.Player:
+    """KR-DL-UCT with ``net`` (and, when given, the multi-end ``table`` at the leaves)."""
+    evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
+    params = search_params(config, simulations)
+
+    def play(state: curling.GameState, seed: int) -> curling.Target:
+        params.seed = seed
+        return curling.kr_uct_search(state, params, evaluator).best
+
+    return play
+
+
+def reference_player(name: str, simulations: int) -> curling.Player:
+    """The evaluation opponents: the rule-based player or KR-UCT with house-score leaves."""
+    if name == "rule-based":
+        return curling.rule_based_player(curling.NoiseParams(curling.Noise.GAT))
+    if name == "kr-uct":
+        return curling.kr_uct_player(simulations)
+    raise ValueError(f"unknown opponent {name!r}: rule-based or kr-uct")
+
+
+@dataclass
+class NetSnapshot:
+    """What a worker process needs to rebuild the network: its shape and weights."""
+
+    channels: int
+    blocks: int
+    state: dict[str, torch.Tensor]
+
+    @staticmethod
+    def of(net: CurlingNet, config: CurlingConfig) -> NetSnapshot:
+        return NetSnapshot(config.channels, config.blocks, net.state_dict())
+
+    def build(self) -> CurlingNet:
+        net = CurlingNet(self.channels, self.blocks)
+        net.load_state_dict(self.state)
+        net.eval()
+        return net
+
+
+def self_play_games(
+    config: CurlingConfig, snapshot: NetSnapshot, table: np.ndarray | None, seeds: list[int]
+) -> list[PlayedGame]:
+    """Self-play games with the given seeds (a worker's share of an iteration)."""
+    torch.set_num_threads(max(1, config.torch_threads))
+    net = snapshot.build()
+    evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
+    params = search_params(config, config.simulations)
+    noise = curling.NoiseParams(NOISES[config.noise])
+    return [
+        play_self_play_game(
+            evaluator, params, config.ends, noise, seed, config.physics, config.extra_ends
+        )
+        for seed in seeds
+    ]
+
+
+def evaluation_games(
+    config: CurlingConfig,
+    snapshot: NetSnapshot,
+    table: np.ndarray | None,
+    opponent: str,
+    simulations: int,
+    seed: int,
+    games: list[int],
+) -> list[str]:
+    """Outcomes ("win", "draw", "loss") of the given games of an evaluation match."""
+    torch.set_num_threads(max(1, config.torch_threads))
+    player = network_player(snapshot.build(), config, table, simulations)
+    settings = MatchSettings(config.ends, config.noise, config.physics, config.extra_ends)
+    return [
+        game_outcome(player, reference_player(opponent, simulations), g, settings, seed)
+        for g in games
+    ]
