@@ -222,6 +222,8 @@ def test_bad_options_raise() -> None:
         pyaz.Search(state, threads=0)
     with pytest.raises(ValueError, match="rule"):
         pyaz.Search(state, rule="minimax")
+    with pytest.raises(ValueError, match=r"draw_value must be in \[-1, 1\]"):
+        pyaz.Search(state, draw_value=2.0)
     with pytest.raises(ValueError, match="evaluator must be"):
         pyaz.Search(state).run(10, "network")
     finished = pyaz.Othello.from_text("XXXX\nXXXX\nOOOO\nOOOO")

@@ -151,6 +151,8 @@ Search<Game>::Search(const Game& root_state, const SearchParams& params)
     if (params.batch_size < 1) fail("batch_size must be >= 1, got " + std::to_string(params.batch_size));
     if (params.max_nodes < 2) fail("max_nodes must be >= 2");
     if (params.virtual_loss < 0) fail("virtual_loss must be >= 0");
+    // Values live in [-1, 1] (the fixed-point value sums of the tree assume it).
+    if (!(params.draw_value >= -1 && params.draw_value <= 1)) fail("draw_value must be in [-1, 1]");
     if (params.dirichlet_epsilon < 0 || params.dirichlet_epsilon > 1) {
         fail("dirichlet_epsilon must be in [0, 1]");
     }
