@@ -72,8 +72,14 @@ def _players(
 
         torch.set_num_threads(args.threads)
         torch.manual_seed(args.seed)
-        net = CurlingNet(channels=args.channels, blocks=args.blocks)
-        if args.train_games > 0:
+        if args.net is not None:  # a network a training run saved
+            from pyaz.curling_loop import load_curling_net
+
+            net = load_curling_net(args.net)
+            info["net"] = str(args.net)
+        else:
+            net = CurlingNet(channels=args.channels, blocks=args.blocks)
+        if args.net is None and args.train_games > 0:
             losses = supervised_start(
                 net, games=args.train_games, steps=args.train_steps, num_ends=1, seed=args.seed
             )
@@ -95,6 +101,13 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--evaluator", choices=["uniform", "net"], default="uniform")
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--blocks", type=int, default=9)
+    parser.add_argument(
+        "--net",
+        type=Path,
+        default=None,
+        help="with --evaluator net: a network saved by pyaz-selfplay --game curling "
+        "(RUN/nets/iter-NNNNN.pt) instead of a fresh one",
+    )
     parser.add_argument("--train-games", type=int, default=0)
     parser.add_argument("--train-steps", type=int, default=200)
     parser.add_argument("--win-table", choices=["none", "seed002"], default="none")
