@@ -84,6 +84,7 @@ class CurlingTrainingLoop:
             "supervised": 0,
         }
         self._pool: ProcessPoolExecutor | None = None
+        self._own_table: tuple[bytes, np.ndarray] | None = None
         if config.workers == 0:
             config.workers = os.cpu_count() or 1
         self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT)
@@ -99,9 +100,21 @@ class CurlingTrainingLoop:
         c = self.config
         if c.win_table == "none":
             return None
-        if c.win_table == "own" and self.ends_seen.sum() > 0:
-            return curling.win_probability_table(self.ends_seen / self.ends_seen.sum())
+        own = self.own_table()
+        if c.win_table == "own" and own is not None:
+            return own
         return curling.seed002_table()
+
+    def own_table(self) -> np.ndarray | None:
+        """P_win from the one-end score distribution of every end this run has seen (None before
+        the first); computed once per distinct set of counts."""
+        if self.ends_seen.sum() == 0:
+            return None
+        key = self.ends_seen.tobytes()
+        if self._own_table is None or self._own_table[0] != key:
+            table = curling.win_probability_table(self.ends_seen / self.ends_seen.sum())
+            self._own_table = (key, table)
+        return self._own_table[1]
 
     # -- stages ---------------------------------------------------------------------------------
 
@@ -305,7 +318,8 @@ class CurlingTrainingLoop:
     def _end_statistics(self, end_scores: list[list[tuple[int, int]]]) -> dict[str, float]:
         ends = [e for game in end_scores for e in game]
         points = np.array([abs(a - b) for a, b in ends], dtype=np.float64)
-        table = curling.win_probability_table(self.ends_seen / max(1, self.ends_seen.sum()))
+        table = self.own_table()
+        assert table is not None  # the iteration's own games have just added their ends
         return {
             "blank_ends": float(np.mean(points == 0)),
             "mean_end_points": float(points.mean()),
@@ -363,8 +377,8 @@ class CurlingTrainingLoop:
             example = torch.zeros(1, curling.NUM_PLANES, curling.GRID, curling.GRID)
             torch.jit.save(torch.jit.trace(self.net, example), scripted)
         atomic_write_bytes(self.run_dir / "net.torchscript.pt", scripted.getvalue())
-        if self.ends_seen.sum() > 0:  # the run's own P_win table (used at the leaves with "own")
-            table = curling.win_probability_table(self.ends_seen / self.ends_seen.sum())
+        table = self.own_table()  # the run's own P_win table (used at the leaves with "own")
+        if table is not None:
             blob = io.BytesIO()
             np.save(blob, table)
             atomic_write_bytes(self.run_dir / "win_table.npy", blob.getvalue())
