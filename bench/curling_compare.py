@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from pyaz import curling
-from pyaz.arena import wilson_interval
 from pyaz.curling_dl_uct import dl_uct_player
+from pyaz.curling_games import MatchSettings, game_outcome, summarise
 
 _GRID = np.array(
     [[t.x, t.y, t.spin] for t in map(curling.action_to_target, range(curling.NUM_ACTIONS))]
@@ -117,28 +117,22 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     args = parser.parse_args(argv)
 
     kr, dl, info = _players(args)
-    score = 0.0
-    wins = draws = losses = 0
+    settings = MatchSettings(ends=args.ends)  # GAT noise, FCV1 physics, no extra ends
+    outcomes: list[str] = []
     start = time.perf_counter()
     for game in range(args.games):
-        kr_first = game % 2 == 0  # team 0 throws first in end 1 (team 1 has the hammer)
-        players = (kr, dl) if kr_first else (dl, kr)
-        record = curling.play_game(players, num_ends=args.ends, seed=args.seed * 1000 + game)
-        a, b = record.total
-        mine, theirs = (a, b) if kr_first else (b, a)
-        if mine > theirs:
-            wins += 1
-        elif mine == theirs:
-            draws += 1
-        else:
-            losses += 1
-        score = wins + 0.5 * draws
+        # KR-DL-UCT throws first in the first end of even games (team 1 has the hammer)
+        outcomes.append(game_outcome(kr, dl, game, settings, seed=args.seed * 1000))
         print(
-            f"game {game + 1}: KR-DL-UCT {'first' if kr_first else 'hammer'} "
-            f"{mine}-{theirs}  running {score:.1f}/{game + 1}",
+            f"game {game + 1}: KR-DL-UCT {'first' if game % 2 == 0 else 'hammer'} "
+            f"{outcomes[-1]}  running {outcomes.count('win') + 0.5 * outcomes.count('draw'):.1f}"
+            f"/{game + 1}",
             flush=True,
         )
-    low, high = wilson_interval(score, args.games)
+    summary = summarise(outcomes)
+    wins, draws, losses = summary["wins"], summary["draws"], summary["losses"]
+    score = wins + 0.5 * draws
+    low, high = summary["wilson_low"], summary["wilson_high"]
     result: dict[str, object] = {
         "games": args.games,
         "simulations": args.simulations,
