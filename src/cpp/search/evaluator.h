@@ -42,11 +42,8 @@ public:
         *value = 0.0f;
     }
     void evaluate(const std::vector<const Game*>& states, float* priors, float* values) override {
-        for (std::size_t i = 0; i < states.size(); ++i) {
-            const int n = states[i]->num_actions();
-            for (int a = 0; a < n; ++a) priors[i * n + a] = 1.0f;
-            values[i] = 0.0f;
-        }
+        const int n = states.empty() ? 0 : states[0]->num_actions();
+        for (std::size_t i = 0; i < states.size(); ++i) evaluate_one(*states[i], priors + i * n, values + i, 0);
     }
     bool thread_safe() const override { return true; }
 };

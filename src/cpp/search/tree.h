@@ -60,10 +60,7 @@ public:
     void add_visits(std::int32_t count, double value_sum, bool was_pending) {
         const std::uint64_t delta = (static_cast<std::uint64_t>(count) << 32) - (was_pending ? 1u : 0u);
         counts_.fetch_add(delta, std::memory_order_relaxed);
-        // A zero value (v = 0 evaluators, draws scored 0) leaves the sum alone: no write, so
-        // the cache line stays shared with the other threads.
-        const std::int64_t fixed = std::llround(value_sum * kValueScale);
-        if (fixed != 0) value_.fetch_add(fixed, std::memory_order_relaxed);
+        value_.fetch_add(std::llround(value_sum * kValueScale), std::memory_order_relaxed);
     }
     // Between searches only: zeroes everything, or copies visits and value sum exactly.
     void clear() {
