@@ -64,3 +64,20 @@ def test_supervised_start_reduces_the_loss() -> None:
     net = CurlingNet(channels=8, blocks=1)
     losses = supervised_start(net, games=1, steps=16, batch_size=16)
     assert np.mean(losses[-4:]) < 0.6 * np.mean(losses[:4])
+
+
+def test_records_replay_into_the_positions_the_players_saw_under_gat_physics() -> None:
+    """The examples' planes are those of the positions each player was asked to move in (captured
+    while the game was played), for the GAT simulator too."""
+    seen: list[np.ndarray] = []
+    rule_based = curling.rule_based_player(samples=1)
+
+    def watching(state: curling.GameState, seed: int) -> curling.Target:
+        seen.append(curling.encode(state))
+        return rule_based(state, seed)
+
+    record = curling.play_game((watching, watching), num_ends=1, seed=4, physics="gat")
+    planes, _, _ = records_to_examples([record], num_ends=1, physics="gat")
+    np.testing.assert_array_equal(planes, np.stack(seen))
+    fcv1_planes, _, _ = records_to_examples([record], num_ends=1)
+    assert not np.array_equal(fcv1_planes, planes)  # the wrong simulator replays another game

@@ -107,10 +107,13 @@ def network_player(
     return play
 
 
-def reference_player(name: str, simulations: int) -> curling.Player:
-    """The evaluation opponents: the rule-based player or KR-UCT with house-score leaves."""
+def reference_player(
+    name: str, simulations: int, noise: curling.NoiseParams | None = None
+) -> curling.Player:
+    """The evaluation opponents: the rule-based player (sampling its shots under ``noise``, GAT
+    by default) or KR-UCT with house-score leaves."""
     if name == "rule-based":
-        return curling.rule_based_player(curling.NoiseParams(curling.Noise.GAT))
+        return curling.rule_based_player(noise or curling.NoiseParams(curling.Noise.GAT))
     if name == "kr-uct":
         return curling.kr_uct_player(simulations)
     raise ValueError(f"unknown opponent {name!r}: rule-based or kr-uct")
@@ -164,8 +167,7 @@ def evaluation_games(
     """Outcomes ("win", "draw", "loss") of the given games of an evaluation match."""
     torch.set_num_threads(max(1, config.torch_threads))
     player = network_player(snapshot.build(), config, table, simulations)
+    noise = curling.NoiseParams(NOISES[config.noise])
+    reference = reference_player(opponent, simulations, noise)
     settings = MatchSettings(config.ends, config.noise, config.physics, config.extra_ends)
-    return [
-        game_outcome(player, reference_player(opponent, simulations), g, settings, seed)
-        for g in games
-    ]
+    return [game_outcome(player, reference, g, settings, seed) for g in games]

@@ -134,12 +134,17 @@ class CurlingTrainingLoop:
             seed = c.seed * 1_000_003 + 500_000 + g
             records.append(
                 curling.play_game(
-                    (player, player), c.ends, self.noise(), seed=seed, physics=c.physics
+                    (player, player),
+                    c.ends,
+                    self.noise(),
+                    seed=seed,
+                    physics=c.physics,
+                    extra_ends=c.extra_ends,
                 )
             )
         for record in records:
             self.ends_seen += end_counts(record.end_scores)
-        planes, actions, bins = records_to_examples(records, num_ends=c.ends)
+        planes, actions, bins = records_to_examples(records, c.ends, c.physics)
         shots = Shots(
             np.stack([pack_planes(p) for p in planes]),
             np.rint(planes[:, 10, 0, 0] * 15).astype(np.int8),

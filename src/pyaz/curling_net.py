@@ -108,15 +108,16 @@ def kr_dl_evaluator(
 
 
 def records_to_examples(
-    records: Sequence[curling.GameRecord], num_ends: int = 8
+    records: Sequence[curling.GameRecord], num_ends: int = 8, physics: str = "fcv1"
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Replay game records (their executed shots) into (planes, action, end-score bin) examples:
+    """Replay game records (their executed shots, under the ``physics`` they were played with)
+    into (planes, action, end-score bin) examples:
     the action is the grid cell nearest each intended target, the value target the end's final
     score for the team that threw (bin = score + 8). Returns float32 planes [N, C, 32, 32], int64
     actions, int64 bins."""
     planes, actions, bins = [], [], []
     for record in records:
-        state = curling.new_game(num_ends=num_ends)
+        state = curling.new_game(num_ends=num_ends, physics=physics)
         for end, _, team, target, executed in record.shots:
             end_score = record.end_scores[end]
             mine = end_score[team] - end_score[1 - team]
