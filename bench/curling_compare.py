@@ -7,7 +7,7 @@ programs alternate the first-end hammer, and a tied game counts as half a win. E
 
 - ``uniform``: a uniform prior over the grid and the house score as if the end finished now;
 - ``net``: the curling network (``--channels``/``--blocks``), optionally trained first on
-  ``--train-games`` games of the rule-based player (``pyaz.curling_net.supervised_start``);
+  ``--train-games`` games of the rule-based player (``pyaz.curling.net.supervised_start``);
   KR-DL-UCT samples its k actions from p^(1/tau) with the seed's tau, DL-UCT uses p as its prior.
 
 ``--win-table seed002`` values every leaf (finished ends included) by the game win rate through
@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from pyaz import curling
-from pyaz.curling_dl_uct import dl_uct_player
-from pyaz.curling_games import MatchSettings, game_outcome, summarise
+from pyaz.curling.dl_uct import dl_uct_player
+from pyaz.curling.matches import MatchSettings, game_outcome, summarise
 
 _GRID = np.array(
     [[t.x, t.y, t.spin] for t in map(curling.action_to_target, range(curling.NUM_ACTIONS))]
@@ -68,12 +68,12 @@ def _players(
     else:
         import torch
 
-        from pyaz.curling_net import CurlingNet, kr_dl_evaluator, supervised_start
+        from pyaz.curling.net import CurlingNet, kr_dl_evaluator, supervised_start
 
         torch.set_num_threads(args.threads)
         torch.manual_seed(args.seed)
         if args.net is not None:  # a network a training run saved
-            from pyaz.curling_loop import load_curling_net
+            from pyaz.curling.loop import load_curling_net
 
             net = load_curling_net(args.net)
             info["net"] = str(args.net)

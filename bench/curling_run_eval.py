@@ -20,9 +20,9 @@ import torch
 
 from pyaz import curling
 from pyaz.curling import Player
-from pyaz.curling_config import CurlingConfig
-from pyaz.curling_games import MatchSettings, network_player, play_match, reference_player
-from pyaz.curling_loop import load_curling_net, read_config
+from pyaz.curling.config import CurlingConfig
+from pyaz.curling.loop import load_curling_net, read_config
+from pyaz.curling.matches import MatchSettings, network_player, play_match, reference_player
 
 
 def run_player(run: Path, iteration: int, config: CurlingConfig, simulations: int) -> Player:

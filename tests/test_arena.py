@@ -7,19 +7,10 @@ import math
 import pytest
 
 import pyaz
-from pyaz.arena import (
-    GameRecord,
-    MatchResult,
-    Player,
-    RandomPlayer,
-    SearchPlayer,
-    WilsonGate,
-    gate_by_threshold,
-    play_game,
-    play_match,
-    uct_player,
-    wilson_interval,
-)
+from pyaz.eval.arena import GameRecord, MatchResult, play_game, play_match
+from pyaz.eval.gates import WilsonGate, gate_by_threshold
+from pyaz.eval.players import Player, RandomPlayer, SearchPlayer, uct_player
+from pyaz.eval.stats import wilson_interval
 
 # Newcombe RG (1998), "Two-sided confidence intervals for the single proportion: comparison of
 # seven methods", Statistics in Medicine 17:857-872, Table I, methods 3 (Wilson score) and 4

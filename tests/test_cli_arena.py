@@ -11,7 +11,7 @@ import pytest
 
 import pyaz
 from pyaz.cli.arena import main
-from pyaz.sgf import parse_sgf
+from pyaz.games.sgf import parse_sgf
 
 FIRST_WINS = {"1-0": pyaz.Status.FIRST_PLAYER_WIN, "0-1": pyaz.Status.SECOND_PLAYER_WIN}
 

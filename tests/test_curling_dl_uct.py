@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyaz import curling
-from pyaz.curling_dl_uct import DlUctParams, dl_uct_player, dl_uct_search
+from pyaz.curling.dl_uct import DlUctParams, dl_uct_player, dl_uct_search
 
 
 def _play(state: curling.GameState, target: curling.Target) -> curling.GameState:

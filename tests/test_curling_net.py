@@ -8,7 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import pyaz.curling as curling  # noqa: E402
-from pyaz.curling_net import (  # noqa: E402
+from pyaz.curling.net import (  # noqa: E402
     CurlingNet,
     kr_dl_evaluator,
     records_to_examples,
@@ -53,7 +53,7 @@ def test_supervised_steps_on_rule_based_games_reduce_the_loss() -> None:
 
 
 def test_supervised_start_reduces_the_loss() -> None:
-    from pyaz.curling_net import _with_mirrors, supervised_start
+    from pyaz.curling.net import _with_mirrors, supervised_start
 
     # the mirror of a grid action is the same row, the mirrored column and the other spin
     for action in (0, 5, 777, 2047):

@@ -12,8 +12,8 @@ torch = pytest.importorskip("torch")
 
 import pyaz.curling as curling  # noqa: E402
 from pyaz.cli import selfplay  # noqa: E402
-from pyaz.curling_net import CurlingNet, kr_dl_evaluator  # noqa: E402
-from pyaz.curling_selfplay import (  # noqa: E402
+from pyaz.curling.net import CurlingNet, kr_dl_evaluator  # noqa: E402
+from pyaz.curling.selfplay import (  # noqa: E402
     POLICY_CELLS,
     end_counts,
     pack_planes,

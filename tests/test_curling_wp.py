@@ -70,7 +70,7 @@ def test_score_to_distribution_and_end_score_distribution() -> None:
 
 def test_evaluator_values_finished_ends_as_win_rates() -> None:
     torch = pytest.importorskip("torch")
-    from pyaz.curling_net import CurlingNet, kr_dl_evaluator
+    from pyaz.curling.net import CurlingNet, kr_dl_evaluator
 
     torch.manual_seed(0)
     net = CurlingNet(channels=8, blocks=1)

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-import pyaz.elo
-from pyaz.elo import (
+import pyaz.eval.elo
+from pyaz.eval.elo import (
     NATS_PER_ELO,
     GameResult,
     _Model,
@@ -66,7 +66,7 @@ def games_of(table: dict[tuple[str, str], tuple[float, float, float]]) -> list[G
 
 
 def test_module_doctest() -> None:
-    result = doctest.testmod(pyaz.elo)
+    result = doctest.testmod(pyaz.eval.elo)
     assert result.attempted > 0 and result.failed == 0
 
 

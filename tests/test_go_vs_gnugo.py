@@ -1,4 +1,4 @@
-"""pyaz's Go against GNU Go 3.8 as the referee, over GTP (pyaz.gtp).
+"""pyaz's Go against GNU Go 3.8 as the referee, over GTP (pyaz.engines.gtp).
 
 - Rules: random games in lockstep; at every ply pyaz's legal points equal GNU Go's
   ``all_legal``, and after every move the stones (``list_stones``) and capture counts
@@ -28,7 +28,7 @@ import pytest
 from test_go import SUPERKO_MOVES
 
 import pyaz
-from pyaz.gtp import GtpEngine, GtpEngineNotFoundError, find_gnugo, gnugo
+from pyaz.engines.gtp import GtpEngine, GtpEngineNotFoundError, find_gnugo, gnugo
 
 COLOURS = ("black", "white")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pyaz.gtp import (
+from pyaz.engines.gtp import (
     GtpCommandError,
     GtpEngine,
     GtpEngineNotFoundError,

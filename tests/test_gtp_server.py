@@ -20,9 +20,9 @@ import pytest
 
 import pyaz
 from pyaz.cli import gtp as gtp_cli
-from pyaz.engines import EngineSearch
+from pyaz.engines.gtp import GtpEngine, GtpEngineNotFoundError, find_gnugo, gnugo
 from pyaz.engines.gtp_server import GtpServer
-from pyaz.gtp import GtpEngine, GtpEngineNotFoundError, find_gnugo, gnugo
+from pyaz.engines.search import EngineSearch
 
 SCORE = re.compile(r"0|[BW]\+[0-9]+(\.[0-9]+)?")
 COLOURS = ("black", "white")

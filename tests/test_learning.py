@@ -14,13 +14,14 @@ from pathlib import Path
 import torch
 
 import pyaz
-from pyaz import arena
-from pyaz.loop import TrainConfig, TrainingLoop
+from pyaz.eval import arena
+from pyaz.eval.players import RandomPlayer, SearchPlayer
 from pyaz.nets import PolicyValueNet, net_config_for, net_from_state, to_torchscript
+from pyaz.train.loop import TrainConfig, TrainingLoop
 
 
-def _player(net: PolicyValueNet, name: str, seed: int) -> arena.SearchPlayer:
-    return arena.SearchPlayer(pyaz.TorchEvaluator(to_torchscript(net)), 32, name=name, seed=seed)
+def _player(net: PolicyValueNet, name: str, seed: int) -> SearchPlayer:
+    return SearchPlayer(pyaz.TorchEvaluator(to_torchscript(net)), 32, name=name, seed=seed)
 
 
 def test_short_run_beats_random_and_the_untrained_net(tmp_path: Path) -> None:
@@ -48,7 +49,7 @@ def test_short_run_beats_random_and_the_untrained_net(tmp_path: Path) -> None:
 
     versus_random = arena.play_match(
         _player(trained, "trained", 1),
-        arena.RandomPlayer(seed=3),
+        RandomPlayer(seed=3),
         40,
         start,
         opening_plies=2,

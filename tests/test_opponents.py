@@ -1,4 +1,4 @@
-"""Named opponents (pyaz.opponents): presets build, play legal moves, and drive real engines.
+"""Named opponents (pyaz.eval.players): presets build, play legal moves, and drive real engines.
 
 GNU Go, Fairy-Stockfish and GRhino (gtp-rhino) are required: a missing one fails its tests
 (CI installs them). Pachi is optional (it is not packaged); its game test skips without it.
@@ -17,16 +17,13 @@ from pathlib import Path
 import pytest
 
 import pyaz
-from pyaz import opponents
-from pyaz.arena import RandomPlayer, SearchPlayer
-from pyaz.gtp import GtpEngine
-from pyaz.opponents import (
-    GtpPlayer,
-    UciPlayer,
-    close_player,
-    make_player,
-    play_game,
-)
+from pyaz.engines import process
+from pyaz.engines.gtp import GtpEngine
+from pyaz.eval.arena import play_game
+from pyaz.eval.external import GtpPlayer, UciPlayer
+from pyaz.eval.players import RandomPlayer, SearchPlayer, close_player
+from pyaz.eval.presets import make_player
+from pyaz.nets import load_model
 
 GAME_DIRS = ("/usr/games", "/usr/local/games")
 
@@ -65,21 +62,21 @@ def test_random_and_uct_presets_play_legal_games() -> None:
     rand = make_player("random", start, seed=3)
     assert isinstance(rand, RandomPlayer) and rand.name == "random"
     for first, second in ((uct, rand), (rand, uct)):
-        outcome = play_game(first, second, start)
-        final = _replay(start, outcome.record.actions)
-        assert final.is_terminal() and outcome.resigned is None
-        assert final.status() == outcome.record.status
-    assert play_game(uct, rand, start).record.winner == 0  # UCT beats random
+        record = play_game(first, second, start)
+        final = _replay(start, record.actions)
+        assert final.is_terminal() and record.resigned is None
+        assert final.status() == record.status
+    assert play_game(uct, rand, start).winner == 0  # UCT beats random
 
 
 def test_play_game_replays_the_opening_to_both_players() -> None:
     start = pyaz.make("othello", size=6)
     first_move = start.legal_actions()[0]
     opening = [first_move, start.child(first_move).legal_actions()[-1]]
-    outcome = play_game(make_player("uct:20", start), RandomPlayer(seed=2), start, opening)
-    assert outcome.record.opening == opening
-    assert outcome.record.all_actions[:2] == opening
-    assert _replay(start, outcome.record.all_actions).is_terminal()
+    record = play_game(make_player("uct:20", start), RandomPlayer(seed=2), start, opening)
+    assert record.opening == opening
+    assert record.all_actions[:2] == opening
+    assert _replay(start, record.all_actions).is_terminal()
     with pytest.raises(ValueError, match="illegal"):
         play_game(RandomPlayer(), RandomPlayer(), start, [0])  # a corner: never legal first
 
@@ -117,24 +114,24 @@ def test_model_presets_load_checkpoints_run_folders_and_torchscript(
     assert run.search_options["c_puct"] == 2.5 and run.search_options["draw_value"] == -0.5
     for spec in (f"model:{tiny_model['checkpoint']}:6", f"model:{tiny_model['torchscript']}:6"):
         player = make_player(spec, start)
-        outcome = play_game(player, RandomPlayer(seed=1), start)
-        assert _replay(start, outcome.record.actions).is_terminal()
+        record = play_game(player, RandomPlayer(seed=1), start)
+        assert _replay(start, record.actions).is_terminal()
 
 
 def test_load_model_is_cached_by_path_and_modification_time(
     tiny_model: dict[str, Path], tmp_path: Path
 ) -> None:
     run = tiny_model["run"]
-    model = opponents.load_model(run)
-    assert opponents.load_model(run / "checkpoint.pt") is model  # one file, one module
+    model = load_model(run, cached=True)
+    assert load_model(run / "checkpoint.pt", cached=True) is model  # one file, one module
     assert model.path == (run / "checkpoint.pt").resolve()
     assert model.settings == {"c_puct": 2.5, "draw_value": -0.5}
     copy = tmp_path / "iter-00001.pt"
     shutil.copyfile(tiny_model["checkpoint"], copy)
-    first = opponents.load_model(copy)
-    assert opponents.load_model(str(copy)) is first
+    first = load_model(copy, cached=True)
+    assert load_model(str(copy), cached=True) is first
     os.utime(copy, ns=(0, copy.stat().st_mtime_ns + 10**9))  # the file changed: load again
-    again = opponents.load_model(copy)
+    again = load_model(copy, cached=True)
     assert again is not first and again.iteration == 1
 
 
@@ -191,7 +188,7 @@ def test_missing_engines_say_how_to_install(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(opponents, "GAME_DIRS", ())
+    monkeypatch.setattr(process, "GAME_DIRS", ())
     with pytest.raises(FileNotFoundError, match="gtp-rhino not found: apt-get install grhino"):
         make_player("gtp-rhino:1", pyaz.make("othello"))
     with pytest.raises(
@@ -249,8 +246,8 @@ def test_pachi_plays_go_when_installed(go5: pyaz.Go) -> None:
     except FileNotFoundError as error:
         pytest.skip(f"the 'pachi' on PATH is not the Pachi Go engine: {error}")
     with player:  # type: ignore[attr-defined]
-        outcome = play_game(player, RandomPlayer(seed=1), go5)
-    assert _replay(go5, outcome.record.actions).is_terminal()
+        record = play_game(player, RandomPlayer(seed=1), go5)
+    assert _replay(go5, record.actions).is_terminal()
 
 
 def test_an_engine_that_resigns_loses(tmp_path: Path, go5: pyaz.Go) -> None:
@@ -258,10 +255,10 @@ def test_an_engine_that_resigns_loses(tmp_path: Path, go5: pyaz.Go) -> None:
     player = make_player(f"gtp:{script}", go5)
     try:
         assert isinstance(player, GtpPlayer)
-        outcome = play_game(RandomPlayer(seed=1), player, go5)
-        assert outcome.resigned == 1 and outcome.record.winner == 0
-        assert outcome.record.status == pyaz.Status.FIRST_PLAYER_WIN
-        assert len(outcome.record.actions) == 1
+        record = play_game(RandomPlayer(seed=1), player, go5)
+        assert record.resigned == 1 and record.winner == 0
+        assert record.status == pyaz.Status.FIRST_PLAYER_WIN
+        assert len(record.actions) == 1
     finally:
         close_player(player)
     assert not player.engine.alive
@@ -277,10 +274,10 @@ def test_gnugo_plays_5x5_against_random(go5: pyaz.Go) -> None:
         for game in range(2):
             random_player = RandomPlayer(seed=game)
             first, second = (gnugo, random_player) if game == 0 else (random_player, gnugo)
-            outcome = play_game(first, second, go5)
-            final = _replay(go5, outcome.record.actions)
+            record = play_game(first, second, go5)
+            final = _replay(go5, record.actions)
             assert final.is_terminal()
-            assert outcome.record.winner == game  # GNU Go wins with either colour
+            assert record.winner == game  # GNU Go wins with either colour
             # --capture-all-dead: pyaz's Tromp-Taylor count is GNU Go's own score.
             score = gnugo.engine.final_score()
             assert score == f"{'B' if final.score() > 0 else 'W'}+{abs(final.score()):.1f}"
@@ -303,8 +300,8 @@ def test_generic_gtp_spec_runs_any_engine(go5: pyaz.Go) -> None:
     path = _engine("gnugo", "gnugo")
     player = make_player(f"gtp:{path} --mode gtp --level 0", go5)
     try:
-        outcome = play_game(RandomPlayer(seed=5), player, go5)
-        assert _replay(go5, outcome.record.actions).is_terminal()
+        record = play_game(RandomPlayer(seed=5), player, go5)
+        assert _replay(go5, record.actions).is_terminal()
     finally:
         close_player(player)
 
@@ -318,19 +315,19 @@ def test_fairy_stockfish_plays_the_modified_start_against_random() -> None:
     assert start.fen() == pyaz.RacingKings.MOD_FEN
     with make_player("fairy-stockfish:-5", start) as engine:  # type: ignore[attr-defined]
         assert isinstance(engine, UciPlayer)
-        assert "Fairy-Stockfish" in engine.engine.id_name
+        assert "Fairy-Stockfish" in engine.engine.id["name"]
         assert engine.limits == "depth 5 movetime 100"
         for game in range(2):
             random_player = RandomPlayer(seed=game)
             first, second = (engine, random_player) if game == 0 else (random_player, engine)
-            outcome = play_game(first, second, start)
+            record = play_game(first, second, start)
             # Every engine move was checked legal by play_game; skill -5 plays random blunders
             # (time-seeded), so it usually wins or stalemates but may lose: no result asserted.
-            assert _replay(start, outcome.record.actions).is_terminal()
+            assert _replay(start, record.actions).is_terminal()
     with make_player("fairy-stockfish:20:3", start) as strong:  # type: ignore[attr-defined]
         assert strong.limits == "depth 3 movetime 100"
-        outcome = play_game(RandomPlayer(seed=9), strong, start)
-        assert outcome.record.winner == 1  # full strength at depth 3 beats random
+        record = play_game(RandomPlayer(seed=9), strong, start)
+        assert record.winner == 1  # full strength at depth 3 beats random
 
 
 def test_lichess_levels_and_the_generic_uci_spec() -> None:
@@ -379,9 +376,9 @@ def test_gtp_rhino_beats_random_and_agrees_on_the_score(rhino: GtpPlayer) -> Non
     for game in range(2):
         random_player = RandomPlayer(seed=game)
         first, second = (rhino, random_player) if game == 0 else (random_player, rhino)
-        outcome = play_game(first, second, start)
-        final = _replay(start, outcome.record.actions)
-        assert final.is_terminal() and outcome.record.winner == game
+        record = play_game(first, second, start)
+        final = _replay(start, record.actions)
+        assert final.is_terminal() and record.winner == game
         board = final.board()
         black, white = int((board == 1).sum()), int((board == 2).sum())
         empty = 64 - black - white  # GRhino gives the empty squares to the winner

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pyaz.runlog import (
+from pyaz.common.runlog import (
     CSV_NAME,
     JSONL_NAME,
     RunLog,
@@ -210,7 +210,7 @@ def _check_png(path: Path) -> None:
 
 def test_make_plots(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from pyaz.plots import make_plots
+    from pyaz.common.plots import make_plots
 
     with RunLog(tmp_path, tensorboard=False) as log:
         for i in range(6):
@@ -228,7 +228,7 @@ def test_make_plots(tmp_path: Path) -> None:
 
 def test_make_plots_skips_missing_data(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from pyaz.plots import make_plots
+    from pyaz.common.plots import make_plots
 
     assert make_plots(tmp_path) == []  # no metrics at all
     with RunLog(tmp_path, tensorboard=False) as log:
@@ -243,7 +243,7 @@ def test_make_plots_skips_missing_data(tmp_path: Path) -> None:
 
 
 def test_moving_average() -> None:
-    from pyaz.plots import moving_average
+    from pyaz.common.plots import moving_average
 
     np.testing.assert_allclose(moving_average([1, 2, 3, 4, 5], 3), [1, 1.5, 2, 3, 4])
     np.testing.assert_allclose(moving_average([1, 3], 10), [1, 2])

@@ -233,17 +233,18 @@ def test_bad_options_raise() -> None:
 
 def test_successive_rollout_searches_use_fresh_random_numbers() -> None:
     """Each run() gets its own rollout stream, so greedy UCT players do not replay one game."""
-    from pyaz import arena
+    from pyaz.eval import arena
+    from pyaz.eval.players import uct_player
 
-    a = arena.uct_player(simulations=100, seed=1)
-    b = arena.uct_player(simulations=100, seed=2)
+    a = uct_player(simulations=100, seed=1)
+    b = uct_player(simulations=100, seed=2)
     result = arena.play_match(a, b, 6, pyaz.make("othello", size=6))
     same_colours = [tuple(g.actions) for g in result.games[::2]]
     assert len(set(same_colours)) > 1
     # Reproducible all the same: the streams follow from the seed.
     again = arena.play_match(
-        arena.uct_player(simulations=100, seed=1),
-        arena.uct_player(simulations=100, seed=2),
+        uct_player(simulations=100, seed=1),
+        uct_player(simulations=100, seed=2),
         6,
         pyaz.make("othello", size=6),
     )

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pyaz
-from pyaz.sgf import action_to_sgf_point, parse_sgf, sgf_point_to_action, write_sgf
+from pyaz.games.sgf import action_to_sgf_point, parse_sgf, sgf_point_to_action, write_sgf
 
 
 def random_game(size: int, seed: int, plies: int) -> list[int]:

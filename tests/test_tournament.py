@@ -14,14 +14,15 @@ import torch
 
 import pyaz
 from pyaz import nets
-from pyaz.arena import GameRecord, RandomPlayer
-from pyaz.cli import tournament
-from pyaz.cli.tournament import (
+from pyaz.cli import tournament as tournament_cli
+from pyaz.cli.tournament import main
+from pyaz.eval import tournament
+from pyaz.eval.arena import GameRecord
+from pyaz.eval.players import RandomPlayer
+from pyaz.eval.tournament import (
     Contestant,
     default_name,
     game_result,
-    load_checkpoint,
-    main,
     play_tournament,
     rate_run_iterations,
     round_robin_pairs,
@@ -115,14 +116,15 @@ def test_cli_round_robin_writes_table_csv_games_and_plot(runs: Path, tmp_path: P
 
 
 def test_load_checkpoint_reads_both_formats(runs: Path) -> None:
-    net, iteration = load_checkpoint(runs / "a" / "nets" / "iter-00002.pt")
-    assert iteration == 2 and isinstance(net, nets.PolicyValueNet)
-    best, iteration = load_checkpoint(runs / "b" / "checkpoint.pt")
-    assert iteration == 7
+    model = nets.load_model(runs / "a" / "nets" / "iter-00002.pt")
+    assert model.iteration == 2 and isinstance(model.module, nets.PolicyValueNet)
+    loaded = nets.load_model(runs / "b" / "checkpoint.pt")
+    best = loaded.module
+    assert loaded.iteration == 7
     expected = tiny_net(10).state_dict()
     assert all(torch.equal(best.state_dict()[k], v) for k, v in expected.items())
     with pytest.raises(ValueError, match="not a torch checkpoint"):
-        load_checkpoint(runs / "c" / "junk.pt")
+        nets.load_model(runs / "c" / "junk.pt")
     assert default_name(runs / "a" / "nets" / "iter-00002.pt") == "a/iter-00002"
     assert default_name(runs / "b" / "checkpoint.pt") == "b"
     assert default_name(runs / "c" / "net.pt") == "net"
@@ -271,7 +273,7 @@ def test_help_explains_every_option(capsys) -> None:
         main(["--help"])
     assert exited.value.code == 0
     text = capsys.readouterr().out
-    parser = tournament.build_parser()
+    parser = tournament_cli.build_parser()
     for action in parser._actions:
         assert action.help, action.dest
         for flag in action.option_strings:

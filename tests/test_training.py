@@ -17,11 +17,11 @@ import torch
 
 import pyaz
 from pyaz.cli import selfplay as cli
-from pyaz.curriculum import Curriculum
+from pyaz.common.runlog import read_metrics
 from pyaz.nets import load_net
-from pyaz.replay import ReplayBuffer
-from pyaz.runlog import read_metrics
-from pyaz.train import combine, loss_terms
+from pyaz.train.curriculum import Curriculum
+from pyaz.train.replay import ReplayBuffer
+from pyaz.train.trainer import combine, loss_terms
 
 # -- losses ---------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from racing_kings_reference import MISSING_FAIRY_STOCKFISH, find_fairy_stockfish
 
 import pyaz
 from pyaz.cli import uci as uci_cli
-from pyaz.engines import EngineSearch, value_to_centipawns
+from pyaz.engines.search import EngineSearch, value_to_centipawns
 from pyaz.engines.uci_server import GoLimits, UciServer, parse_go
 
 STANDARD_FEN = pyaz.RacingKings.STANDARD_FEN

@@ -8,7 +8,15 @@ Games live in C++ (bitboards) and are driven from Python::
     [19, 26, 37, 44]
     >>> pyaz.perft(g, 4)
     244
+
+The package is layered, each folder importing only the ones before it: ``games`` (registry,
+symmetries, SGF), ``search`` (tree search, self-play), ``nets`` (networks, the model loader,
+evaluators), ``engines`` (external engines, GTP/UCI servers), ``eval`` (players, matches,
+gates, Elo, tournaments), ``train`` (the AlphaZero loop), the seeds' own methods (``curling``),
+and ``cli`` (the commands). The names below are the public entry points.
 """
+
+from typing import Any
 
 from pyaz._core import (
     ConnectFour,
@@ -22,10 +30,9 @@ from pyaz._core import (
     random_playouts,
 )
 from pyaz.games import GAMES, GameState, make
-from pyaz.search import Search
-from pyaz.selfplay import SelfPlay, SelfPlayRecords
-from pyaz.sgf import go_from_sgf, go_to_sgf
-from pyaz.symmetry import num_symmetries, transform_planes, transform_policy
+from pyaz.games.sgf import go_from_sgf, go_to_sgf
+from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
+from pyaz.search import Search, SelfPlay, SelfPlayRecords
 
 __all__ = [
     "GAMES",
@@ -41,7 +48,9 @@ __all__ = [
     "SelfPlayRecords",
     "Status",
     "TorchEvaluator",
+    "load_model",
     "make",
+    "make_player",
     "num_symmetries",
     "perft",
     "random_playouts",
@@ -50,15 +59,22 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# SGF lives in Python (pyaz.sgf); these make it reachable from the Go class as well.
+# SGF lives in Python (pyaz.games.sgf); these make it reachable from the Go class as well.
 Go.to_sgf = go_to_sgf  # type: ignore[attr-defined]
 Go.from_sgf = staticmethod(go_from_sgf)  # type: ignore[attr-defined]
 
+# These load torch (or the engine clients) only when asked for.
+_LAZY = {
+    "TorchEvaluator": ("pyaz.nets.evaluator", "TorchEvaluator"),
+    "load_model": ("pyaz.nets.loading", "load_model"),
+    "make_player": ("pyaz.eval.presets", "make_player"),
+}
 
-def __getattr__(name: str) -> object:
-    # TorchEvaluator imports torch, so it loads only when asked for.
-    if name == "TorchEvaluator":
-        from pyaz.evaluator import TorchEvaluator
 
-        return TorchEvaluator
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        module, attribute = _LAZY[name]
+        return getattr(importlib.import_module(module), attribute)
     raise AttributeError(f"module 'pyaz' has no attribute {name!r}")

@@ -8,7 +8,7 @@
 #include "games/connect_four.h"
 #include "games/gomoku.h"
 #include "games/othello.h"
-#include "search/puct.h"
+#include "search/mcts.h"
 #include "search/selfplay.h"
 
 namespace {

@@ -15,7 +15,7 @@
 #include "games/gomoku.h"
 #include "games/othello.h"
 #include "games/racing_kings.h"
-#include "search/puct.h"
+#include "search/mcts.h"
 #include "search/selfplay.h"
 
 namespace py = pybind11;
@@ -274,7 +274,49 @@ void bind_self_play(py::module_& m) {
         py::arg("start"), py::arg("evaluator"), py::arg("on_game_end") = py::none());
 }
 
+namespace {
+
+py::dict search_defaults() {
+    const SearchParams p;
+    py::dict d;
+    d["rule"] = p.rule == SelectionRule::kPuct ? "puct" : "uct";
+    d["c_puct"] = p.c_puct;
+    d["c_uct"] = p.c_uct;
+    d["dirichlet_alpha"] = p.dirichlet_alpha;
+    d["dirichlet_epsilon"] = p.dirichlet_epsilon;
+    d["fpu_value"] = p.fpu_value;
+    d["fpu_relative"] = p.fpu_relative;
+    d["draw_value"] = p.draw_value;
+    d["virtual_loss"] = p.virtual_loss;
+    d["threads"] = p.threads;
+    d["batch_size"] = p.batch_size;
+    d["max_nodes"] = p.max_nodes;
+    d["seed"] = p.seed;
+    return d;
+}
+
+py::dict self_play_defaults() {
+    const SelfPlayConfig c;
+    py::dict d;
+    d["parallel_games"] = c.parallel_games;
+    d["simulations"] = c.simulations;
+    d["leaves_per_game"] = c.leaves_per_game;
+    d["sampling_plies"] = c.sampling_plies;
+    d["temperature"] = c.temperature;
+    d["random_opening_plies"] = c.random_opening_plies;
+    d["opening_rollback_plies"] = c.opening_rollback_plies;
+    d["threads"] = c.threads;
+    d["seed"] = c.seed;
+    return d;
+}
+
+}  // namespace
+
 void register_search(py::module_& m) {
+    m.def("search_defaults", &search_defaults,
+          "The default of every Search option (search/params.h, the one place they are set).");
+    m.def("self_play_defaults", &self_play_defaults,
+          "The default of every SelfPlay option besides the Search ones (search/params.h).");
     bind_search<Othello>(m, "OthelloSearch");
     bind_search<ConnectFour>(m, "ConnectFourSearch");
     bind_search<Gomoku>(m, "GomokuSearch");

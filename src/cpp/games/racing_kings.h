@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/attacks.h"
+#include "games/racing_kings_attacks.h"
 #include "core/bitboard.h"
 #include "core/rng.h"
 #include "games/common.h"

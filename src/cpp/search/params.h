@@ -1,5 +1,6 @@
-// Every search setting in one plain struct. The defaults are deterministic (no noise) so that
-// tests and benchmarks are reproducible; self-play turns the noise on.
+// Every search and self-play setting, with its default, in one place: the bindings and the
+// Python docstrings read the defaults from here. The search defaults are deterministic (no
+// noise) so that tests and benchmarks are reproducible; self-play turns the noise on.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,23 @@ struct SearchParams {
     int batch_size = 8;              // leaves per network call (batched evaluators)
     std::int64_t max_nodes = 2'000'000;  // arena size; when full the tree stops growing
     std::uint64_t seed = 0;
+};
+
+// Self-play: many games in flight, each with its own tree; moves drawn from pi early, greedy later.
+struct SelfPlayConfig {
+    SearchParams search;             // per-game tree settings (search.threads is not used)
+    std::int64_t games = 1;          // games to play in total
+    int parallel_games = 32;         // games in flight at once
+    int simulations = 100;           // simulations per move
+    int leaves_per_game = 1;         // leaves each game adds to a batch per round (virtual loss)
+    int sampling_plies = 30;         // T': moves drawn from pi(temperature) before this ply
+    double temperature = 1.0;        // temperature of those draws; later moves are greedy
+    int random_opening_plies = 0;    // uniformly random plies first, not searched nor recorded
+    int opening_rollback_plies = -1; // plies taken back when the random opening ends the game
+                                     // (-1: half of the opening)
+    int threads = 1;
+    std::uint64_t seed = 0;
+    std::int64_t max_positions = 100'000'000;  // guard on the size of the records
 };
 
 }  // namespace pyaz

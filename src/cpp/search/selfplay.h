@@ -19,25 +19,10 @@
 #include "core/thread_pool.h"
 #include "games/common.h"
 #include "search/evaluator.h"
-#include "search/puct.h"
+#include "search/mcts.h"
+#include "search/params.h"
 
 namespace pyaz {
-
-struct SelfPlayConfig {
-    SearchParams search;             // per-game tree settings (search.threads is not used)
-    std::int64_t games = 1;          // games to play in total
-    int parallel_games = 32;         // games in flight at once
-    int simulations = 100;           // simulations per move
-    int leaves_per_game = 1;         // leaves each game adds to a batch per round (virtual loss)
-    int sampling_plies = 30;         // T': moves drawn from pi(temperature) before this ply
-    double temperature = 1.0;        // temperature of those draws; later moves are greedy
-    int random_opening_plies = 0;    // uniformly random plies first, not searched nor recorded
-    int opening_rollback_plies = -1; // plies taken back when the random opening ends the game
-                                     // (-1: half of the opening)
-    int threads = 1;
-    std::uint64_t seed = 0;
-    std::int64_t max_positions = 100'000'000;  // guard on the size of the records
-};
 
 // Everything recorded, flattened: position i's planes start at planes[i * plane_size].
 struct SelfPlayRecords {

@@ -1,7 +1,7 @@
 """``pyaz-gtp``: pyaz as a GTP (Go Text Protocol 2) engine on stdin/stdout, for Go or Othello.
 
-Plug it into a GTP controller (Sabaki, GoGui, ``gogui-twogtp``, ``pyaz.gtp.GtpEngine``) as the
-command ``pyaz-gtp --game go --size 9 [--model PATH]``. Logging goes to stderr only.
+Plug it into a GTP controller (Sabaki, GoGui, ``gogui-twogtp``, ``pyaz.engines.gtp.GtpEngine``)
+as the command ``pyaz-gtp --game go --size 9 [--model PATH]``. Logging goes to stderr only.
 """
 
 from __future__ import annotations
@@ -9,10 +9,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import TYPE_CHECKING
 
-from pyaz import engines
-from pyaz.engines import LoadedModel, load_model, setup_logging
+from pyaz.cli import options
 from pyaz.engines.gtp_server import RULES, GtpServer
+from pyaz.engines.search import setup_logging
+
+if TYPE_CHECKING:  # torch loads only with --model
+    from pyaz.nets import LoadedModel
 
 DEFAULT_SIMULATIONS = 1000
 
@@ -50,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="Go komi at start (default 7.5 from 9x9 up, 0 below); the controller's komi "
         "command overrides it; ignored for othello",
     )
-    engines.add_model_arguments(parser)
+    options.add_model_arguments(parser)
     parser.add_argument(
         "--simulations",
         type=int,
@@ -64,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="at most this many seconds per genmove (default: no limit beyond the clock set "
         "by time_settings/time_left)",
     )
-    engines.add_search_arguments(parser)
+    options.add_search_arguments(parser)
     parser.add_argument(
         "--resign-threshold",
         type=float,
@@ -83,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--name", default="pyaz", help="the engine name answered to GTP 'name' (default: pyaz)"
     )
-    engines.add_logging_arguments(parser)
+    options.add_logging_arguments(parser)
     return parser
 
 
@@ -98,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--max-seconds must be > 0")
     if not 0.0 <= args.resign_threshold <= 1.0:
         parser.error("--resign-threshold must be in [0, 1]")
-    engines.check_search_arguments(parser, args)
+    options.check_search_arguments(parser, args)
     go_options: dict[str, object] = {}
     if args.superko:
         go_options["superko"] = True
@@ -108,17 +112,19 @@ def main(argv: list[str] | None = None) -> int:
     model: LoadedModel | None = None
     if args.model is not None:
         try:
-            model = load_model(args.model, device=args.device)
+            from pyaz.nets import load_model
+
+            model = load_model(args.model)
         except (OSError, ValueError, RuntimeError) as error:
             print(f"pyaz-gtp: cannot load --model {args.model}: {error}", file=sys.stderr)
             return 2
-        if model.height is not None:
-            fixed_size = model.height
+        if model.config is not None:
+            fixed_size = model.config.height
             if args.size is not None and args.size != fixed_size:
                 parser.error(f"--size {args.size} differs from the network's {fixed_size}")
         if args.game == "go":
             go_options["history"] = model.go_history()
-    engine = engines.engine_from_arguments(args, model)
+    engine = options.engine_from_arguments(args, model)
     try:
         server = GtpServer(
             engine,

@@ -1,4 +1,4 @@
-"""``pyaz-play``: play a game against a pyaz network or any preset of :mod:`pyaz.opponents`.
+"""``pyaz-play``: play a game against a pyaz network or any preset of :mod:`pyaz.eval.players`.
 
 The board is drawn before every move (``str(state)``), and moves are typed in the game's own
 notation (``state.action_to_str``: ``d3`` in Othello and Gomoku, ``4`` in Connect Four, ``C3``
@@ -13,8 +13,10 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from pyaz import arena, opponents
-from pyaz.cli.arena import add_game_arguments, describe_game, game_from_args
+from pyaz.cli.options import add_game_arguments, describe_game, game_from_args
+from pyaz.eval import presets
+from pyaz.eval.external import EngineError
+from pyaz.eval.players import Player, Resignation, close_player
 from pyaz.games import GameState
 
 HELP_WORDS = ("help", "h", "?", "moves")
@@ -35,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
             "takes back your last move and the reply, 'resign' and 'quit' end the game."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=opponents.PRESETS_HELP
+        epilog=presets.PRESETS_HELP
         + """
 
 examples:
@@ -67,11 +69,11 @@ def opponent_spec(args: argparse.Namespace) -> str:
     if args.simulations is not None and args.simulations < 1:
         raise ValueError("--simulations must be at least 1")
     if args.model is not None:
-        sims = args.simulations or opponents.DEFAULT_MODEL_SIMULATIONS
+        sims = args.simulations or presets.DEFAULT_MODEL_SIMULATIONS
         return f"model:{args.model}:{sims}"
     if args.opponent is not None:
         if args.simulations is not None:
-            kind = opponents.spec_kind(args.opponent)
+            kind = presets.spec_kind(args.opponent)
             if kind == "model":
                 path = args.opponent.partition(":")[2]
                 head, _, tail = path.rpartition(":")
@@ -131,7 +133,7 @@ def result_text(state: GameState, human: int, resigned: int | None = None) -> st
 
 def play_session(
     start: GameState,
-    opponent: arena.Player,
+    opponent: Player,
     human: int = 0,
     read: Callable[[str], str] | None = None,
     write: Callable[[str], None] = print,
@@ -171,7 +173,7 @@ def play_session(
         if mover != human:
             try:
                 action = int(opponent.choose(state.clone()))
-            except opponents.Resignation:
+            except Resignation:
                 write(result_text(state, human, resigned=1 - human))
                 return 0
             write(f"{opponent.name} plays {state.action_to_str(action)}")
@@ -239,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     human = 1 if args.human_second else 0
     try:
-        opponent = opponents.make_player(spec, start, seed=args.seed)
+        opponent = presets.make_player(spec, start, seed=args.seed)
     except (ValueError, TypeError, OSError, RuntimeError) as error:
         print(f"pyaz-play: {error}", file=sys.stderr)
         return 2
@@ -249,11 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nGame abandoned.")
         return 130
-    except (opponents.EngineError, RuntimeError) as error:
+    except (EngineError, RuntimeError) as error:
         print(f"pyaz-play: the opponent failed: {error}", file=sys.stderr)
         return 1
     finally:
-        opponents.close_player(opponent)
+        close_player(opponent)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pyaz.cli._training_run import run_training
-from pyaz.loop import TrainConfig, TrainingLoop
+from pyaz.cli.training_run import run_training
+from pyaz.train.loop import TrainConfig, TrainingLoop
 
 # (option, type, help); the option's destination is the TrainConfig field of the same name.
 OPTIONS: list[tuple[str, type, str]] = [
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         return TrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
 
     def plot(out: Path) -> None:
-        from pyaz.plots import make_plots
+        from pyaz.common.plots import make_plots
 
         make_plots(out)
 

@@ -16,9 +16,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pyaz.cli._training_run import run_training
-from pyaz.curling_config import EVAL_OPPONENTS, WIN_TABLES, CurlingConfig
-from pyaz.curling_loop import CurlingTrainingLoop
+from pyaz.cli.training_run import run_training
+from pyaz.curling.config import EVAL_OPPONENTS, WIN_TABLES, CurlingConfig
+from pyaz.curling.loop import CurlingTrainingLoop
 
 # (option, type, help); the destination is the CurlingConfig field of the same name.
 OPTIONS: list[tuple[str, type, str]] = [
@@ -126,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         return CurlingTrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
 
     def plot(out: Path) -> None:
-        from pyaz.plots import make_plots, plot_win_table
+        from pyaz.common.plots import make_plots
+        from pyaz.curling.plots import plot_win_table
 
         make_plots(out)
         plot_win_table(out)

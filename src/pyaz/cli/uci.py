@@ -10,10 +10,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import TYPE_CHECKING
 
-from pyaz import engines
-from pyaz.engines import LoadedModel, load_model, setup_logging
+from pyaz.cli import options
+from pyaz.engines.search import setup_logging
 from pyaz.engines.uci_server import DEPTH_SIMULATIONS, UciServer
+
+if TYPE_CHECKING:  # torch loads only with --model
+    from pyaz.nets import LoadedModel
 
 DEFAULT_NODES = 1000
 
@@ -39,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="racingkings",
         help="the game (UCI variant) to play: racingkings (default: racingkings)",
     )
-    engines.add_model_arguments(parser)
+    options.add_model_arguments(parser)
     parser.add_argument(
         "--nodes",
         type=int,
@@ -54,11 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MS",
         help="milliseconds kept back from every clock budget for the I/O (default: 30)",
     )
-    engines.add_search_arguments(parser)
+    options.add_search_arguments(parser)
     parser.add_argument(
         "--name", default="pyaz", help="the engine name sent in 'id name' (default: pyaz)"
     )
-    engines.add_logging_arguments(parser)
+    options.add_logging_arguments(parser)
     return parser
 
 
@@ -71,18 +75,19 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--nodes must be >= 1")
     if args.move_overhead < 0:
         parser.error("--move-overhead must be >= 0")
-    engines.check_search_arguments(parser, args)
+    options.check_search_arguments(parser, args)
     model: LoadedModel | None = None
     if args.model is not None:
         try:
             import pyaz
+            from pyaz.nets import load_model
 
-            model = load_model(args.model, device=args.device)
+            model = load_model(args.model)
             model.check(pyaz.make(args.game))
         except (OSError, ValueError, RuntimeError) as error:
             print(f"pyaz-uci: cannot use --model {args.model}: {error}", file=sys.stderr)
             return 2
-    engine = engines.engine_from_arguments(args, model)
+    engine = options.engine_from_arguments(args, model)
 
     def write(line: str) -> None:
         sys.stdout.write(line + "\n")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 import pyaz
-from pyaz.engines import EngineSearch, ThinkResult
+from pyaz.engines.search import EngineSearch, ThinkResult
 from pyaz.games import GameState
 
 __all__ = ["GtpCommandError", "GtpServer"]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 import pyaz
-from pyaz.engines import EngineSearch, ThinkResult, value_to_centipawns
+from pyaz.engines.search import EngineSearch, ThinkResult, value_to_centipawns
 
 __all__ = ["DEPTH_SIMULATIONS", "GoLimits", "UciServer", "parse_go"]
 

@@ -1,4 +1,4 @@
-#include "core/attacks.h"
+#include "games/racing_kings_attacks.h"
 
 #include <vector>
 

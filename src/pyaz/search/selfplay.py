@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from pyaz import _core
 from pyaz.games import GameState
-from pyaz.search import Evaluator
+from pyaz.search.search import Evaluator
 
 
 @dataclass(frozen=True)
@@ -58,19 +58,25 @@ class SelfPlayRecords:
         return self.evaluated_leaves / max(1, self.evaluator_calls)
 
 
+DEFAULTS: dict[str, Any] = dict(_core.self_play_defaults())
+"""The default of every :class:`SelfPlay` option besides the :class:`~pyaz.search.Search` ones."""
+
+
 class SelfPlay:
     """Plays games from ``start`` against itself with the tree search.
 
-    Options (defaults in brackets): ``simulations`` per move [100]; ``parallel_games`` in flight
-    [32]; ``leaves_per_game`` per round, under virtual loss [1]; ``sampling_plies`` (seed 001's
-    T', seed 000's "probabilistic turns": moves drawn from pi^(1/temperature) before this ply,
-    greedy after) [30]; ``temperature`` [1.0]; ``random_opening_plies`` (played uniformly at
-    random, not searched, not recorded) [0]; ``opening_rollback_plies`` (taken back when random
-    play ends the game; -1 for half of the opening) [-1]; ``threads`` (workers for selection
-    and backup across games) [1]; ``seed`` [0]; and every ``pyaz.Search`` option (c_puct,
+    Options (defaults from the C++ core's ``SelfPlayConfig``, in brackets): ``simulations`` per
+    move [{simulations}]; ``parallel_games`` in flight [{parallel_games}]; ``leaves_per_game``
+    per round, under virtual loss [{leaves_per_game}]; ``sampling_plies`` (seed 001's T', seed
+    000's "probabilistic turns": moves drawn from pi^(1/temperature) before this ply, greedy
+    after) [{sampling_plies}]; ``temperature`` [{temperature}]; ``random_opening_plies``
+    (played uniformly at random, not searched, not recorded) [{random_opening_plies}];
+    ``opening_rollback_plies`` (taken back when random play ends the game; -1 for half of the
+    opening) [{opening_rollback_plies}]; ``threads`` (workers for selection and backup across
+    games) [{threads}]; ``seed`` [{seed}]; and every :class:`pyaz.Search` option (c_puct,
     dirichlet_alpha, dirichlet_epsilon, draw_value, ...). The per-game tree holds ``max_nodes``
-    nodes [2 * (simulations + 1) * num_actions].
-    Resignation is not implemented: every game is played to its end.
+    nodes [2 * (simulations + 1) * num_actions]. Resignation is not implemented: every game is
+    played to its end.
     """
 
     def __init__(self, start: GameState, **options: Any) -> None:
@@ -95,3 +101,7 @@ class SelfPlay:
         finally:
             bar.close()
         return SelfPlayRecords(**raw)
+
+
+if SelfPlay.__doc__ is not None:
+    SelfPlay.__doc__ = SelfPlay.__doc__.format(**DEFAULTS)

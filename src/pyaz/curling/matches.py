@@ -12,10 +12,10 @@ import torch
 from tqdm import tqdm
 
 from pyaz import curling
-from pyaz.arena import wilson_interval
-from pyaz.curling_config import NOISES, CurlingConfig
-from pyaz.curling_net import CurlingNet, kr_dl_evaluator
-from pyaz.curling_selfplay import PlayedGame, play_self_play_game
+from pyaz.curling.config import NOISES, CurlingConfig
+from pyaz.curling.net import CurlingNet, kr_dl_evaluator
+from pyaz.curling.selfplay import PlayedGame, play_self_play_game
+from pyaz.eval.stats import wilson_interval
 
 
 @dataclass(frozen=True)

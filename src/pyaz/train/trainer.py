@@ -17,8 +17,8 @@ import numpy as np
 import torch
 
 from pyaz.games import GameState
+from pyaz.games.symmetry import symmetry_ids, transform_planes, transform_policy
 from pyaz.nets import PolicyValueNet
-from pyaz.symmetry import symmetry_ids, transform_planes, transform_policy
 
 LOSSES = ("plus", "policy", "value", "product", "lambda")
 

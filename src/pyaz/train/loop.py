@@ -16,10 +16,8 @@ progress.
 from __future__ import annotations
 
 import copy
-import io
 import json
 import time
-import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,16 +27,30 @@ import torch
 from tqdm import tqdm
 
 import pyaz
-from pyaz import arena, opponents
-from pyaz.curriculum import Curriculum
-from pyaz.evaluator import TorchEvaluator
+from pyaz.common.runlog import open_run
+from pyaz.eval import arena, gates, presets
+from pyaz.eval.players import SearchPlayer, close_player
 from pyaz.games import make
-from pyaz.nets import PolicyValueNet, net_config_for, net_from_state, net_state, to_torchscript
-from pyaz.replay import ReplayBuffer
-from pyaz.runlog import atomic_write_bytes, open_run
-from pyaz.train import Trainer, TrainSettings
-
-CHECKPOINT = "checkpoint.pt"
+from pyaz.nets import (
+    TORCHSCRIPT_FILE,
+    PolicyValueNet,
+    net_config_for,
+    net_from_state,
+    net_state,
+    to_torchscript,
+    torchscript_bytes,
+)
+from pyaz.nets.evaluator import TorchEvaluator
+from pyaz.train.checkpoint import (
+    CHECKPOINT_FILE,
+    changed_settings,
+    read_checkpoint,
+    torch_bytes,
+    write_iteration,
+)
+from pyaz.train.curriculum import Curriculum
+from pyaz.train.replay import ReplayBuffer
+from pyaz.train.trainer import Trainer, TrainSettings
 
 
 @dataclass
@@ -130,7 +142,7 @@ class TrainingLoop:
             "mean_game_length": float(self.start_state.num_actions) / 2,
             "best_iteration": 0,
         }
-        self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT)
+        self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE)
 
     def _evaluator(self, net: PolicyValueNet, slot: int) -> TorchEvaluator:
         """A TorchScript copy of ``net`` for the search (two slots: gating needs two nets at once).
@@ -187,8 +199,8 @@ class TrainingLoop:
             "loss_value": stats.loss_value,
         }
 
-    def _search_player(self, net: PolicyValueNet, name: str) -> arena.SearchPlayer:
-        return arena.SearchPlayer(
+    def _search_player(self, net: PolicyValueNet, name: str) -> SearchPlayer:
+        return SearchPlayer(
             self._evaluator(net, 0 if net is self.best else 1),
             self.config.simulations,
             name=name,
@@ -203,7 +215,7 @@ class TrainingLoop:
         stop = None
         gate = None
         if c.gating == "wilson":
-            gate = arena.WilsonGate(min_games=min(10, c.arena_games), max_games=c.arena_games)
+            gate = gates.WilsonGate(min_games=min(10, c.arena_games), max_games=c.arena_games)
             stop = gate
         result = arena.play_match(
             challenger, best, c.arena_games, self.start_state, progress=self.progress, stop=stop
@@ -211,7 +223,7 @@ class TrainingLoop:
         if gate is not None:
             accepted = gate.decision(result) == "replace"
         else:
-            accepted = arena.gate_by_threshold(result, c.update_threshold)
+            accepted = gates.gate_by_threshold(result, c.update_threshold)
         if accepted:
             self.best = copy.deepcopy(self.current)
             self.counters["best_iteration"] = self.counters["iteration"] + 1
@@ -227,7 +239,7 @@ class TrainingLoop:
         c = self.config
         if c.eval_opponent == "none" or c.eval_games < 1:
             return None
-        opponent = opponents.make_player(c.eval_opponent, self.start_state, seed=c.seed)
+        opponent = presets.make_player(c.eval_opponent, self.start_state, seed=c.seed)
         net = self.best if c.gating != "none" else self.current
         try:
             result = arena.play_match(
@@ -238,7 +250,7 @@ class TrainingLoop:
                 progress=self.progress,
             )
         finally:
-            opponents.close_player(opponent)
+            close_player(opponent)
         return {"win_ratio": result.score, "opponent": c.eval_opponent, "eval_games": c.eval_games}
 
     # -- the loop -------------------------------------------------------------------------------
@@ -258,7 +270,7 @@ class TrainingLoop:
         Each network plays its two predecessors in the chain random, iteration k, 2k, ...
         (``elo_games`` games a pair), which keeps the cost linear in the number of iterations.
         """
-        from pyaz.cli.tournament import rate_run_iterations
+        from pyaz.eval.tournament import rate_run_iterations
 
         c = self.config
         ratings = rate_run_iterations(
@@ -365,50 +377,37 @@ class TrainingLoop:
     # -- checkpoints ----------------------------------------------------------------------------
 
     def _save_checkpoint(self, iteration: int) -> None:
-        buffer_name = f"buffer-{iteration:05d}.npz"
-        atomic_write_bytes(self.run_dir / buffer_name, self.buffer.to_bytes())
-        data = {
+        state = {
             "best": net_state(self.best),
             "current": net_state(self.current),
             "optimizer": self.trainer.optimizer.state_dict(),
             "rng": self.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(),
             "counters": dict(self.counters),
-            "buffer": buffer_name,
             "config": asdict(self.config),
         }
-        blob = io.BytesIO()
-        torch.save(data, blob)
-        atomic_write_bytes(self.run_dir / CHECKPOINT, blob.getvalue())
-        nets = self.run_dir / "nets"
-        nets.mkdir(exist_ok=True)
-        blob = io.BytesIO()
-        torch.save({"net": net_state(self.best), "iteration": iteration}, blob)
-        atomic_write_bytes(nets / f"iter-{iteration:05d}.pt", blob.getvalue())
-        scripted = io.BytesIO()
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", category=DeprecationWarning)
-            torch.jit.save(to_torchscript(self.best), scripted)
-        atomic_write_bytes(self.run_dir / "best.torchscript.pt", scripted.getvalue())
-        for old in self.run_dir.glob("buffer-*.npz"):
-            if old.name != buffer_name:
-                old.unlink()
+        files = {
+            f"nets/iter-{iteration:05d}.pt": torch_bytes(
+                {"net": net_state(self.best), "iteration": iteration}
+            ),
+            TORCHSCRIPT_FILE: torchscript_bytes(self.best),
+        }
+        write_iteration(self.run_dir, iteration, state, self.buffer.to_bytes(), files)
 
     def _resume(self) -> int:
         self._load_checkpoint()
         return int(self.counters["iteration"])
 
     def _load_checkpoint(self) -> None:
-        data = torch.load(self.run_dir / CHECKPOINT, map_location="cpu", weights_only=False)
+        data, buffer = read_checkpoint(self.run_dir)
         self.best = net_from_state(data["best"])
         self.current.load_state_dict(data["current"]["state_dict"])
         self.trainer.optimizer.load_state_dict(data["optimizer"])
         self.rng.bit_generator.state = data["rng"]
         torch.set_rng_state(data["torch_rng"])
         self.counters.update(data["counters"])
-        self.buffer = ReplayBuffer.from_bytes((self.run_dir / data["buffer"]).read_bytes())
-        saved, now = data["config"], asdict(self.config)
-        changed = sorted(k for k in saved.keys() | now.keys() if saved.get(k) != now.get(k))
+        self.buffer = ReplayBuffer.from_bytes(buffer)
+        changed = changed_settings(data["config"], asdict(self.config))
         if changed:
             tqdm.write(f"note: resuming with changed settings: {', '.join(changed)}")
 

@@ -1,23 +1,17 @@
-"""Residual policy-value networks sized per game, saved with their config, exported to TorchScript,
-and loaded back from whatever the training loop wrote (:func:`load_model`).
-
-The body is a 3x3 convolution stem and ``blocks`` residual blocks of ``filters`` channels (seed
-000 Fig. 2); the policy head is a 1x1 convolution to 2 planes and a linear layer to the action
-space (logits); the value head is a 1x1 convolution to 1 plane, a hidden layer of
-``value_hidden`` units and a tanh output. ``dropout`` (seed 001's d) applies before the heads'
-linear layers.
+"""The one loader of model files: :func:`load_model` reads whatever the training loop writes (a run
+folder, its ``checkpoint.pt``, ``nets/iter-*.pt``, a bare network file or a TorchScript archive)
+and returns a :class:`LoadedModel` that every player, engine and tournament uses.
 """
 
 from __future__ import annotations
 
-import io
+import functools
 import itertools
 import json
 import os
-import warnings
 import zipfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,124 +20,8 @@ import torch
 from torch import nn
 
 from pyaz.games import GameState
-
-
-@dataclass(frozen=True)
-class NetConfig:
-    """Shape of the input and the output, and the size of the network."""
-
-    planes: int
-    height: int
-    width: int
-    actions: int
-    blocks: int = 2
-    filters: int = 32
-    value_hidden: int = 64
-    dropout: float = 0.3
-
-
-# Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
-# filters, 256 value units); "seed004" approximates AlphaGomoku's residual tower (seed 004).
-PRESETS: dict[str, dict[str, Any]] = {
-    "tiny": {"blocks": 2, "filters": 32, "value_hidden": 64},
-    "small": {"blocks": 4, "filters": 64, "value_hidden": 128},
-    "seed000": {"blocks": 10, "filters": 512, "value_hidden": 256},
-    "seed004": {"blocks": 5, "filters": 64, "value_hidden": 32},
-}
-
-
-def net_config_for(state: GameState, preset: str = "tiny", **overrides: Any) -> NetConfig:
-    """The config of a network for ``state``'s game: a size preset plus explicit overrides."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown network preset {preset!r}; known: {', '.join(PRESETS)}")
-    planes, height, width = state.planes_shape
-    config = NetConfig(planes, height, width, state.num_actions, **PRESETS[preset])
-    return replace(config, **{k: v for k, v in overrides.items() if v is not None})
-
-
-class ResidualBlock(nn.Module):
-    def __init__(self, filters: int) -> None:
-        super().__init__()
-        self.conv1 = nn.Conv2d(filters, filters, 3, padding=1, bias=False)
-        self.bn1 = nn.BatchNorm2d(filters)
-        self.conv2 = nn.Conv2d(filters, filters, 3, padding=1, bias=False)
-        self.bn2 = nn.BatchNorm2d(filters)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = torch.relu(self.bn1(self.conv1(x)))
-        return torch.relu(x + self.bn2(self.conv2(y)))
-
-
-class PolicyValueNet(nn.Module):
-    """``forward(planes[B, C, H, W]) -> (policy_logits[B, A], value[B, 1] in [-1, 1])``."""
-
-    def __init__(self, config: NetConfig) -> None:
-        super().__init__()
-        self.config = config
-        c = config
-        self.stem = nn.Sequential(
-            nn.Conv2d(c.planes, c.filters, 3, padding=1, bias=False),
-            nn.BatchNorm2d(c.filters),
-            nn.ReLU(),
-        )
-        self.tower = nn.Sequential(*[ResidualBlock(c.filters) for _ in range(c.blocks)])
-        area = c.height * c.width
-        self.policy_head = nn.Sequential(
-            nn.Conv2d(c.filters, 2, 1, bias=False),
-            nn.BatchNorm2d(2),
-            nn.ReLU(),
-            nn.Flatten(),
-            nn.Dropout(c.dropout),
-            nn.Linear(2 * area, c.actions),
-        )
-        self.value_head = nn.Sequential(
-            nn.Conv2d(c.filters, 1, 1, bias=False),
-            nn.BatchNorm2d(1),
-            nn.ReLU(),
-            nn.Flatten(),
-            nn.Dropout(c.dropout),
-            nn.Linear(area, c.value_hidden),
-            nn.ReLU(),
-            nn.Linear(c.value_hidden, 1),
-            nn.Tanh(),
-        )
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.tower(self.stem(x))
-        return self.policy_head(h), self.value_head(h)
-
-
-def to_torchscript(net: PolicyValueNet) -> torch.jit.ScriptModule:
-    """A TorchScript copy of ``net`` in eval mode (for the evaluator and for export)."""
-    was_training = net.training
-    net.eval()
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=DeprecationWarning)
-        scripted = torch.jit.script(net)
-    net.train(was_training)
-    return scripted
-
-
-def torchscript_bytes(net: PolicyValueNet) -> bytes:
-    """The TorchScript archive of ``net`` (what ``torch.jit.load`` reads)."""
-    buffer = io.BytesIO()
-    torch.jit.save(to_torchscript(net), buffer)
-    return buffer.getvalue()
-
-
-def net_state(net: PolicyValueNet) -> dict[str, Any]:
-    """A picklable snapshot: the config and the weights."""
-    return {"config": asdict(net.config), "state_dict": net.state_dict()}
-
-
-def net_from_state(state: dict[str, Any]) -> PolicyValueNet:
-    """Rebuilds a network saved with ``net_state``."""
-    net = PolicyValueNet(NetConfig(**state["config"]))
-    net.load_state_dict(state["state_dict"])
-    return net
-
-
-# -- loading ------------------------------------------------------------------------------------
+from pyaz.nets.evaluator import TorchEvaluator
+from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state, to_torchscript
 
 CHECKPOINT_FILE = "checkpoint.pt"
 """The training loop's checkpoint in a run folder (its ``"best"`` network is the one to play)."""
@@ -183,6 +61,34 @@ class LoadedModel:
                 f"(use nets/iter-*.pt or {CHECKPOINT_FILE})"
             )
         return self.module
+
+    @property
+    def planes(self) -> int | None:
+        """Input planes the network takes (None for TorchScript, which keeps no config)."""
+        return self.config.planes if self.config is not None else None
+
+    def go_history(self) -> int:
+        """The ``history`` option of a Go state that fits this network: ``planes = 4 + 2h``
+        (0 when unknown)."""
+        if self.planes is None or self.planes <= 4:
+            return 0
+        return (self.planes - 4) // 2
+
+    def search_options(self) -> dict[str, float]:
+        """The run's ``c_puct`` and ``draw_value`` (when the run recorded them), for the search
+        that plays this network."""
+        return {
+            key: float(self.settings[key])
+            for key in ("c_puct", "draw_value")
+            if self.settings.get(key) is not None
+        }
+
+    def evaluator(self, device: str = "cpu") -> TorchEvaluator:
+        """The network as the search's batched evaluator (TorchScript on ``device``)."""
+        module = (
+            to_torchscript(self.module) if isinstance(self.module, PolicyValueNet) else self.module
+        )
+        return TorchEvaluator(module, device=device)
 
     def check(
         self,
@@ -299,7 +205,23 @@ def is_torchscript(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def load_model(path: str | os.PathLike[str]) -> LoadedModel:
+def load_model(path: str | os.PathLike[str], *, cached: bool = False) -> LoadedModel:
+    """Loads a network from what the training loop writes (see :func:`_read_model`).
+
+    With ``cached``, a file is read once per process for a given modification time, so that the
+    players of a match share one module (do not train a cached module)."""
+    if not cached:
+        return _read_model(path)
+    file = model_file(path).resolve()
+    return _read_model_cached(str(file), file.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_model_cached(path: str, mtime_ns: int) -> LoadedModel:
+    return _read_model(path)
+
+
+def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
     """Loads a network from what the training loop writes, on the CPU, in eval mode.
 
     ``path`` is one of: a run folder (its ``checkpoint.pt``, else its ``best.torchscript.pt``);

@@ -85,3 +85,9 @@ def make(name: str, **options: Any) -> GameState:
         allowed = ", ".join(f"{k}={v!r}" for k, v in spec.options.items())
         raise TypeError(f"{name!r} takes no option(s) {sorted(unknown)}; its options: {allowed}")
     return spec.cls(**{**spec.options, **options})
+
+
+def same_position(a: GameState, b: GameState) -> bool:
+    """Whether two states are the same position: the same game, ply and board text (the text
+    names the side to move and, where the game has them, the pass and ko state)."""
+    return type(a) is type(b) and a.ply == b.ply and str(a) == str(b)

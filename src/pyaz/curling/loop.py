@@ -10,8 +10,8 @@ iterations plays ``eval_games`` games against a reference opponent (colours and 
 hammer alternate). Every iteration is checkpointed atomically; ``resume=True`` continues after
 an interruption, losing at most the iteration in progress.
 
-The settings are in :mod:`pyaz.curling_config`, the games (players, matches, worker tasks) in
-:mod:`pyaz.curling_games`.
+The settings are in :mod:`pyaz.curling.config`, the games (players, matches, worker tasks) in
+:mod:`pyaz.curling.matches`.
 
 Scale: the seed ran 400 simulations per shot, a 9-block 32-filter network and 5 M self-play
 shots on 5 GPUs for a week. The defaults here are a CPU-sized version (see ``CurlingConfig``);
@@ -39,18 +39,23 @@ from torch.nn import functional
 from tqdm import tqdm
 
 from pyaz import curling
-from pyaz.curling_config import NOISES, CurlingConfig
-from pyaz.curling_games import (
+from pyaz.common.runlog import open_run
+from pyaz.curling.config import NOISES, CurlingConfig
+from pyaz.curling.matches import (
     NetSnapshot,
     evaluation_games,
     self_play_games,
     summarise,
 )
-from pyaz.curling_net import CurlingNet, records_to_examples
-from pyaz.curling_selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
-from pyaz.runlog import atomic_write_bytes, open_run
-
-CHECKPOINT = "checkpoint.pt"
+from pyaz.curling.net import CurlingNet, records_to_examples
+from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
+from pyaz.train.checkpoint import (
+    CHECKPOINT_FILE,
+    changed_settings,
+    read_checkpoint,
+    torch_bytes,
+    write_iteration,
+)
 
 
 class CurlingTrainingLoop:
@@ -87,7 +92,7 @@ class CurlingTrainingLoop:
         self._own_table: tuple[bytes, np.ndarray] | None = None
         if config.workers == 0:
             config.workers = os.cpu_count() or 1
-        self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT)
+        self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE)
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -350,12 +355,10 @@ class CurlingTrainingLoop:
     # -- checkpoints ----------------------------------------------------------------------------
 
     def _save_checkpoint(self, iteration: int) -> None:
-        buffer_name = f"buffer-{iteration:05d}.npz"
         blob = io.BytesIO()
         np.savez_compressed(blob, **self.buffer.arrays())
-        atomic_write_bytes(self.run_dir / buffer_name, blob.getvalue())
         net = {"channels": self.config.channels, "blocks": self.config.blocks}
-        data = {
+        state = {
             "net": self.net.state_dict(),
             "net_config": net,
             "optimizer": self.optimizer.state_dict(),
@@ -363,40 +366,37 @@ class CurlingTrainingLoop:
             "torch_rng": torch.get_rng_state(),
             "counters": dict(self.counters),
             "ends_seen": self.ends_seen.tolist(),
-            "buffer": buffer_name,
             "config": asdict(self.config),
         }
-        blob = io.BytesIO()
-        torch.save(data, blob)
-        atomic_write_bytes(self.run_dir / CHECKPOINT, blob.getvalue())
-        nets = self.run_dir / "nets"
-        nets.mkdir(exist_ok=True)
-        blob = io.BytesIO()
-        torch.save({"net": self.net.state_dict(), **net, "iteration": iteration}, blob)
-        atomic_write_bytes(nets / f"iter-{iteration:05d}.pt", blob.getvalue())
+        files = {
+            f"nets/iter-{iteration:05d}.pt": torch_bytes(
+                {"net": self.net.state_dict(), **net, "iteration": iteration}
+            ),
+            "net.torchscript.pt": self._traced_bytes(),
+        }
+        table = self.own_table()  # the run's own P_win table (used at the leaves with "own")
+        if table is not None:
+            table_blob = io.BytesIO()
+            np.save(table_blob, table)
+            files["win_table.npy"] = table_blob.getvalue()
+        write_iteration(self.run_dir, iteration, state, blob.getvalue(), files)
+
+    def _traced_bytes(self) -> bytes:
+        """The network as TorchScript, traced, not scripted: tracing needs no source files (safe
+        mid-run under an editable install) and the network has no data-dependent control flow."""
         scripted = io.BytesIO()
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=DeprecationWarning)
-            # traced, not scripted: tracing needs no source files (safe mid-run under an
-            # editable install) and the network has no data-dependent control flow
             example = torch.zeros(1, curling.NUM_PLANES, curling.GRID, curling.GRID)
             torch.jit.save(torch.jit.trace(self.net, example), scripted)
-        atomic_write_bytes(self.run_dir / "net.torchscript.pt", scripted.getvalue())
-        table = self.own_table()  # the run's own P_win table (used at the leaves with "own")
-        if table is not None:
-            blob = io.BytesIO()
-            np.save(blob, table)
-            atomic_write_bytes(self.run_dir / "win_table.npy", blob.getvalue())
-        for old in self.run_dir.glob("buffer-*.npz"):
-            if old.name != buffer_name:
-                old.unlink()
+        return scripted.getvalue()
 
     def _resume(self) -> int:
         self._load_checkpoint()
         return int(self.counters["iteration"])
 
     def _load_checkpoint(self) -> None:
-        data = torch.load(self.run_dir / CHECKPOINT, map_location="cpu", weights_only=False)
+        data, buffer = read_checkpoint(self.run_dir)
         saved = data["net_config"]
         if (saved["channels"], saved["blocks"]) != (self.config.channels, self.config.blocks):
             raise ValueError(
@@ -409,10 +409,9 @@ class CurlingTrainingLoop:
         torch.set_rng_state(data["torch_rng"])
         self.counters.update(data["counters"])
         self.ends_seen = np.array(data["ends_seen"], dtype=np.int64)
-        with np.load(self.run_dir / data["buffer"]) as arrays:
+        with np.load(io.BytesIO(buffer)) as arrays:
             self.buffer = Shots.from_arrays(dict(arrays))
-        now = asdict(self.config)
-        changed = sorted(k for k in data["config"] if data["config"][k] != now.get(k))
+        changed = changed_settings(data["config"], asdict(self.config))
         if changed:
             tqdm.write(f"note: resuming with changed settings: {', '.join(changed)}")
         self.net.eval()

@@ -12,7 +12,9 @@ and its ``quit`` (:meth:`_quit`).
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
+import shutil
 import subprocess
 import threading
 from collections import deque
@@ -21,7 +23,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, TypeVar
 
-__all__ = ["ClosesOnExit", "EngineProcess"]
+__all__ = ["GAME_DIRS", "ClosesOnExit", "EngineProcess", "find_engine"]
+
+GAME_DIRS: tuple[str, ...] = ("/usr/games", "/usr/local/games")
+"""Where Debian installs game engines (not on PATH by default)."""
 
 _EOF = None  # what the reader thread queues when the engine closes its output
 
@@ -202,3 +207,26 @@ class EngineProcess(ClosesOnExit):
         details = "" if code is None else f" (exit status {code})"
         tail = " | ".join(line for line in self._stderr_tail if line)
         return details + (f"; stderr: {tail}" if tail else "")
+
+
+def find_engine(
+    names: str | Sequence[str],
+    install_hint: str,
+    error: type[Exception] = FileNotFoundError,
+) -> str:
+    """Path of the first of ``names`` found on PATH or in :data:`GAME_DIRS` (a name with a
+    slash is taken as a path); else ``error("<name> not found: <install_hint>")``."""
+    candidates = [names] if isinstance(names, str) else list(names)
+    for name in candidates:
+        if os.sep in name:
+            if os.path.isfile(name) and os.access(name, os.X_OK):
+                return name
+            continue
+        found = shutil.which(name)
+        if found:
+            return found
+        for folder in GAME_DIRS:
+            path = os.path.join(folder, name)
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return path
+    raise error(f"{candidates[0]} not found: {install_hint}")

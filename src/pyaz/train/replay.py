@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pyaz.selfplay import SelfPlayRecords
+from pyaz.search.selfplay import SelfPlayRecords
 
 
 @dataclass

@@ -6,7 +6,7 @@ a timeout; an engine that stops answering is killed and :class:`GtpTimeoutError`
 The engine is shut down (``quit``, then terminate, then kill) by :meth:`GtpEngine.close`, by
 leaving a ``with`` block, even on an error, or when the object is garbage-collected::
 
-    >>> from pyaz.gtp import gnugo
+    >>> from pyaz.engines.gtp import gnugo
     >>> with gnugo(level=1, boardsize=9) as engine:          # doctest: +SKIP
     ...     engine.play("black", "E5")
     ...     engine.genmove("white")
@@ -18,11 +18,9 @@ GNU Go is found on PATH or in /usr/games; when it is missing, :func:`gnugo` rais
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Sequence
 
-from pyaz.engine_process import EngineProcess
+from pyaz.engines.process import EngineProcess, find_engine
 
 __all__ = [
     "GtpCommandError",
@@ -150,14 +148,7 @@ class GtpEngine(EngineProcess):
 
 def find_gnugo() -> str:
     """Path of the GNU Go executable; :class:`GtpEngineNotFoundError` when it is missing."""
-    found = shutil.which("gnugo")
-    if found:
-        return found
-    for folder in ("/usr/games", "/usr/local/games"):
-        candidate = os.path.join(folder, "gnugo")
-        if os.access(candidate, os.X_OK):
-            return candidate
-    raise GtpEngineNotFoundError(f"gnugo not found: {GNUGO_INSTALL_HINT}")
+    return find_engine("gnugo", GNUGO_INSTALL_HINT, GtpEngineNotFoundError)
 
 
 def gnugo(

@@ -16,21 +16,9 @@ from torch import nn
 from torch.nn import functional
 
 from pyaz import curling
+from pyaz.nets import ResidualBlock
 
 _BIN_SCORES = np.arange(-8, 9, dtype=np.float64)
-
-
-class _Residual(nn.Module):
-    def __init__(self, channels: int) -> None:
-        super().__init__()
-        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
-        self.bn1 = nn.BatchNorm2d(channels)
-        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
-        self.bn2 = nn.BatchNorm2d(channels)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = functional.relu(self.bn1(self.conv1(x)))
-        return functional.relu(x + self.bn2(self.conv2(y)))
 
 
 class CurlingNet(nn.Module):
@@ -44,7 +32,7 @@ class CurlingNet(nn.Module):
             nn.BatchNorm2d(channels),
             nn.ReLU(),
         )
-        self.trunk = nn.Sequential(*[_Residual(channels) for _ in range(blocks)])
+        self.trunk = nn.Sequential(*[ResidualBlock(channels) for _ in range(blocks)])
         self.policy_conv = nn.Sequential(
             nn.Conv2d(channels, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU()
         )

@@ -1,7 +1,7 @@
 """PNG plots of a run folder's metrics (matplotlib, Agg canvas, no display needed).
 
-:func:`make_plots` reads ``metrics.jsonl`` (see :mod:`pyaz.runlog`) and writes, where the data
-exists:
+:func:`make_plots` reads ``metrics.jsonl`` (see :mod:`pyaz.common.runlog`) and writes, where the
+data exists:
 
 * ``losses.png``: total / policy / value loss per iteration (records ``kind == "iteration"``,
   keys ``loss``, ``loss_policy``, ``loss_value``) and, if ``kind == "train_epoch"`` records carry
@@ -15,12 +15,11 @@ exists:
   seed 000, Fig. 4-6.
 
 Plots whose data is missing are skipped. Each PNG is replaced atomically, so a viewer never sees
-a half-written file. From a shell: ``python -m pyaz.plots runs/NAME``.
+a half-written file. From a shell: ``python -m pyaz.common.plots runs/NAME``.
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import math
 import os
@@ -31,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pyaz.runlog import atomic_write_bytes, read_metrics
+from pyaz.common.runlog import atomic_write_bytes, read_metrics
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -43,7 +42,6 @@ __all__ = [
     "WIN_RATIO_AXES",
     "make_plots",
     "moving_average",
-    "plot_win_table",
 ]
 
 #: Loss keys of an ``iteration`` / ``train_epoch`` record and their legend labels.
@@ -91,48 +89,12 @@ def make_plots(run_dir: str | os.PathLike[str], *, window: int = 20, dpi: int = 
             fig = plot(records)
             if fig is None:
                 continue
-            _save(fig, path, dpi)
+            save_figure(fig, path, dpi)
         except Exception as exc:  # a plot must never stop a training run
             warnings.warn(f"could not write {path}: {exc!r}", RuntimeWarning, stacklevel=2)
             continue
         written.append(path)
     return written
-
-
-def plot_win_table(run_dir: str | os.PathLike[str], *, dpi: int = 120) -> Path | None:
-    """``win_table.png`` from a curling run's ``win_table.npy`` (P_win[n, d] of the first
-    thrower, built from the run's ends), beside seed 002's Table 1: one curve per number of
-    ends to play, over the score difference -4..+4. Returns None when there is no table."""
-    run_dir = Path(run_dir)
-    source = run_dir / "win_table.npy"
-    if not source.exists():
-        return None
-    try:
-        from pyaz.curling import SEED002_TABLE1
-
-        table = np.load(source)
-        middle = table.shape[1] // 2
-        diffs = np.arange(-4, 5)
-        fig = _figure(2, width=12.0, height=4.5)
-        own_ax, seed_ax = fig.subplots(1, 2)
-        for n in (1, 2, 4, 8):
-            if n < table.shape[0]:
-                own_ax.plot(diffs, table[n, middle + diffs], marker="o", ms=3, label=f"n = {n}")
-            seed_ax.plot(diffs, SEED002_TABLE1[n], marker="o", ms=3, label=f"n = {n}")
-        own_ax.set_title("P_win of the first thrower, from this run's ends")
-        seed_ax.set_title("Seed 002, Table 1")
-        for ax in (own_ax, seed_ax):
-            ax.set_xlabel("score difference d (first thrower minus hammer team)")
-            ax.set_ylabel("P_win(n ends to play, d)")
-            ax.set_ylim(0, 1)
-            ax.grid(alpha=0.3)
-            ax.legend()
-        path = run_dir / "win_table.png"
-        _save(fig, path, dpi)
-    except Exception as exc:  # a plot must never stop a training run
-        warnings.warn(f"could not write the win table plot: {exc!r}", RuntimeWarning, stacklevel=2)
-        return None
-    return path
 
 
 def moving_average(values: Sequence[float] | np.ndarray, window: int) -> np.ndarray:
@@ -169,7 +131,7 @@ def _plot_losses(records: list[dict[str, Any]]) -> Figure | None:
         return None
 
     panels = [p for p in (per_iter, per_epoch) if p]
-    fig = _figure(len(panels), width=7.0 * len(panels), height=4.5)
+    fig = figure(len(panels), width=7.0 * len(panels), height=4.5)
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     for ax, data in zip(axes, panels, strict=True):
         for key, (x, y) in data.items():
@@ -196,7 +158,7 @@ def _plot_stage_times(records: list[dict[str, Any]]) -> Figure | None:
     x = np.array([_x_of(r, "iteration", i) for i, r in enumerate(rows)], dtype=np.float64)
     secs = {k: np.array([_finite_or_zero(r.get(k)) for r in rows]) for k in keys}
 
-    fig = _figure(2, width=13.0, height=4.5)
+    fig = figure(2, width=13.0, height=4.5)
     ax_bar, ax_cum = fig.subplots(1, 2)
     width = 0.8 * (float(np.min(np.diff(np.unique(x)))) if np.unique(x).size > 1 else 1.0)
     bottom = np.zeros_like(x)
@@ -230,7 +192,7 @@ def _plot_win_ratio(records: list[dict[str, Any]], window: int) -> Figure | None
     opponents = list(dict.fromkeys(_opponent(r) for r in evals))
     in_unit_range = all(0.0 <= float(r["win_ratio"]) <= 1.0 for r in evals)
 
-    fig = _figure(3, width=16.0, height=4.8)
+    fig = figure(3, width=16.0, height=4.8)
     axes = fig.subplots(1, 3, sharey=True)
     colors = [f"C{i % 10}" for i in range(len(opponents))]
     for ax, (x_key, x_label) in zip(axes, WIN_RATIO_AXES.items(), strict=True):
@@ -279,7 +241,7 @@ def _plot_win_ratio(records: list[dict[str, Any]], window: int) -> Figure | None
 # --------------------------------------------------------------------------- helpers
 
 
-def _figure(panels: int, *, width: float, height: float) -> Figure:
+def figure(panels: int, *, width: float, height: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -288,7 +250,7 @@ def _figure(panels: int, *, width: float, height: float) -> Figure:
     return fig
 
 
-def _save(fig: Figure, path: Path, dpi: int) -> None:
+def save_figure(fig: Figure, path: Path, dpi: int) -> None:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     atomic_write_bytes(path, buf.getvalue())
@@ -350,18 +312,3 @@ def _series(
         xs.append(_x_of(r, x_key, i + 1) if x_key else float(i + 1))
         ys.append(y)
     return np.array(xs), np.array(ys)
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m pyaz.plots RUN_DIR...``: (re)draw the plots of run folders."""
-    parser = argparse.ArgumentParser(prog="python -m pyaz.plots", description=main.__doc__)
-    parser.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
-    parser.add_argument("--window", type=int, default=20, help="moving-average points")
-    args = parser.parse_args(argv)
-    for run_dir in args.run_dirs:
-        for path in make_plots(run_dir, window=args.window):
-            print(path)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,133 @@
+"""Command-line options shared by the pyaz commands: the game and its options (one table for
+every command), the model, search and logging options of the engines."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from pyaz.engines.search import EngineSearch
+from pyaz.games import GAMES, GameState, canonical_name, make
+
+if TYPE_CHECKING:
+    from pyaz.nets import LoadedModel
+
+# (flag, option name in pyaz.GAMES, type, help); a flag only applies to games with that option.
+GAME_FLAGS: list[tuple[str, str, Any, str]] = [
+    ("--size", "size", int, "board size: othello 4..8, gomoku 5..15, go 5..19"),
+    ("--width", "width", int, "connect_four width (default 7)"),
+    ("--height", "height", int, "connect_four height (default 6)"),
+    ("--line-length", "line_length", int, "gomoku: stones in a row that win (default 5)"),
+    ("--komi", "komi", float, "go: komi (default 7.5 from 9x9 up, 0 below)"),
+    ("--max-game-length", "max_game_length", int, "go: length cap in moves (default 3*size^2)"),
+    ("--start", "start", str, "racingkings: 'standard', 'racingkings-mod' or a FEN"),
+]
+# (flag, option name, its value when the flag is given, help)
+GAME_SWITCHES: list[tuple[str, str, bool, str]] = [
+    ("--superko", "superko", True, "go: positional superko"),
+    ("--allow-suicide", "allow_suicide", True, "go: suicide of 2+ stones is legal"),
+    ("--exact-length", "overline_wins", False, "gomoku: only exactly line-length in a row wins"),
+]
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--game`` and the game options (shared with ``pyaz-play``)."""
+    names = ", ".join(sorted(GAMES))
+    group = parser.add_argument_group("game")
+    group.add_argument("--game", required=True, help=f"the game: {names} (or an alias)")
+    for flag, _, kind, text in GAME_FLAGS:
+        group.add_argument(flag, type=kind, help=text)
+    for flag, _, _, text in GAME_SWITCHES:
+        group.add_argument(flag, action="store_true", help=text)
+
+
+def game_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], GameState]:
+    """(canonical game name, its options, the start state); ValueError for unfit options."""
+    name = canonical_name(args.game)
+    allowed = GAMES[name].options
+    options: dict[str, Any] = {}
+    for flag, key, _, _ in GAME_FLAGS:
+        given = getattr(args, key)
+        if given is not None:
+            if key not in allowed:
+                raise ValueError(f"{flag} does not apply to {name}")
+            options[key] = given
+    for flag, key, value, _ in GAME_SWITCHES:
+        if getattr(args, flag[2:].replace("-", "_")):
+            if key not in allowed:
+                raise ValueError(f"{flag} does not apply to {name}")
+            options[key] = value
+    return name, options, make(name, **options)
+
+
+def describe_game(name: str, options: dict[str, Any]) -> str:
+    """``"go (size=9, komi=7.5)"``."""
+    if not options:
+        return name
+    return f"{name} ({', '.join(f'{k}={v}' for k, v in options.items())})"
+
+
+# --------------------------------------------------------------------------- engines
+# The options that pyaz-gtp and pyaz-uci share, and the search they build from them.
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--model`` and ``--device``."""
+    parser.add_argument(
+        "--model",
+        metavar="PATH",
+        help="a network written by pyaz-selfplay (nets/iter-*.pt, the checkpoint, or "
+        "best.torchscript.pt); without it the engine plays UCT with random rollouts",
+    )
+    parser.add_argument(
+        "--device", default="cpu", help="torch device for --model, e.g. cpu or cuda (default: cpu)"
+    )
+
+
+def add_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--seed``, ``--threads``, ``--c-puct`` and ``--c-uct``."""
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the search's random numbers (default: 0)"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=1, help="search threads (default: 1, reproducible)"
+    )
+    parser.add_argument(
+        "--c-puct",
+        type=float,
+        default=1.0,
+        help="PUCT exploration constant with --model (default: 1.0)",
+    )
+    parser.add_argument(
+        "--c-uct",
+        type=float,
+        default=2**0.5,
+        help="UCB1 exploration constant without --model (default: sqrt(2))",
+    )
+
+
+def add_logging_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--verbose`` and ``--quiet``."""
+    parser.add_argument("--verbose", action="store_true", help="log debugging details to stderr")
+    parser.add_argument(
+        "--quiet", action="store_true", help="log only warnings and errors to stderr"
+    )
+
+
+def check_search_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exits through ``parser.error`` when the options of :func:`add_search_arguments` are off."""
+    if args.threads < 1:
+        parser.error("--threads must be >= 1")
+
+
+def engine_from_arguments(args: argparse.Namespace, model: LoadedModel | None) -> EngineSearch:
+    """The search of the options of :func:`add_search_arguments`: UCT with random rollouts
+    without ``model``, else PUCT guided by its network."""
+    return EngineSearch.for_model(
+        model,
+        seed=args.seed,
+        threads=args.threads,
+        c_puct=args.c_puct,
+        c_uct=args.c_uct,
+        device=getattr(args, "device", "cpu"),
+    )

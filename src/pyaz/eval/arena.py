@@ -1,0 +1,237 @@
+"""Games and matches between players: :func:`play_game` plays one game, :func:`play_match` a
+match with alternating colours, shared random openings and optional sequential stopping, and
+:class:`MatchResult` keeps the tally with its Wilson interval::
+
+    >>> import pyaz
+    >>> from pyaz.eval.arena import play_match
+    >>> from pyaz.eval.players import RandomPlayer, uct_player
+    >>> result = play_match(uct_player(200), RandomPlayer(seed=1), 4, pyaz.make("connect_four"))
+    >>> result.a_wins + result.draws + result.b_wins
+    4
+
+Draws count half a win everywhere here: ``score = (wins + draws / 2) / games``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pyaz import _core
+from pyaz.eval.players import Player, Resignation
+from pyaz.eval.stats import Z_95, wilson_interval
+from pyaz.games import GameState
+
+__all__ = ["GameRecord", "MatchResult", "play_game", "play_match", "random_opening"]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: the actions played, the final status, and the winner.
+
+    ``winner`` is 0 (the first player), 1 (the second player) or None for a draw. ``first``
+    and ``second`` are the players' names. ``opening`` holds the random plies played before
+    the players took over (see :func:`play_match`); ``actions`` are the players' own moves, so
+    the whole game from the match's start is ``opening + actions`` (:attr:`all_actions`).
+    """
+
+    actions: list[int]
+    status: _core.Status
+    winner: int | None
+    first: str = ""
+    second: str = ""
+    opening: list[int] = field(default_factory=list)
+    resigned: int | None = None  # the side (0 or 1) that resigned, if the game ended so
+
+    @property
+    def length(self) -> int:
+        """Number of plies the players played (the opening excluded)."""
+        return len(self.actions)
+
+    @property
+    def all_actions(self) -> list[int]:
+        """Every ply from the match's start position: the opening, then the players' moves."""
+        return [*self.opening, *self.actions]
+
+
+def _winner(status: _core.Status) -> int | None:
+    if status == _core.Status.FIRST_PLAYER_WIN:
+        return 0
+    if status == _core.Status.SECOND_PLAYER_WIN:
+        return 1
+    if status == _core.Status.DRAW:
+        return None
+    raise ValueError(f"the game is not over: {status}")
+
+
+def play_game(
+    first: Player, second: Player, start_state: GameState, opening: Sequence[int] = ()
+) -> GameRecord:
+    """Plays one game from ``start_state`` (not modified): ``first`` plays side 0.
+
+    Both players are reset to ``start_state`` and told of the ``opening`` moves through
+    ``observe`` (so external engines, which cannot set up arbitrary positions, can follow);
+    then the players take over. The side to move is read from the state each ply (so games
+    with passes, where a player moves twice in a row, work). A :class:`Resignation` raised by a
+    player's ``choose`` ends the game as a loss for its side. An illegal action raises
+    ValueError.
+    """
+    state = start_state.clone()
+    players = (first, second)
+    for player in players:
+        player.reset(state.clone())
+    for action in opening:
+        if state.is_terminal() or not state.is_legal(int(action)):
+            raise ValueError(f"opening move {action} is illegal at ply {state.ply}")
+        state.apply(int(action))
+        for player in players:
+            player.observe(int(action))
+    if state.is_terminal():
+        raise ValueError("the start position (after the opening) is already over")
+    actions: list[int] = []
+    resigned: int | None = None
+    while not state.is_terminal():
+        side = int(state.to_move())
+        mover = players[side]
+        try:
+            action = int(mover.choose(state.clone()))
+        except Resignation:
+            resigned = side
+            break
+        if not state.is_legal(action):
+            raise ValueError(
+                f"{mover.name} chose illegal action {action} at ply {state.ply}:\n{state}"
+            )
+        state.apply(action)
+        actions.append(action)
+        for player in players:
+            player.observe(action)
+    if resigned is not None:
+        status = _core.Status.SECOND_PLAYER_WIN if resigned == 0 else _core.Status.FIRST_PLAYER_WIN
+    else:
+        status = state.status()
+    opening_list = [int(a) for a in opening]
+    return GameRecord(
+        actions, status, _winner(status), first.name, second.name, opening_list, resigned
+    )
+
+
+@dataclass
+class MatchResult:
+    """The tally of a match between ``a`` and ``b``, from ``a``'s side.
+
+    ``games`` holds each game's record in order; ``a`` played first in the even-numbered games
+    (0, 2, ...) and second in the odd ones.
+    """
+
+    a_wins: int = 0
+    draws: int = 0
+    b_wins: int = 0
+    games: list[GameRecord] = field(default_factory=list)
+    a_name: str = "a"
+    b_name: str = "b"
+
+    @property
+    def n(self) -> int:
+        """Number of games played."""
+        return self.a_wins + self.draws + self.b_wins
+
+    @property
+    def score(self) -> float:
+        """``a``'s win ratio counting draws as half: (wins + draws/2) / games (0.5 if none)."""
+        if self.n == 0:
+            return 0.5
+        return (self.a_wins + 0.5 * self.draws) / self.n
+
+    def wilson_interval(self, z: float = Z_95, continuity: bool = True) -> tuple[float, float]:
+        """The Wilson interval for ``a``'s score, draws counting as half a win."""
+        return wilson_interval(self.a_wins + 0.5 * self.draws, self.n, z, continuity)
+
+    def add(self, record: GameRecord, a_is_first: bool) -> None:
+        """Counts one more game, in which ``a`` played first if ``a_is_first``."""
+        self.games.append(record)
+        if record.winner is None:
+            self.draws += 1
+        elif (record.winner == 0) == a_is_first:
+            self.a_wins += 1
+        else:
+            self.b_wins += 1
+
+    def __str__(self) -> str:
+        lo, hi = self.wilson_interval()
+        return (
+            f"{self.a_name} vs {self.b_name}: +{self.a_wins} ={self.draws} -{self.b_wins} "
+            f"(score {self.score:.3f}, 95% CC-Wilson [{lo:.3f}, {hi:.3f}])"
+        )
+
+
+def random_opening(start_state: GameState, plies: int, rng: random.Random) -> list[int]:
+    """``plies`` uniformly random legal actions from ``start_state`` that do not end the game.
+
+    An opening that would end the game is drawn again (up to 1000 tries, then ValueError).
+    """
+    for _ in range(1000):
+        state = start_state.clone()
+        actions: list[int] = []
+        while len(actions) < plies and not state.is_terminal():
+            action = int(rng.choice(state.legal_actions()))
+            state.apply(action)
+            actions.append(action)
+        if not state.is_terminal():
+            return actions
+    raise ValueError(f"no {plies}-ply random opening that leaves the game going was found")
+
+
+def play_match(
+    a: Player,
+    b: Player,
+    games: int,
+    start_state: GameState,
+    progress: bool = False,
+    stop: Callable[[MatchResult], bool] | None = None,
+    opening_plies: int = 0,
+    seed: int = 0,
+) -> MatchResult:
+    """Plays up to ``games`` games of ``a`` against ``b`` from ``start_state``, alternating colours.
+
+    ``a`` moves first in even-numbered games (0, 2, ...), ``b`` in odd ones. After each game
+    ``stop(result_so_far)`` is called, if given, and the match ends when it returns True (for
+    sequential stopping, e.g. a :class:`WilsonGate`). ``progress`` shows a tqdm bar.
+
+    Greedy search players are deterministic (``pyaz.Search`` with the "rollout" evaluator
+    replays the same rollouts on every ``run``), so two of them play just two distinct games,
+    one per colour assignment, however long the match. ``opening_plies > 0`` starts each pair
+    of games (2k, 2k + 1) from the same random opening of that many plies (drawn with
+    ``seed``), played once with each colour assignment, so that the games differ and neither
+    player gains from the opening; the opening is stored in each :class:`GameRecord`.
+    """
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    if opening_plies < 0:
+        raise ValueError(f"opening_plies must be >= 0, got {opening_plies}")
+    result = MatchResult(a_name=a.name, b_name=b.name)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, desc=f"{a.name} vs {b.name}", unit="game")
+    opening: list[int] = []
+    try:
+        for index in range(games):
+            a_first = index % 2 == 0
+            if opening_plies and a_first:
+                rng = random.Random(seed * 1_000_003 + index // 2)
+                opening = random_opening(start_state, opening_plies, rng)
+            first, second = (a, b) if a_first else (b, a)
+            record = play_game(first, second, start_state, opening)
+            result.add(record, a_first)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(w=result.a_wins, d=result.draws, l=result.b_wins)
+            if stop is not None and stop(result):
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    return result

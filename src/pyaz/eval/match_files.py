@@ -1,0 +1,205 @@
+"""Match records written out: one SGF file per game for Go, ``games.pgn`` for Racing Kings,
+``games.txt`` (one game per line) for the other games, and the JSON summary of a match."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pyaz.eval.arena import MatchResult
+from pyaz.eval.parallel import MatchPlan
+from pyaz.games import GameState
+
+__all__ = ["pgn_game", "result_token", "summary_of", "write_games"]
+
+
+def result_token(game: dict[str, Any]) -> str:
+    """PGN-style result from the first player's side: 1-0, 0-1 or 1/2-1/2."""
+    winner = game["winner"]
+    return "1/2-1/2" if winner is None else ("1-0" if winner == 0 else "0-1")
+
+
+def _sgf_text(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def write_sgf_games(
+    out: Path, start: GameState, games: list[dict[str, Any]], event: str
+) -> list[Path]:
+    """One SGF file per game (``game-0001.sgf``, ...), with the players and the result."""
+    paths = []
+    for game in games:
+        moves = [*game["opening"], *game["actions"]]
+        result = None
+        if game["resigned"] is not None:
+            result = f"{'BW'[1 - game['resigned']]}+R"
+        text = start.to_sgf(moves, result=result)  # type: ignore[union-attr]
+        extra = (
+            f"PB[{_sgf_text(game['first'])}]PW[{_sgf_text(game['second'])}]"
+            f"GN[{_sgf_text(event)}, game {game['index'] + 1}]"
+        )
+        if game["opening"]:
+            extra += f"GC[{len(game['opening'])} random opening moves]"
+        assert text.startswith("(;")
+        path = out / f"game-{game['index'] + 1:04d}.sgf"
+        path.write_text(text[:2] + extra + text[2:])
+        paths.append(path)
+    return paths
+
+
+def pgn_game(start_fen: str, moves: Sequence[str], headers: dict[str, str], end: str) -> str:
+    """A Racing Kings game as PGN: SAN moves via python-chess, or UCI moves without it.
+
+    ``headers`` are the Seven Tag Roster values (Event, White, Black, Result, ...); ``end``
+    becomes a comment after the last move (how the game ended).
+    """
+    standard = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"
+    try:
+        import chess.pgn
+        import chess.variant
+    except ImportError:
+        lines = [f'[{key} "{value}"]' for key, value in headers.items()]
+        lines.append('[Variant "Racing Kings"]')
+        if start_fen != standard:
+            lines += ['[SetUp "1"]', f'[FEN "{start_fen}"]']
+        body = " ".join(moves) + f" {{{end}}} {headers['Result']}"
+        return "\n".join(lines) + "\n\n" + body + "\n"
+    board = chess.variant.RacingKingsBoard(start_fen)
+    game = chess.pgn.Game.from_board(board)
+    for key, value in headers.items():
+        game.headers[key] = value
+    node: chess.pgn.GameNode = game
+    for move in moves:
+        node = node.add_variation(chess.Move.from_uci(move))
+    node.comment = end
+    exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
+    return str(game.accept(exporter)) + "\n"
+
+
+def write_pgn_games(
+    out: Path, start: GameState, games: list[dict[str, Any]], event: str
+) -> list[Path]:
+    """All games in ``games.pgn`` (Variant "Racing Kings", FEN for other starts)."""
+    fen = str(start.fen())  # type: ignore[union-attr]
+    date = datetime.date.today().strftime("%Y.%m.%d")
+    parts = []
+    for game in games:
+        state = start.clone()
+        moves = []
+        for action in [*game["opening"], *game["actions"]]:
+            moves.append(str(state.uci(action)))  # type: ignore[union-attr]
+            state.apply(action)
+        if game["resigned"] is not None:
+            end = f"{('White', 'Black')[game['resigned']]} resigns"
+        else:
+            end = str(state.termination().name)  # type: ignore[union-attr]
+        if game["opening"]:
+            end += f"; the first {len(game['opening'])} plies were a random opening"
+        headers = {
+            "Event": event,
+            "Site": "pyaz-arena",
+            "Date": date,
+            "Round": str(game["index"] + 1),
+            "White": game["first"],
+            "Black": game["second"],
+            "Result": result_token(game),
+        }
+        parts.append(pgn_game(fen, moves, headers, end))
+    path = out / "games.pgn"
+    path.write_text("\n".join(parts))
+    return [path]
+
+
+def write_move_lists(
+    out: Path, start: GameState, games: list[dict[str, Any]], event: str, a: str = "A", b: str = "B"
+) -> list[Path]:
+    """``games.txt``: one game per line, the moves as ``action_to_str`` text, then the result."""
+    lines = [
+        f"# {event}",
+        "# one game per line, in game order: the moves from the start position (the random "
+        "opening included), then the result from the first player's side (1-0, 0-1, 1/2-1/2;"
+        " 'resign' before it when a side resigned)",
+        f"# A = {a}, B = {b}: A moves first in games 1, 3, 5, ... (game lines 1, 3, 5, ...)",
+    ]
+    for game in games:
+        state = start.clone()
+        tokens = []
+        for action in [*game["opening"], *game["actions"]]:
+            tokens.append(str(state.action_to_str(action)))
+            state.apply(action)
+        if game["resigned"] is not None:
+            tokens.append("resign")
+        tokens.append(result_token(game))
+        lines.append(" ".join(tokens))
+    path = out / "games.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return [path]
+
+
+def write_games(
+    out: Path, plan: MatchPlan, start: GameState, games: list[dict[str, Any]], event: str
+) -> list[Path]:
+    """Writes the games in the game's format; the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    if plan.game == "go":
+        return write_sgf_games(out, start, games, event)
+    if plan.game in ("racingkings", "racingkings-mod"):
+        return write_pgn_games(out, start, games, event)
+    return write_move_lists(out, start, games, event, plan.a, plan.b)
+
+
+def summary_of(
+    plan: MatchPlan,
+    result: MatchResult,
+    games: list[dict[str, Any]],
+    requested: int,
+    parallel: int,
+    seconds: float,
+    files: list[Path],
+) -> dict[str, Any]:
+    """The JSON summary of a match."""
+    lower, upper = result.wilson_interval()
+    by_colour = {"first": [0, 0, 0], "second": [0, 0, 0]}
+    for game in games:
+        key = "first" if game["a_first"] else "second"
+        winner = game["winner"]
+        by_colour[key][1 if winner is None else (0 if (winner == 0) == game["a_first"] else 2)] += 1
+    return {
+        "a": plan.a,
+        "b": plan.b,
+        "game": plan.game,
+        "game_options": plan.options,
+        "games_requested": requested,
+        "games": result.n,
+        "a_wins": result.a_wins,
+        "draws": result.draws,
+        "b_wins": result.b_wins,
+        "a_score": result.score,
+        "wilson_95_cc": [lower, upper],
+        "a_as_first": dict(zip(("wins", "draws", "losses"), by_colour["first"], strict=True)),
+        "a_as_second": dict(zip(("wins", "draws", "losses"), by_colour["second"], strict=True)),
+        "openings": plan.openings,
+        "seed": plan.seed,
+        "parallel": parallel,
+        "seconds": round(seconds, 3),
+        "files": [str(path) for path in files],
+        "results": [
+            {
+                "game": game["index"] + 1,
+                "first": game["first"],
+                "second": game["second"],
+                "result": result_token(game),
+                "winner": None
+                if game["winner"] is None
+                else (game["first"], game["second"])[game["winner"]],
+                "status": game["status"],
+                "resigned": game["resigned"],
+                "plies": len(game["opening"]) + len(game["actions"]),
+                "opening_plies": len(game["opening"]),
+                "seconds": game["seconds"],
+            }
+            for game in games
+        ],
+    }

@@ -1,0 +1,195 @@
+"""Matches played in parallel processes: a :class:`MatchPlan` names the players by their specs
+(so that each worker process builds its own players and engines), :func:`play_games` plays the
+games in order or in a process pool, and :func:`tally` turns them into a
+:class:`~pyaz.eval.arena.MatchResult`.
+
+Game ``i`` (from 0) has A moving first when ``i`` is even; with ``openings`` K, games ``2k`` and
+``2k + 1`` both start after the same K uniformly random plies, once with each colour order.
+Players that live in Python (random, UCT, models) are built afresh for every game with a seed
+derived from the plan's seed, the game's number and the side, so their games do not depend on
+the number of workers; external engines are started once per worker and keep their own
+randomness.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.util
+import random
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyaz._core import Status
+
+from pyaz.eval import arena, presets
+from pyaz.eval.players import Player, close_player
+from pyaz.games import GameState, make
+
+__all__ = ["MatchPlan", "MatchWorker", "play_games", "tally"]
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """Everything a worker needs to play any game of the match."""
+
+    a: str
+    b: str
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    openings: int = 0
+    seed: int = 0
+    torch_threads: int = 0
+
+    def a_first(self, index: int) -> bool:
+        """A moves first in the even-numbered games."""
+        return index % 2 == 0
+
+    def opening(self, index: int, start: GameState) -> list[int]:
+        """The random opening of game ``index``, shared by the pair (2k, 2k + 1)."""
+        if not self.openings:
+            return []
+        rng = random.Random(self.seed * 1_000_003 + index // 2)
+        return arena.random_opening(start, self.openings, rng)
+
+    def player_seed(self, index: int, side: int) -> int:
+        """The seed of player A (side 0) or B (side 1) in game ``index``."""
+        return (self.seed * 1_000_003 + index) * 2 + side
+
+
+class MatchWorker:
+    """Plays games of a :class:`MatchPlan` in this process (one per worker process)."""
+
+    def __init__(self, plan: MatchPlan) -> None:
+        self.plan = plan
+        self.start = make(plan.game, **plan.options)
+        self._engines: dict[int, Player] = {}
+        if plan.torch_threads > 0 and any(
+            presets.spec_kind(spec) == "model" for spec in (plan.a, plan.b)
+        ):
+            import torch
+
+            torch.set_num_threads(plan.torch_threads)
+
+    def player(self, side: int, index: int) -> Player:
+        """Player A (side 0) or B (side 1) for game ``index``."""
+        spec = (self.plan.a, self.plan.b)[side]
+        if presets.is_external(spec):
+            if side not in self._engines:
+                self._engines[side] = presets.make_player(
+                    spec, self.start, seed=self.plan.player_seed(0, side)
+                )
+            return self._engines[side]
+        return presets.make_player(spec, self.start, seed=self.plan.player_seed(index, side))
+
+    def play(self, index: int) -> dict[str, Any]:
+        """Plays game ``index``; its record as plain data (picklable)."""
+        began = time.perf_counter()
+        a_first = self.plan.a_first(index)
+        opening = self.plan.opening(index, self.start)
+        a, b = self.player(0, index), self.player(1, index)
+        first, second = (a, b) if a_first else (b, a)
+        record = arena.play_game(first, second, self.start, opening)
+        return {
+            "index": index,
+            "a_first": a_first,
+            "first": record.first,
+            "second": record.second,
+            "opening": record.opening,
+            "actions": record.actions,
+            "status": record.status.name,
+            "winner": record.winner,
+            "resigned": record.resigned,
+            "seconds": round(time.perf_counter() - began, 3),
+        }
+
+    def close(self) -> None:
+        """Shuts down the engines this worker started."""
+        for player in self._engines.values():
+            close_player(player)
+        self._engines.clear()
+
+
+_WORKER: MatchWorker | None = None
+
+
+def _init_worker(plan: MatchPlan) -> None:
+    global _WORKER
+    _WORKER = MatchWorker(plan)
+    multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
+
+
+def _play_in_worker(index: int) -> dict[str, Any]:
+    assert _WORKER is not None, "worker not initialised"
+    return _WORKER.play(index)
+
+
+def play_games(
+    plan: MatchPlan, games: int, parallel: int = 1, progress: bool = True
+) -> tuple[list[dict[str, Any]], BaseException | None]:
+    """Plays games 0..games-1 of ``plan``; (the finished games by index, the error if any).
+
+    An error in one game (or Ctrl-C) stops the match; the games finished so far come back.
+    """
+    from tqdm import tqdm
+
+    done: dict[int, dict[str, Any]] = {}
+    bar = tqdm(total=games, desc=f"{plan.a} vs {plan.b}", unit="game", disable=not progress)
+    tally = [0, 0, 0]
+
+    def count(game: dict[str, Any]) -> None:
+        done[game["index"]] = game
+        winner = game["winner"]
+        tally[1 if winner is None else (0 if (winner == 0) == game["a_first"] else 2)] += 1
+        bar.update(1)
+        bar.set_postfix_str(f"A +{tally[0]} ={tally[1]} -{tally[2]}")
+
+    error: BaseException | None = None
+    try:
+        if parallel <= 1:
+            worker = MatchWorker(plan)
+            try:
+                for index in range(games):
+                    count(worker.play(index))
+            finally:
+                worker.close()
+        else:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(
+                max_workers=parallel,
+                mp_context=context,
+                initializer=_init_worker,
+                initargs=(plan,),
+            ) as pool:
+                futures: list[Future[dict[str, Any]]] = [
+                    pool.submit(_play_in_worker, index) for index in range(games)
+                ]
+                try:
+                    for future in as_completed(futures):
+                        count(future.result())
+                except BaseException:
+                    for future in futures:
+                        future.cancel()
+                    raise
+    except (Exception, KeyboardInterrupt) as caught:
+        error = caught
+    finally:
+        bar.close()
+    return [done[i] for i in sorted(done)], error
+
+
+def tally(plan: MatchPlan, games: list[dict[str, Any]]) -> arena.MatchResult:
+    """The games as a :class:`pyaz.eval.arena.MatchResult` from A's side."""
+    result = arena.MatchResult(a_name=plan.a, b_name=plan.b)
+    for game in games:
+        record = arena.GameRecord(
+            list(game["actions"]),
+            getattr(Status, game["status"]),
+            game["winner"],
+            game["first"],
+            game["second"],
+            list(game["opening"]),
+        )
+        result.add(record, game["a_first"])
+    return result

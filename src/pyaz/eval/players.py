@@ -1,0 +1,218 @@
+"""Players: the :class:`Player` protocol that every match drives, and the players that live in
+Python: :class:`RandomPlayer`, :class:`SearchPlayer` (pyaz's tree search, the base of
+:func:`uct_player` and the one network player :func:`network_player`). External engines are in
+:mod:`pyaz.eval.external`; :func:`pyaz.eval.presets.make_player` builds any player from a spec.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from pyaz.games import GameState, same_position
+from pyaz.search import Evaluator, Search
+
+if TYPE_CHECKING:  # pyaz.nets imports torch, loaded only when a network plays
+    from pyaz.nets import LoadedModel
+
+__all__ = [
+    "Player",
+    "RandomPlayer",
+    "Resignation",
+    "SearchPlayer",
+    "close_player",
+    "network_player",
+    "uct_player",
+]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Something that plays a game: told of the start, asked for moves, told of every move.
+
+    The match driver calls ``reset(start)`` once per game, then for each ply ``choose(state)``
+    on the player to move (``state`` is the current position; the player must not modify it)
+    and ``observe(action)`` on both players with the action played, in order.
+    """
+
+    name: str
+
+    def reset(self, state: GameState) -> None:
+        """A new game begins from ``state``."""
+        ...
+
+    def choose(self, state: GameState) -> int:
+        """The action to play in ``state``, the current position (this player is to move)."""
+        ...
+
+    def observe(self, action: int) -> None:
+        """``action`` was played (by either side); called for every move of the game, in order."""
+        ...
+
+
+class Resignation(Exception):  # noqa: N818 (it is an event, not an error)
+    """Raised by a player's ``choose`` to resign; ``player`` is the resigning player's name."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(f"{player} resigns")
+        self.player = player
+
+
+class RandomPlayer:
+    """Plays uniformly at random among the legal actions (seeded, reproducible)."""
+
+    def __init__(self, seed: int = 0, name: str = "random") -> None:
+        self.name = name
+        self._rng = random.Random(seed)
+
+    def reset(self, state: GameState) -> None:
+        """Nothing to prepare; the random stream continues across games."""
+
+    def choose(self, state: GameState) -> int:
+        """A legal action of ``state`` drawn uniformly."""
+        return int(self._rng.choice(state.legal_actions()))
+
+    def observe(self, action: int) -> None:
+        """Ignored."""
+
+    def __repr__(self) -> str:
+        return f"RandomPlayer(name={self.name!r})"
+
+
+class SearchPlayer:
+    """Plays the move chosen by ``pyaz.Search`` after ``simulations`` simulations.
+
+    ``evaluator`` is ``"uniform"``, ``"rollout"`` or a network callable (see
+    :mod:`pyaz.search`). ``search_options`` go to ``pyaz.Search`` (``rule``, ``c_puct``,
+    ``c_uct``, ``draw_value``, ``threads``, ``batch_size``, ``max_nodes``, ...; ``seed``
+    defaults to this player's ``seed``). With ``rule="uct"`` and the ``"rollout"`` evaluator
+    this is plain UCT (see :func:`uct_player`).
+
+    The tree is reused across moves (seed 000: "the tree is retained for reuse in the player's
+    next turn after it is trimmed ... based on the opponent's action"): ``reset`` sets the root,
+    ``observe`` advances it, and each move runs ``simulations`` *new* simulations on top of the
+    visits the kept subtree already holds. With ``reuse_tree=False`` the root is set afresh
+    before every move, so each move is searched with exactly ``simulations`` simulations.
+
+    Moves are greedy by visit count when ``temperature`` is 0 (the default, as against a
+    reference opponent in seed 000), else drawn from pi ~ N^(1/temperature); move ``k`` of the
+    player's life uses the seed ``seed + k``, so a player is reproducible (with ``threads=1``).
+    """
+
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        simulations: int,
+        name: str = "search",
+        temperature: float = 0.0,
+        seed: int = 0,
+        reuse_tree: bool = True,
+        **search_options: Any,
+    ) -> None:
+        if simulations < 1:
+            raise ValueError(f"simulations must be >= 1, got {simulations}")
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature}")
+        self.name = name
+        self.evaluator = evaluator
+        self.simulations = int(simulations)
+        self.temperature = float(temperature)
+        self.seed = int(seed)
+        self.reuse_tree = reuse_tree
+        self.search_options: dict[str, Any] = {"seed": self.seed, **search_options}
+        self.search: Any = None
+        self._moves = 0
+
+    def reset(self, state: GameState) -> None:
+        """Roots the search at ``state`` (creating the search on first use or a new game type)."""
+        self._set_root(state)
+
+    def choose(self, state: GameState) -> int:
+        """Searches from ``state`` and returns the chosen action.
+
+        If the kept tree's root is not ``state`` (the player was not told of every move, or
+        ``reuse_tree`` is off), the root is set to ``state`` first.
+        """
+        if state.is_terminal():
+            raise ValueError("the game is over; there is no move to choose")
+        if (
+            not self.reuse_tree
+            or self.search is None
+            or not same_position(self.search.root_state, state)
+        ):
+            self._set_root(state)
+        self.search.run(self.simulations, self.evaluator)
+        action = int(self.search.choose_action(self.temperature, self.seed + self._moves))
+        self._moves += 1
+        return action
+
+    def observe(self, action: int) -> None:
+        """Keeps the subtree under ``action`` as the new root (tree reuse)."""
+        if self.search is not None and self.reuse_tree:
+            self.search.advance(int(action))
+
+    def _set_root(self, state: GameState) -> None:
+        if self.search is None or type(self.search.root_state) is not type(state):
+            self.search = Search(state.clone(), **self.search_options)
+        else:
+            self.search.set_root(state.clone())
+
+    def __repr__(self) -> str:
+        return (
+            f"SearchPlayer(name={self.name!r}, simulations={self.simulations}, "
+            f"temperature={self.temperature}, options={self.search_options!r})"
+        )
+
+
+def uct_player(
+    simulations: int = 200, name: str | None = None, seed: int = 0, **search_options: Any
+) -> SearchPlayer:
+    """Plain UCT with random rollouts: seed 000's reference opponent, "MCTS with 200 simulations".
+
+    UCB1 selection (``c_uct`` = sqrt(2) unless given), one random playout per leaf, greedy
+    moves by visit count, tree reuse across moves.
+    """
+    options = {"rule": "uct", **search_options}
+    return SearchPlayer(
+        "rollout",
+        simulations,
+        name=name if name is not None else f"uct{simulations}",
+        seed=seed,
+        **options,
+    )
+
+
+def network_player(
+    model: LoadedModel | str | os.PathLike[str],
+    simulations: int,
+    name: str | None = None,
+    seed: int = 0,
+    device: str = "cpu",
+    **search_options: Any,
+) -> SearchPlayer:
+    """The one network player: greedy PUCT with ``simulations`` simulations a move, guided by a
+    network (a :class:`~pyaz.nets.LoadedModel`, or a path that :func:`pyaz.nets.load_model`
+    reads, cached per process). The run's ``c_puct`` and ``draw_value`` apply unless
+    ``search_options`` set them."""
+    if not isinstance(model, str | os.PathLike):
+        loaded = model
+    else:
+        from pyaz.nets import load_model
+
+        loaded = load_model(model, cached=True)
+    options = {**loaded.search_options(), **search_options}
+    return SearchPlayer(
+        loaded.evaluator(device),
+        simulations,
+        name=name if name is not None else str(loaded.path),
+        seed=seed,
+        **options,
+    )
+
+
+def close_player(player: object) -> None:
+    """Calls ``player.close()`` if it has one (external engines); other players need nothing."""
+    close = getattr(player, "close", None)
+    if callable(close):
+        close()

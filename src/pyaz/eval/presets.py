@@ -1,0 +1,246 @@
+"""Named players: ``make_player(spec, start_state)`` builds any :class:`~pyaz.eval.players.Player`.
+
+Presets (``spec``), checked against the game of ``start_state``:
+
+===============================  ==============================================================
+``random``                       uniformly random legal moves (any game)
+``uct200``, ``uct:N``, ``uctN``  UCT with N random-rollout simulations a move (any game; seed
+                                 000's Reversi reference is ``uct200``)
+``model:PATH[:SIMS]``            a pyaz network with PUCT search, SIMS simulations (default
+                                 100); PATH is a checkpoint file (``nets/iter-*.pt``), a run
+                                 folder (its ``checkpoint.pt``'s best network and the run's
+                                 ``c_puct``/``draw_value``) or a TorchScript file
+``gnugo[:LEVEL]``                GNU Go over GTP (Go), level 0..10 (default 10); board size,
+                                 komi, superko and suicide rules from the start state
+``pachi[:PLAYOUTS]``             the Pachi Go engine over GTP (Go), N playouts a move (default
+                                 1000), only when a real Pachi is on PATH
+``gtp-rhino[:LEVEL[:RAND]]``     GRhino over GTP (Othello 8x8), level 1..5 (default 3),
+                                 evaluator randomness 0..10 (default 0)
+``fairy-stockfish[:SKILL[:DEPTH[:MOVETIME]]]``
+                                 Fairy-Stockfish over UCI (Racing Kings): ``Skill Level``
+                                 -20..20 (default 20), ``go depth DEPTH movetime MOVETIME``
+                                 (default 5 and 100 ms)
+``lichess:N``                    lichess's "Stockfish level N" (1..8) with Fairy-Stockfish
+                                 (Racing Kings); seed 000's "Stockfish level 2" is
+                                 ``lichess:2`` = ``fairy-stockfish:-5:5:100``
+``gtp:COMMAND ARGS...``          any GTP engine (Go, or Othello with Othello coordinates)
+``uci:COMMAND ARGS...``          any UCI engine playing Racing Kings (``UCI_Variant
+                                 racingkings``), ``go movetime 100``
+===============================  ==============================================================
+
+Each kind has one builder in :data:`BUILDERS`; the engines themselves are in
+:mod:`pyaz.eval.external`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from pyaz.eval import external
+from pyaz.eval.players import Player, RandomPlayer, network_player, uct_player
+from pyaz.games import GameState
+
+__all__ = [
+    "BUILDERS",
+    "DEFAULT_MODEL_SIMULATIONS",
+    "PRESETS_HELP",
+    "is_external",
+    "make_player",
+    "spec_kind",
+]
+
+PRESETS_HELP = """\
+player presets (SPEC):
+  random                      uniformly random legal moves (any game)
+  uct200, uct:N               UCT with N random-rollout simulations a move (any game;
+                              seed 000's Reversi reference is uct200)
+  model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
+                              PATH: a checkpoint (runs/x/nets/iter-00010.pt), a run folder
+                              (its best network) or a TorchScript file
+  gnugo[:LEVEL]               GNU Go over GTP (go), level 0..10 (default 10)
+  pachi[:PLAYOUTS]            Pachi over GTP (go), playouts a move (default 1000); needs the
+                              Pachi Go engine on PATH (Debian's 'pachi' is another program)
+  gtp-rhino[:LEVEL[:RAND]]    GRhino over GTP (othello 8x8), level 1..5 (default 3)
+  fairy-stockfish[:SKILL[:DEPTH[:MOVETIME]]]
+                              Fairy-Stockfish over UCI (racingkings), Skill Level -20..20
+                              (default 20), go depth DEPTH (5) movetime MOVETIME ms (100)
+  lichess:N                   lichess's 'Stockfish level N' (1..8) with Fairy-Stockfish
+                              (racingkings); seed 000's 'Stockfish level 2' is lichess:2
+  gtp:COMMAND ARGS...         any GTP engine (go or othello), e.g. 'gtp:gnugo --mode gtp'
+  uci:COMMAND ARGS...         any UCI engine that plays racingkings (go movetime 100)
+Engines are looked up on PATH and in /usr/games (Debian: apt-get install gnugo grhino
+fairy-stockfish)."""
+
+DEFAULT_MODEL_SIMULATIONS = 100
+
+_EXTERNAL = ("gnugo", "pachi", "gtp-rhino", "fairy-stockfish", "lichess", "gtp", "uci")
+
+
+class _Spec:
+    """A parsed spec: ``kind:rest`` with helpers for its integer fields and checks."""
+
+    def __init__(self, text: str, state: GameState, seed: int) -> None:
+        self.text = text.strip()
+        self.kind, self.rest = _split(self.text)
+        self.state = state
+        self.seed = seed
+
+    def ints(self, defaults: Sequence[int], names: Sequence[str]) -> list[int]:
+        """The ``:``-separated integer fields, with ``defaults`` for the missing ones."""
+        parts = self.rest.split(":") if self.rest else []
+        if len(parts) > len(defaults):
+            raise ValueError(f"{self.text!r}: too many fields (expected {':'.join(names)})")
+        values = list(defaults)
+        for index, part in enumerate(parts):
+            try:
+                values[index] = int(part)
+            except ValueError:
+                raise ValueError(
+                    f"{self.text!r}: {names[index]} must be an integer, got {part!r}"
+                ) from None
+        return values
+
+    def check_range(self, what: str, value: int, low: int, high: int) -> None:
+        if not low <= value <= high:
+            raise ValueError(f"{self.text!r}: {what} must be in {low}..{high}, got {value}")
+
+    def need(self, *games: str) -> None:
+        """ValueError unless the start state's game is one of ``games``."""
+        if str(self.state.name) not in games:
+            raise ValueError(
+                f"{self.text!r} plays {' or '.join(games)}, not {self.state.name} (pick a "
+                "preset that fits the game; 'random', 'uct:N' and 'model:PATH' play every game)"
+            )
+
+
+def _split(spec: str) -> tuple[str, str]:
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    match = re.fullmatch(r"uct(\d+)", kind)
+    if match:
+        return "uct", match.group(1)
+    return kind, rest.strip()
+
+
+def spec_kind(spec: str) -> str:
+    """The preset's kind: ``"random"``, ``"uct"``, ``"model"``, ``"gnugo"``, ... (lower case)."""
+    return _split(spec)[0]
+
+
+def is_external(spec: str) -> bool:
+    """Whether ``spec`` names an external engine (a subprocess worth keeping across games)."""
+    return spec_kind(spec) in _EXTERNAL
+
+
+def _random(spec: _Spec) -> Player:
+    if spec.rest:
+        raise ValueError(f"{spec.text!r}: 'random' takes no argument")
+    return RandomPlayer(seed=spec.seed, name=spec.text)
+
+
+def _uct(spec: _Spec) -> Player:
+    (simulations,) = spec.ints([200], ["SIMULATIONS"])
+    spec.check_range("the number of simulations", simulations, 1, 10**9)
+    return uct_player(simulations, name=spec.text, seed=spec.seed)
+
+
+def _model(spec: _Spec) -> Player:
+    if not spec.rest:
+        raise ValueError(f"{spec.text!r}: say which network, model:PATH[:SIMULATIONS]")
+    path, simulations = spec.rest, DEFAULT_MODEL_SIMULATIONS
+    head, _, tail = spec.rest.rpartition(":")
+    if head and tail.isdigit():
+        path, simulations = head, int(tail)
+    spec.check_range("the number of simulations", simulations, 1, 10**9)
+    from pyaz.nets import load_model
+
+    model = load_model(path, cached=True)
+    model.check(spec.state)
+    return network_player(model, simulations, name=spec.text, seed=spec.seed)
+
+
+def _gnugo(spec: _Spec) -> Player:
+    spec.need("go")
+    (level,) = spec.ints([10], ["LEVEL"])
+    spec.check_range("the GNU Go level", level, 0, 10)
+    return external.gnugo_player(spec.text, spec.state, level, spec.seed)
+
+
+def _pachi(spec: _Spec) -> Player:
+    spec.need("go")
+    (playouts,) = spec.ints([1000], ["PLAYOUTS"])
+    spec.check_range("the number of playouts", playouts, 1, 10**9)
+    return external.pachi_player(spec.text, spec.state, playouts, spec.seed)
+
+
+def _gtp_rhino(spec: _Spec) -> Player:
+    spec.need("othello")
+    size = int(spec.state.size)  # type: ignore[union-attr]
+    if size != 8:
+        raise ValueError(f"{spec.text!r} plays Othello on 8x8 only, not {size}x{size}")
+    level, randomness = spec.ints([3, 0], ["LEVEL", "RAND"])
+    spec.check_range("the GRhino level", level, 1, 5)
+    spec.check_range("the GRhino randomness", randomness, 0, 10)
+    return external.gtp_rhino_player(spec.text, spec.state, level, randomness)
+
+
+def _fairy_stockfish(spec: _Spec) -> Player:
+    spec.need("racingkings")
+    skill, depth, movetime = spec.ints([20, 5, 100], ["SKILL", "DEPTH", "MOVETIME"])
+    spec.check_range("the Skill Level", skill, -20, 20)
+    spec.check_range("the depth", depth, 0, 100)
+    spec.check_range("the movetime (ms)", movetime, 1, 10**7)
+    return external.fairy_stockfish_player(spec.text, skill, depth, movetime)
+
+
+def _lichess(spec: _Spec) -> Player:
+    spec.need("racingkings")
+    (level,) = spec.ints([2], ["LEVEL"])
+    if level not in external.LICHESS_LEVELS:
+        raise ValueError(f"{spec.text!r}: the lichess level must be in 1..8, got {level}")
+    skill, movetime, depth = external.LICHESS_LEVELS[level]
+    return external.fairy_stockfish_player(spec.text, skill, depth, movetime)
+
+
+def _gtp(spec: _Spec) -> Player:
+    command = external.split_command(spec.text, spec.rest, "gtp")
+    spec.need("go", "othello")
+    return external.gtp_player(spec.text, spec.state, command)
+
+
+def _uci(spec: _Spec) -> Player:
+    command = external.split_command(spec.text, spec.rest, "uci")
+    spec.need("racingkings")
+    return external.uci_player(spec.text, command)
+
+
+BUILDERS: dict[str, Callable[[_Spec], Player]] = {
+    "random": _random,
+    "uct": _uct,
+    "model": _model,
+    "gnugo": _gnugo,
+    "pachi": _pachi,
+    "gtp-rhino": _gtp_rhino,
+    "fairy-stockfish": _fairy_stockfish,
+    "lichess": _lichess,
+    "gtp": _gtp,
+    "uci": _uci,
+}
+"""The builder of each preset kind."""
+
+
+def make_player(spec: str, start_state: GameState, seed: int = 0) -> Player:
+    """The player that ``spec`` names (see the module docstring), for ``start_state``'s game.
+
+    ``seed`` seeds the random player, the search players and GNU Go/Pachi. Raises ValueError
+    for an unknown spec or one that does not fit the game, FileNotFoundError (with how to
+    install it) for a missing engine or model. The player's ``name`` is ``spec``.
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"a player spec is a string such as 'uct:200', got {spec!r}")
+    parsed = _Spec(spec, start_state, seed)
+    builder = BUILDERS.get(parsed.kind)
+    if builder is None:
+        raise ValueError(f"unknown player {spec!r}\n{PRESETS_HELP}")
+    return builder(parsed)

@@ -1,0 +1,518 @@
+"""Tournaments: a round robin of trained networks (and the random player), rated with
+Bayesian Elo.
+
+Each pair of players plays ``--games`` games with colours alternating; each pair of games (one
+per colour assignment) starts from the same short random opening (``--opening-plies``), so that
+greedy search players do not replay one game. The results are fitted with
+:func:`pyaz.eval.elo.fit_elo` (draws, first-move advantage, virtual-draw prior) and the ratings are
+printed, anchored to the uniform random player (rating 0) when ``--random`` is given. Into
+``--out`` go ``ratings.csv``, ``games.jsonl`` (one line per game, written as the games are
+played), ``fit.json`` (advantage, drawelo, covariance) and ``ratings.png`` (error bars).
+
+This is seed 001's evaluation (Fig. 11: the final networks of 8 runs x 4 losses plus a random
+player in a round robin, rated with Bayesian Elo); :func:`rate_run_iterations` rates the networks
+of one run's iterations (Fig. 10).
+
+``pyaz-tournament`` (:mod:`pyaz.cli.tournament`) runs :func:`run_tournament` from the command
+line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from pyaz.common.runlog import atomic_write_bytes
+from pyaz.eval.arena import GameRecord, MatchResult, play_match
+from pyaz.eval.elo import DEFAULT_PRIOR, EloFit, GameResult, Rating, fit_elo
+from pyaz.eval.players import Player, RandomPlayer, network_player
+from pyaz.games import GameState, canonical_name, make
+
+RANDOM = "random"
+"""The name of the uniform random player (the usual anchor, rated 0)."""
+
+GAME_OPTIONS = ("size", "width", "height", "line_length")
+
+
+@dataclass
+class Contestant:
+    """A player of the tournament and where it came from (``path`` is None for random)."""
+
+    name: str
+    player: Player
+    path: Path | None = None
+    iteration: int | None = None
+
+
+@dataclass
+class Tournament:
+    """The matches played (one per pair, ``a`` = the earlier contestant) and the Elo fit."""
+
+    contestants: list[Contestant]
+    matches: list[MatchResult] = field(default_factory=list)
+    fit: EloFit | None = None
+
+
+# -- checkpoints and games ----------------------------------------------------------------------
+
+
+def default_name(path: Path) -> str:
+    """A short player name: ``RUN/iter-00005`` for ``runs/RUN/nets/iter-00005.pt``,
+    ``RUN`` for ``runs/RUN``, ``runs/RUN/checkpoint.pt`` and ``runs/RUN/best.torchscript.pt``,
+    else the file name without its suffix."""
+    from pyaz.nets import CHECKPOINT_FILE, TORCHSCRIPT_FILE, run_dir_of
+
+    run = run_dir_of(path)
+    if path.is_dir() or path.name in (CHECKPOINT_FILE, TORCHSCRIPT_FILE):
+        return run.name or path.stem
+    if path.parent.name == "nets" and run.name:
+        return f"{run.name}/{path.stem}"
+    return path.stem
+
+
+def start_state_for(
+    paths: Sequence[Path], game: str | None = None, options: dict[str, Any] | None = None
+) -> tuple[str, dict[str, Any], GameState]:
+    """The game to play: ``game`` with ``options`` if given, else the one in the checkpoints'
+    ``config.json`` files (which must agree). Returns (name, options, start state)."""
+    from pyaz.nets import run_config
+
+    configs = {path: run_config(path) for path in paths}
+    if game is None:
+        if not paths:
+            raise ValueError("no checkpoint to take the game from: pass --game")
+        missing = [str(p) for p, c in configs.items() if c is None]
+        if missing:
+            raise ValueError(
+                f"no config.json found for {', '.join(missing)} (looked in the run folder): "
+                "pass --game (and --size/--width/--height)"
+            )
+        seen = {
+            (canonical_name(str(c["game"])), json.dumps(c.get("game_options", {}), sort_keys=True))
+            for c in configs.values()
+            if c is not None
+        }
+        if len(seen) > 1:
+            listed = "; ".join(f"{g} {o}" for g, o in sorted(seen))
+            raise ValueError(f"the checkpoints come from different games: {listed}")
+        name, encoded = seen.pop()
+        merged = {**json.loads(encoded), **(options or {})}
+    else:
+        name = canonical_name(game)
+        merged = dict(options or {})
+    try:
+        state = make(name, **merged)
+    except TypeError as error:
+        raise ValueError(str(error)) from None
+    return name, merged, state
+
+
+def checkpoint_contestants(
+    specs: Sequence[str | Path],
+    state: GameState,
+    simulations: int,
+    device: str = "cpu",
+    seed: int = 0,
+) -> list[Contestant]:
+    """Players for networks (see :func:`pyaz.nets.load_model`: run folders, ``checkpoint.pt``,
+    ``nets/iter-*.pt``, TorchScript); a spec ``LABEL=PATH`` names the player ``LABEL``."""
+    from pyaz.nets import load_model
+
+    contestants: list[Contestant] = []
+    used = {RANDOM}
+    for index, spec in enumerate(specs):
+        label, path = _split_spec(spec)
+        model = load_model(path)
+        model.check(state)
+        name = label or default_name(path)
+        if name in used:
+            name = next(f"{name}#{k}" for k in itertools.count(2) if f"{name}#{k}" not in used)
+        used.add(name)
+        player = network_player(model, simulations, name, seed=seed + index, device=device)
+        contestants.append(Contestant(name, player, path, model.iteration))
+    return contestants
+
+
+def _split_spec(spec: str | Path) -> tuple[str | None, Path]:
+    text = str(spec)
+    match = re.fullmatch(r"([^=/\\]+)=(.+)", text)
+    if match and not Path(text).exists():
+        return match.group(1), Path(match.group(2))
+    return None, Path(text)
+
+
+# -- playing ------------------------------------------------------------------------------------
+
+
+def round_robin_pairs(count: int, neighbours: int | None = None) -> list[tuple[int, int]]:
+    """Index pairs (i, j), i < j: every pair, or each player against its ``neighbours`` previous
+    ones (a chain: linear cost, still connected, for rating many iterations of one run)."""
+    if neighbours is None:
+        return list(itertools.combinations(range(count), 2))
+    if neighbours < 1:
+        raise ValueError(f"neighbours must be >= 1, got {neighbours}")
+    return [(i, j) for j in range(count) for i in range(max(0, j - neighbours), j)]
+
+
+def game_result(record: GameRecord) -> GameResult:
+    """The Elo input for one arena game: the first player's score."""
+    result = 0.5 if record.winner is None else (1.0 if record.winner == 0 else 0.0)
+    return GameResult(record.first, record.second, result)
+
+
+def game_json(record: GameRecord, match: int) -> dict[str, Any]:
+    """One ``games.jsonl`` line: players, result, plies, the opening and the moves."""
+    return {
+        "match": match,
+        "first": record.first,
+        "second": record.second,
+        "result": game_result(record).result,
+        "winner": record.winner,
+        "plies": len(record.all_actions),
+        "opening": list(record.opening),
+        "actions": list(record.actions),
+    }
+
+
+def play_tournament(
+    contestants: Sequence[Contestant],
+    games: int,
+    start_state: GameState,
+    *,
+    pairs: Sequence[tuple[int, int]] | None = None,
+    opening_plies: int = 2,
+    seed: int = 0,
+    progress: bool = True,
+    on_game: Callable[[GameRecord, int], None] | None = None,
+) -> list[MatchResult]:
+    """Plays ``games`` games for each pair (all pairs by default), colours alternating.
+
+    One tqdm bar counts the games of the whole tournament. ``on_game(record, match_index)`` is
+    called after each game (e.g. to append it to a file). If interrupted, the matches played so
+    far (the current one included, as far as it got) are in the KeyboardInterrupt's
+    ``matches`` attribute.
+    """
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    names = [c.name for c in contestants]
+    if len(set(names)) != len(names):
+        raise ValueError(f"player names must be unique: {names}")
+    pairs = list(pairs) if pairs is not None else round_robin_pairs(len(contestants))
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(pairs) * games, desc="tournament", unit="game", disable=not progress)
+    matches: list[MatchResult] = []
+    current: list[MatchResult | None] = [None]
+    try:
+        for index, (i, j) in enumerate(pairs):
+            a, b = contestants[i], contestants[j]
+            bar.set_postfix_str(f"{a.name} vs {b.name}")
+
+            def after_game(result: MatchResult, index: int = index) -> bool:
+                current[0] = result  # kept for an interrupt: the games played so far
+                if on_game is not None:
+                    on_game(result.games[-1], index)
+                bar.update(1)
+                return False  # never stop early: play all the games
+
+            match = play_match(
+                a.player,
+                b.player,
+                games,
+                start_state,
+                stop=after_game,
+                opening_plies=opening_plies,
+                seed=seed * 1_000_003 + index,
+            )
+            current[0] = None
+            matches.append(match)
+    except KeyboardInterrupt as interrupt:
+        partial = current[0]
+        interrupt.matches = [*matches, *([partial] if partial is not None else [])]  # type: ignore[attr-defined]
+        raise
+    finally:
+        bar.close()
+    return matches
+
+
+def fit_matches(matches: Sequence[MatchResult], **options: Any) -> EloFit:
+    """:func:`pyaz.eval.elo.fit_elo` on every game of ``matches``."""
+    return fit_elo([game_result(g) for m in matches for g in m.games], **options)
+
+
+# -- output -------------------------------------------------------------------------------------
+
+
+def write_ratings_csv(
+    path: Path, ratings: Sequence[Rating], contestants: Sequence[Contestant]
+) -> None:
+    """``ratings.csv``: rank, name, elo, lower, upper, stderr, games, score, iteration, path."""
+    where = {c.name: c for c in contestants}
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        ["rank", "name", "elo", "lower", "upper", "stderr", "games", "score", "iteration", "path"]
+    )
+    for rank, r in enumerate(ratings, 1):
+        c = where.get(r.name)
+        writer.writerow(
+            [
+                rank,
+                r.name,
+                f"{r.elo:.2f}",
+                f"{r.lower:.2f}",
+                f"{r.upper:.2f}",
+                f"{r.stderr:.2f}",
+                r.games,
+                f"{r.score:.4f}",
+                "" if c is None or c.iteration is None else c.iteration,
+                "" if c is None or c.path is None else str(c.path),
+            ]
+        )
+    atomic_write_bytes(path, buffer.getvalue().encode("utf-8"))
+
+
+def write_fit_json(path: Path, fit: EloFit) -> None:
+    """``fit.json``: the model's parameters, the ratings and their covariance."""
+    data = {
+        "anchor": fit.anchor,
+        "prior": fit.prior,
+        "confidence": fit.confidence,
+        "advantage": fit.advantage,
+        "advantage_stderr": fit.advantage_stderr,
+        "drawelo": fit.drawelo,
+        "drawelo_stderr": fit.drawelo_stderr,
+        "ratings": [vars(r) for r in fit.ratings],
+        "names": fit.names,
+        "covariance": fit.covariance.round(6).tolist(),
+    }
+    atomic_write_bytes(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
+
+
+def plot_ratings(
+    path: Path,
+    ratings: Sequence[Rating],
+    title: str = "",
+    anchor: str | None = None,
+    confidence: float = 0.95,
+) -> None:
+    """``ratings.png``: each player's Elo with its interval, best at the top."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    ordered = sorted(ratings, key=lambda r: r.elo)
+    fig = Figure(figsize=(7.5, 1.2 + 0.35 * len(ordered)), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    y = list(range(len(ordered)))
+    elo = [r.elo for r in ordered]
+    errors = [[r.elo - r.lower for r in ordered], [r.upper - r.elo for r in ordered]]
+    ax.errorbar(elo, y, xerr=errors, fmt="o", capsize=3, color="tab:blue")
+    ax.set_yticks(y, [r.name for r in ordered])
+    ax.axvline(0.0, color="grey", linewidth=0.8, linestyle="--")
+    relative = f"{anchor} = 0" if anchor is not None else "average = 0"
+    ax.set_xlabel(f"Bayesian Elo ({round(confidence * 100)}% interval; {relative})")
+    ax.grid(axis="x", alpha=0.3)
+    if title:
+        ax.set_title(title)
+    _save_png(fig, path)
+
+
+def plot_iteration_elo(path: Path, points: Sequence[tuple[int, Rating]], title: str = "") -> None:
+    """Elo of each iteration with its interval (seed 001 Fig. 10)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7.5, 4.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    xs = [k for k, _ in points]
+    elo = [r.elo for _, r in points]
+    errors = [[r.elo - r.lower for _, r in points], [r.upper - r.elo for _, r in points]]
+    ax.errorbar(xs, elo, yerr=errors, fmt="o-", capsize=3)
+    ax.set_xlabel("iteration (the random player at 0)" if 0 in xs else "iteration")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("Bayesian Elo (95% interval)")
+    ax.grid(alpha=0.3)
+    if title:
+        ax.set_title(title)
+    _save_png(fig, path)
+
+
+def _save_png(fig: Any, path: Path) -> None:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=120)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def write_outputs(out: Path, fit: EloFit, contestants: Sequence[Contestant], title: str) -> None:
+    """``ratings.csv``, ``fit.json`` and ``ratings.png`` in ``out`` (games.jsonl is written
+    while playing)."""
+    out.mkdir(parents=True, exist_ok=True)
+    write_ratings_csv(out / "ratings.csv", fit.ratings, contestants)
+    write_fit_json(out / "fit.json", fit)
+    plot_ratings(out / "ratings.png", fit.ratings, title, fit.anchor, fit.confidence)
+
+
+class _GameLog:
+    """Appends each game to ``games.jsonl`` as it is played (the file is started afresh)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.file: IO[str] | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.file = path.open("w", encoding="utf-8")
+
+    def __call__(self, record: GameRecord, match: int) -> None:
+        if self.file is not None:
+            self.file.write(json.dumps(game_json(record, match)) + "\n")
+            self.file.flush()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+def run_tournament(
+    contestants: Sequence[Contestant],
+    games: int,
+    start_state: GameState,
+    *,
+    out: Path | None = None,
+    pairs: Sequence[tuple[int, int]] | None = None,
+    anchor: str | None = None,
+    prior: float = DEFAULT_PRIOR,
+    advantage: float | None = None,
+    drawelo: float | None = None,
+    opening_plies: int = 2,
+    seed: int = 0,
+    progress: bool = True,
+    title: str = "",
+) -> Tournament:
+    """Plays the round robin, fits the ratings and writes the outputs into ``out`` (if given).
+
+    On KeyboardInterrupt the games played so far are rated and written (if there are enough),
+    then the interrupt goes on.
+    """
+    if anchor is not None and anchor not in {c.name for c in contestants}:
+        names = ", ".join(c.name for c in contestants)
+        raise ValueError(f"anchor {anchor!r} is not a player; players: {names}")
+    tournament = Tournament(list(contestants))
+    log = _GameLog(out / "games.jsonl" if out is not None else None)
+    options = {"anchor": anchor, "prior": prior, "advantage": advantage, "drawelo": drawelo}
+    try:
+        tournament.matches = play_tournament(
+            contestants,
+            games,
+            start_state,
+            pairs=pairs,
+            opening_plies=opening_plies,
+            seed=seed,
+            progress=progress,
+            on_game=log,
+        )
+    except KeyboardInterrupt as interrupt:
+        tournament.matches = list(getattr(interrupt, "matches", []))
+        try:
+            tournament.fit = fit_matches(tournament.matches, **options)
+        except ValueError:
+            raise interrupt from None
+        if out is not None:
+            write_outputs(out, tournament.fit, contestants, title)
+        interrupt.tournament = tournament  # type: ignore[attr-defined]
+        raise
+    finally:
+        log.close()
+    tournament.fit = fit_matches(tournament.matches, **options)
+    if out is not None:
+        write_outputs(out, tournament.fit, contestants, title)
+    return tournament
+
+
+def rate_run_iterations(
+    run_dir: str | Path,
+    games: int,
+    simulations: int,
+    every: int = 1,
+    *,
+    random_player: bool = True,
+    neighbours: int | None = None,
+    prior: float = DEFAULT_PRIOR,
+    opening_plies: int = 2,
+    seed: int = 0,
+    device: str = "cpu",
+    progress: bool = False,
+    out: str | Path | None = None,
+) -> list[Rating]:
+    """Bayesian Elo of the networks of one run's iterations (seed 001 Fig. 10).
+
+    Takes ``run_dir/nets/iter-*.pt`` for the iterations that are multiples of ``every`` (and
+    always the last one), plus the uniform random player as the anchor (rating 0) unless
+    ``random_player`` is False (then the first rated iteration is the anchor). The players are
+    named ``random`` and ``iter-00005`` and so on. All pairs play ``games`` games each, or with
+    ``neighbours=k`` each player only its k predecessors (random, then iterations in order: a
+    chain whose cost grows linearly with the number of iterations). With ``out``, the files of
+    ``pyaz-tournament`` are written there and ``ratings.png`` shows Elo against iteration.
+
+    Returns the ratings in player order: ``random`` first (if present), then the iterations
+    ascending; each :class:`~pyaz.eval.elo.Rating` carries its 95% interval.
+    """
+    run_dir = Path(run_dir)
+    if every < 1:
+        raise ValueError(f"every must be >= 1, got {every}")
+    files: dict[int, Path] = {}
+    for path in (run_dir / "nets").glob("iter-*.pt"):
+        match = re.fullmatch(r"iter-(\d+)\.pt", path.name)
+        if match:
+            files[int(match.group(1))] = path
+    if not files:
+        raise ValueError(f"{run_dir / 'nets'} holds no iter-*.pt networks")
+    last = max(files)
+    chosen = sorted(k for k in files if k % every == 0 or k == last)
+    _, _, state = start_state_for([files[k] for k in chosen])
+    contestants: list[Contestant] = []
+    if random_player:
+        contestants.append(Contestant(RANDOM, RandomPlayer(seed=seed, name=RANDOM)))
+    from pyaz.nets import load_model
+
+    for k in chosen:
+        model = load_model(files[k])
+        model.check(state)
+        name = f"iter-{k:05d}"
+        player = network_player(model, simulations, name, seed=seed + k, device=device)
+        contestants.append(Contestant(name, player, files[k], k))
+    if len(contestants) < 2:
+        raise ValueError("need at least two players: add the random player or more iterations")
+    anchor = contestants[0].name
+    tournament = run_tournament(
+        contestants,
+        games,
+        state,
+        out=Path(out) if out is not None else None,
+        pairs=round_robin_pairs(len(contestants), neighbours),
+        anchor=anchor,
+        prior=prior,
+        opening_plies=opening_plies,
+        seed=seed,
+        progress=progress,
+        title=f"{run_dir.name}: Elo by iteration",
+    )
+    assert tournament.fit is not None
+    ratings = [tournament.fit.rating(c.name) for c in contestants]
+    if out is not None:
+        points = [(c.iteration, r) for c, r in zip(contestants, ratings, strict=True)]
+        plot_iteration_elo(
+            Path(out) / "ratings.png",
+            [(0 if k is None else k, r) for k, r in points],
+            f"{run_dir.name}: Elo by iteration (anchor {anchor} = 0)",
+        )
+    return ratings
