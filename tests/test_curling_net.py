@@ -48,7 +48,7 @@ def test_supervised_steps_on_rule_based_games_reduce_the_loss() -> None:
         assert [tuple(s) for s in state.end_scores] == record.end_scores
     net = CurlingNet(channels=8, blocks=1)
     optimiser = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9, weight_decay=1e-4)
-    losses = [train_step(net, optimiser, planes, actions, bins) for _ in range(30)]
+    losses = [train_step(net, optimiser, planes, actions, bins) for _ in range(60)]
     assert losses[-1] < 0.7 * losses[0]
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from pyaz._core import curling as c
 
 # Stopping points of the official DigitalCurling3 simulator (a copy of

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+
 from pyaz._core import curling as c
 
 TEE = (0.0, c.TEE_Y)

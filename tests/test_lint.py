@@ -16,6 +16,9 @@ def test_ruff_clean() -> None:
     if ruff is None:
         pytest.fail("ruff is not installed: pip install '.[test]'")
     result = subprocess.run(
-        [ruff, "check", "src", "tests", "bench"], cwd=ROOT, capture_output=True, text=True
+        [ruff, "check", "src", "tests", "bench", "scripts"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -16,6 +16,7 @@ gates, Elo, tournaments), ``train`` (the AlphaZero loop), the seeds' own methods
 and ``cli`` (the commands). The names below are the public entry points.
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 from pyaz._core import (
@@ -29,6 +30,7 @@ from pyaz._core import (
     perft,
     random_playouts,
 )
+from pyaz._version import __version__
 from pyaz.games import GAMES, GameState, make
 from pyaz.games.sgf import go_from_sgf, go_to_sgf
 from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
@@ -48,6 +50,7 @@ __all__ = [
     "SelfPlayRecords",
     "Status",
     "TorchEvaluator",
+    "__version__",
     "load_model",
     "make",
     "make_player",
@@ -57,11 +60,16 @@ __all__ = [
     "transform_planes",
     "transform_policy",
 ]
-__version__ = "0.1.0"
+
+
+def _to_sgf(self: Go, moves: Sequence[int | str] = (), result: str | None = None) -> str:
+    return go_to_sgf(self, moves, result)
+
 
 # SGF lives in Python (pyaz.games.sgf); these make it reachable from the Go class as well.
-Go.to_sgf = go_to_sgf  # type: ignore[attr-defined]
-Go.from_sgf = staticmethod(go_from_sgf)  # type: ignore[attr-defined]
+_to_sgf.__doc__ = go_to_sgf.__doc__
+Go.to_sgf = _to_sgf  # type: ignore[method-assign]
+Go.from_sgf = staticmethod(go_from_sgf)  # type: ignore[method-assign]
 
 # These load torch (or the engine clients) only when asked for.
 _LAZY = {

@@ -147,7 +147,7 @@ void bind_functions(py::module_& m) {
             }
             return py::make_tuple(out, stats.steps, stats.collisions, stats.time);
         },
-        py::arg("bodies"), py::arg("params") = curling::PhysicsParams{},
+        py::arg("bodies"), py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"),
         "Simulate free stones (rows x, y, vx, vy, omega) to rest with side/back-line removal; returns "
         "(rows x, y, vx, vy, omega, in_play; steps; collisions; time).");
     m.def(
@@ -159,7 +159,7 @@ void bind_functions(py::module_& m) {
             return py::make_tuple(hit, std::array<double, 5>{ba.x, ba.y, ba.vx, ba.vy, ba.omega},
                                   std::array<double, 5>{bb.x, bb.y, bb.vx, bb.vy, bb.omega});
         },
-        py::arg("a"), py::arg("b"), py::arg("params") = curling::PhysicsParams{},
+        py::arg("a"), py::arg("b"), py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"),
         "One contact impulse between touching stones a, b = (x, y, vx, vy, omega): (hit, a', b').");
     m.def(
         "rest_point",
@@ -167,21 +167,21 @@ void bind_functions(py::module_& m) {
             const auto b = curling::rest_point(shot, params);
             return py::make_tuple(b.x, b.y);
         },
-        py::arg("shot"), py::arg("params") = curling::PhysicsParams{},
+        py::arg("shot"), py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"),
         "Rest point of a lone stone thrown from the hack on an unbounded sheet.");
-    m.def("target_to_shot", &curling::target_to_shot, py::arg("target"), py::arg("model") = curling::Physics::kFCV1);
-    m.def("shot_to_target", &curling::shot_to_target, py::arg("shot"), py::arg("model") = curling::Physics::kFCV1);
-    m.def("max_speed", &curling::max_speed, py::arg("model") = curling::Physics::kFCV1);
+    m.def("target_to_shot", &curling::target_to_shot, py::arg("target"), py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"));
+    m.def("shot_to_target", &curling::shot_to_target, py::arg("shot"), py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"));
+    m.def("max_speed", &curling::max_speed, py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"));
     m.def(
         "perturb",
         [](const Shot& shot, const curling::NoiseParams& noise, curling::Physics model, std::uint64_t seed) {
             Rng rng(seed);
             return curling::perturb(shot, noise, model, rng);
         },
-        py::arg("shot"), py::arg("noise"), py::arg("model") = curling::Physics::kFCV1, py::arg("seed") = 0);
+        py::arg("shot"), py::arg("noise"), py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"), py::arg("seed") = 0);
     m.def("in_house", &curling::in_house);
     m.def("in_free_guard_zone", &curling::in_free_guard_zone);
-    m.def("simulate_batch", &simulate_batch, py::arg("state"), py::arg("shots"), py::arg("noise") = curling::NoiseParams{},
+    m.def("simulate_batch", &simulate_batch, py::arg("state"), py::arg("shots"), py::arg_v("noise", curling::NoiseParams{}, "NoiseParams()"),
           py::arg("seed") = 0,
           "Throw each row (vx, vy, spin) from a copy of state (noise seeded by seed + row); returns "
           "(positions[N, 16, 2], in_play[N, 16], fouls[N]). The end is not scored.");
@@ -240,7 +240,7 @@ void bind_search(py::module_& m) {
             py::gil_scoped_release release;
             return curling::kr_uct_search(state, params, leaf);
         },
-        py::arg("state"), py::arg("params") = curling::KrUctParams{}, py::arg("evaluator") = py::none(),
+        py::arg("state"), py::arg_v("params", curling::KrUctParams{}, "KrUctParams()"), py::arg("evaluator") = py::none(),
         "KR-UCT from state. evaluator(state) -> (value_team0, candidates[K, 3] | None, weights[K] | None); "
         "None = house score leaves and the built-in shot generator.");
     m.def("generate_shots", &curling::generate_shots, py::arg("state"));
@@ -251,15 +251,15 @@ void bind_search(py::module_& m) {
             py::gil_scoped_release release;
             return curling::rule_based_shot(state, noise, samples, seed);
         },
-        py::arg("state"), py::arg("noise") = curling::NoiseParams{}, py::arg("samples") = 4, py::arg("seed") = 0);
+        py::arg("state"), py::arg_v("noise", curling::NoiseParams{}, "NoiseParams()"), py::arg("samples") = 4, py::arg("seed") = 0);
     m.def("aim_through", &curling::aim_through, py::arg("x"), py::arg("y"), py::arg("speed"), py::arg("spin"),
-          py::arg("params") = curling::PhysicsParams{});
-    m.def("lateral_at", &curling::lateral_at, py::arg("shot"), py::arg("y_line"), py::arg("params") = curling::PhysicsParams{});
+          py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"));
+    m.def("lateral_at", &curling::lateral_at, py::arg("shot"), py::arg("y_line"), py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"));
 }
 
 void bind_state(py::module_& m) {
     py::class_<GameState>(m, "GameState")
-        .def(py::init<const curling::Rules&>(), py::arg("rules") = curling::Rules{})
+        .def(py::init<const curling::Rules&>(), py::arg_v("rules", curling::Rules{}, "Rules()"))
         .def_property_readonly("rules", &GameState::rules)
         .def_property("end", &GameState::end, &GameState::set_end)
         .def_property("shot", &GameState::shot, &GameState::set_shot)
@@ -299,8 +299,8 @@ void register_curling(py::module_& m) {
     c.attr("BACK_LINE_Y") = curling::kBackLineY;
     c.attr("HOUSE_RADIUS") = curling::kHouseRadius;
     bind_types(c);
+    bind_state(c);  // before the functions, so that their signatures name GameState
     bind_functions(c);
-    bind_state(c);
     bind_search(c);
 }
 

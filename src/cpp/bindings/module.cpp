@@ -4,8 +4,9 @@
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "pyaz C++ core: game rules, perft, random playouts and tree search.";
+    // Classes before the functions that take them, so that signatures name Python types.
     pyaz::register_games(m);
-    pyaz::register_search(m);
     pyaz::register_racing_kings(m);
+    pyaz::register_search(m);
     pyaz::register_curling(m);
 }

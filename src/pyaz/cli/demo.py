@@ -1,7 +1,4 @@
-"""``pyaz-demo``: two uniformly random players play a game, then many more are tallied in C++.
-
-This is the stand-in main job until the training loop (``pyaz-selfplay``) lands.
-"""
+"""``pyaz-demo``: two uniformly random players play a game, then many more are tallied in C++."""
 
 from __future__ import annotations
 
@@ -11,6 +8,7 @@ import sys
 import time
 
 import pyaz
+from pyaz.cli.options import add_game_arguments, given_game_options
 from pyaz.games import GAMES
 
 
@@ -22,19 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
             "then play --games more random games in C++ and report the results and speed."
         ),
     )
-    parser.add_argument(
-        "--game", default="othello", help=f"game name: {', '.join(GAMES)} (default: othello)"
-    )
-    parser.add_argument(
-        "--size", type=int, help="board size n for othello (4..8), gomoku (5..15) and go (5..19)"
-    )
-    parser.add_argument("--width", type=int, help="connect_four board width (default 7)")
-    parser.add_argument("--height", type=int, help="connect_four board height (default 6)")
-    parser.add_argument("--line-length", type=int, help="gomoku stones in a row to win (default 5)")
-    parser.add_argument(
-        "--exact-line",
-        action="store_true",
-        help="gomoku: only exactly line-length wins (no overlines)",
+    add_game_arguments(
+        parser, required=False, game_help=f"game name: {', '.join(GAMES)} (default: othello)"
     )
     parser.add_argument(
         "--games",
@@ -47,22 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def game_options(args: argparse.Namespace) -> dict[str, object]:
-    """The make() options the user set on the command line."""
-    options: dict[str, object] = {}
-    for key in ("size", "width", "height", "line_length"):
-        value = getattr(args, key)
-        if value is not None:
-            options[key] = value
-    if args.exact_line:
-        options["overline_wins"] = False
-    return options
-
-
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        state = pyaz.make(args.game, **game_options(args))
+        state = pyaz.make(args.game or "othello", **given_game_options(args))
     except (ValueError, TypeError) as error:
         print(f"pyaz-demo: {error}", file=sys.stderr)
         return 2

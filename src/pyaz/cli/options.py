@@ -30,33 +30,47 @@ GAME_SWITCHES: list[tuple[str, str, bool, str]] = [
 ]
 
 
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--game`` and the game options (shared with ``pyaz-play``)."""
+def add_game_arguments(
+    parser: argparse.ArgumentParser, *, required: bool = True, game_help: str | None = None
+) -> None:
+    """``--game`` and the game options, the same for every command."""
     names = ", ".join(sorted(GAMES))
     group = parser.add_argument_group("game")
-    group.add_argument("--game", required=True, help=f"the game: {names} (or an alias)")
+    group.add_argument(
+        "--game", required=required, help=game_help or f"the game: {names} (or an alias)"
+    )
     for flag, _, kind, text in GAME_FLAGS:
         group.add_argument(flag, type=kind, help=text)
     for flag, _, _, text in GAME_SWITCHES:
         group.add_argument(flag, action="store_true", help=text)
 
 
+def given_game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options given on the command line (not checked against a game)."""
+    options: dict[str, Any] = {}
+    for _, key, _, _ in GAME_FLAGS:
+        if getattr(args, key) is not None:
+            options[key] = getattr(args, key)
+    for flag, key, value, _ in GAME_SWITCHES:
+        if getattr(args, flag[2:].replace("-", "_")):
+            options[key] = value
+    return options
+
+
+def check_game_options(name: str, options: dict[str, Any]) -> None:
+    """ValueError naming the flag when an option does not apply to game ``name``."""
+    allowed = GAMES[canonical_name(name)].options
+    flags = {key: flag for flag, key, *_ in (*GAME_FLAGS, *GAME_SWITCHES)}
+    for key in options:
+        if key not in allowed:
+            raise ValueError(f"{flags.get(key, key)} does not apply to {canonical_name(name)}")
+
+
 def game_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], GameState]:
     """(canonical game name, its options, the start state); ValueError for unfit options."""
     name = canonical_name(args.game)
-    allowed = GAMES[name].options
-    options: dict[str, Any] = {}
-    for flag, key, _, _ in GAME_FLAGS:
-        given = getattr(args, key)
-        if given is not None:
-            if key not in allowed:
-                raise ValueError(f"{flag} does not apply to {name}")
-            options[key] = given
-    for flag, key, value, _ in GAME_SWITCHES:
-        if getattr(args, flag[2:].replace("-", "_")):
-            if key not in allowed:
-                raise ValueError(f"{flag} does not apply to {name}")
-            options[key] = value
+    options = given_game_options(args)
+    check_game_options(name, options)
     return name, options, make(name, **options)
 
 

@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from pyaz.cli.options import GAME_FLAGS, GAME_SWITCHES, add_game_arguments, given_game_options
 from pyaz.cli.training_run import run_training
 from pyaz.train.loop import TrainConfig, TrainingLoop
 
@@ -80,14 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
     parser.add_argument("--preset", type=Path, help="TOML file of settings (keys = option names)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
-    parser.add_argument(
-        "--game",
-        help=f"game name (default {defaults.game}); curling runs seed 002's own loop",
+    add_game_arguments(
+        parser,
+        required=False,
+        game_help=f"game name (default {defaults.game}); curling runs seed 002's own loop",
     )
-    parser.add_argument("--size", type=int, help="board size for othello (4..8) or gomoku (5..15)")
-    parser.add_argument("--width", type=int, help="connect_four width")
-    parser.add_argument("--height", type=int, help="connect_four height")
-    parser.add_argument("--line-length", type=int, help="gomoku stones in a row to win")
     parser.add_argument("--no-augment", action="store_true", help="no symmetry augmentation")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     for name, kind, text in OPTIONS:
@@ -98,20 +96,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-GAME_OPTIONS = ("size", "width", "height", "line_length")
-
-
 def settings_from(args: argparse.Namespace) -> TrainConfig:
     """Defaults < preset file < command line."""
     values: dict[str, Any] = {}
     if args.preset is not None:
         values.update(tomllib.loads(args.preset.read_text()))
     game_options = dict(values.pop("game_options", {}))
-    for key in GAME_OPTIONS:
+    for _, key, *_ in (*GAME_FLAGS, *GAME_SWITCHES):
         if key in values:
             game_options[key] = values.pop(key)
-        if getattr(args, key) is not None:
-            game_options[key] = getattr(args, key)
+    game_options.update(given_game_options(args))
     if args.game is not None:
         values["game"] = args.game
     for name, _, _ in OPTIONS:

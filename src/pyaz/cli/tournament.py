@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from pyaz.cli.options import add_game_arguments, given_game_options
 from pyaz.eval.elo import DEFAULT_PRIOR
 from pyaz.eval.players import RandomPlayer
 from pyaz.eval.tournament import (
@@ -23,9 +24,6 @@ from pyaz.eval.tournament import (
     start_state_for,
 )
 from pyaz.games import GAMES
-
-GAME_OPTIONS = ("size", "width", "height", "line_length")
-
 
 # -- command line -------------------------------------------------------------------------------
 
@@ -89,16 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
             "else the players' average is 0)"
         ),
     )
-    parser.add_argument(
-        "--game",
-        help=(
+    add_game_arguments(
+        parser,
+        required=False,
+        game_help=(
             f"game to play ({', '.join(GAMES)}); default: the game in the checkpoints' config.json"
         ),
     )
-    parser.add_argument("--size", type=int, help="board size for othello, gomoku or go")
-    parser.add_argument("--width", type=int, help="connect_four width")
-    parser.add_argument("--height", type=int, help="connect_four height")
-    parser.add_argument("--line-length", type=int, help="gomoku stones in a row to win")
     parser.add_argument(
         "--opening-plies",
         type=int,
@@ -148,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise FileNotFoundError(f"no such checkpoint: {path}")
         if len(paths) + int(args.random) < 2:
             raise ValueError("a tournament needs at least two players (checkpoints, --random)")
-        options = {k: getattr(args, k) for k in GAME_OPTIONS if getattr(args, k) is not None}
+        options = given_game_options(args)
         game, game_options, state = start_state_for(paths, args.game, options)
 
         import torch

@@ -32,6 +32,8 @@ NoiseParams = _c.NoiseParams
 PhysicsParams = _c.PhysicsParams
 Rules = _c.Rules
 KrUctParams = _c.KrUctParams
+KrUctResult = _c.KrUctResult
+RootChild = _c.RootChild
 simulate_batch = _c.simulate_batch
 rest_point = _c.rest_point
 target_to_shot = _c.target_to_shot
@@ -184,7 +186,7 @@ def encode(state: GameState) -> np.ndarray:
     stones = state.stones()
     dist = np.where(stones[:, 2] > 0, np.hypot(stones[:, 0], stones[:, 1] - TEE_Y), np.inf)
     order = np.argsort(dist)
-    nearest = {0: None, 1: None}
+    nearest: dict[int, int | None] = {0: None, 1: None}
     for i in order:
         if np.isfinite(dist[i]):
             team = state.team_of(int(i))
@@ -327,7 +329,7 @@ def score_to_distribution(expected: float) -> np.ndarray:
 
 
 def win_rate_after_end(
-    end_probs_team0: Sequence[float],
+    end_probs_team0: Sequence[float] | np.ndarray,
     diff_team0: int,
     hammer: int,
     ends_after: int,
@@ -357,7 +359,9 @@ def win_rate_after_end(
     return float(total)
 
 
-def state_win_rate(state: GameState, end_probs_mover: Sequence[float], table: np.ndarray) -> float:
+def state_win_rate(
+    state: GameState, end_probs_mover: Sequence[float] | np.ndarray, table: np.ndarray
+) -> float:
     """Team 0's win chance at a position inside an end, given the end-score distribution for the
     team to move (the network's 17 value bins). Finished ends (16 stones thrown, not yet scored)
     should pass the one-hot of their real score."""

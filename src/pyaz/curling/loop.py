@@ -356,7 +356,7 @@ class CurlingTrainingLoop:
 
     def _save_checkpoint(self, iteration: int) -> None:
         blob = io.BytesIO()
-        np.savez_compressed(blob, **self.buffer.arrays())
+        np.savez_compressed(blob, **self.buffer.arrays())  # type: ignore[arg-type]
         net = {"channels": self.config.channels, "blocks": self.config.blocks}
         state = {
             "net": self.net.state_dict(),

@@ -27,7 +27,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-import pyaz
+from pyaz._core import Go, Othello
+from pyaz._version import __version__
 from pyaz.engines.search import EngineSearch, ThinkResult
 from pyaz.games import GameState
 
@@ -93,33 +94,39 @@ class _Rules:
         raise NotImplementedError
 
 
+def _go(state: GameState) -> Go:
+    if not isinstance(state, Go):
+        raise TypeError(f"expected a Go position, got {type(state).__name__}")
+    return state
+
+
 class _GoRules(_Rules):
     game = "go"
     sizes = tuple(range(5, 20))
     default_size = 9
 
     def new_state(self) -> GameState:
-        return pyaz.Go(self.size, komi=self.komi, max_game_length=BIG_GAME_LENGTH, **self.options)
+        return Go(self.size, komi=self.komi, max_game_length=BIG_GAME_LENGTH, **self.options)
 
     def parse_vertex(self, state: GameState, text: str) -> int:
-        return int(state.vertex_to_action(text))
+        return int(_go(state).vertex_to_action(text))
 
     def vertex(self, state: GameState, action: int) -> str:
         if action == self.pass_action(state):
             return "pass"
-        return str(state.action_to_vertex(action)).upper()
+        return str(_go(state).action_to_vertex(action)).upper()
 
     def pass_action(self, state: GameState) -> int:
-        return int(state.pass_action)
+        return int(_go(state).pass_action)
 
     def restart(self, state: GameState, colour: int) -> GameState:
         board = state.board().ravel()
         black = [int(i) for i in (board == 1).nonzero()[0]]
         white = [int(i) for i in (board == 2).nonzero()[0]]
-        return self.new_state().with_stones(black, white, colour)
+        return _go(self.new_state()).with_stones(black, white, colour)
 
     def score(self, state: GameState) -> float:
-        return float(state.score())
+        return float(_go(state).score())
 
 
 class _OthelloRules(_Rules):
@@ -128,7 +135,7 @@ class _OthelloRules(_Rules):
     default_size = 8
 
     def new_state(self) -> GameState:
-        return pyaz.Othello(self.size)
+        return Othello(self.size)
 
     def parse_vertex(self, state: GameState, text: str) -> int:
         return int(state.str_to_action(text))
@@ -144,7 +151,7 @@ class _OthelloRules(_Rules):
     def restart(self, state: GameState, colour: int) -> GameState:
         lines = [line for line in str(state).splitlines() if not line.endswith(" to move")]
         lines.append(f"{'XO'[colour]} to move")
-        return pyaz.Othello.from_text("\n".join(lines))
+        return Othello.from_text("\n".join(lines))
 
     def score(self, state: GameState) -> float:
         """The disc difference; at the end the empty squares go to the winner (the World
@@ -350,7 +357,7 @@ class GtpServer:
     # ------------------------------------------------------------------ commands
 
     def _version(self, args: list[str]) -> str:
-        return f"{pyaz.__version__} ({self.engine.description})"
+        return f"{__version__} ({self.engine.description})"
 
     def _known_command(self, args: list[str]) -> str:
         if len(args) != 1:

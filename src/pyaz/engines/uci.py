@@ -12,7 +12,7 @@ best move; python-chess logs that and goes on, and the log line is dropped here.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import chess.engine
 
@@ -42,7 +42,7 @@ def start_uci_engine(
     *,
     install_hint: str,
     variant: str | None = None,
-    options: dict[str, object] | None = None,
+    options: Mapping[str, str | int | bool | None] | None = None,
     timeout: float = 30.0,
 ) -> chess.engine.SimpleEngine:
     """Starts a UCI engine (``command[0]`` looked up on PATH and in /usr/games), checks that it
@@ -59,7 +59,7 @@ def start_uci_engine(
     try:
         if variant is not None:
             offered = engine.options.get("UCI_Variant")
-            if offered is None or variant not in offered.var:
+            if offered is None or variant not in (offered.var or []):
                 name = engine.id.get("name", path)
                 raise UciError(
                     f"the engine {name!r} offers no UCI_Variant {variant} (plain Stockfish "

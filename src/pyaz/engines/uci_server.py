@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-import pyaz
+from pyaz._core import RacingKings
+from pyaz._version import __version__
 from pyaz.engines.search import EngineSearch, ThinkResult, value_to_centipawns
 
 __all__ = ["DEPTH_SIMULATIONS", "GoLimits", "UciServer", "parse_go"]
@@ -109,10 +110,10 @@ class UciServer:
         self.name = name
         self._write = write
         self._write_lock = threading.Lock()
-        self.start_fen = pyaz.RacingKings.STANDARD_FEN
+        self.start_fen = RacingKings.STANDARD_FEN
         self.moves: list[str] = []
         self.actions: list[int] = []
-        self.state = pyaz.RacingKings(self.start_fen)
+        self.state = RacingKings(self.start_fen)
         self.quit = False
         self.debug = False
         self.last_result: ThinkResult | None = None
@@ -189,7 +190,7 @@ class UciServer:
             self.error(str(err))
 
     def _uci(self, args: list[str]) -> None:
-        self.send(f"id name {self.name} {pyaz.__version__} ({self.engine.description})")
+        self.send(f"id name {self.name} {__version__} ({self.engine.description})")
         self.send("id author the pyaz developers")
         self.send("option name UCI_Variant type combo default racingkings var racingkings")
         self.send(f"option name Nodes type spin default {self.nodes} min 1 max 100000000")
@@ -207,7 +208,7 @@ class UciServer:
 
     def _ucinewgame(self, args: list[str]) -> None:
         self.wait()
-        self._set_position(pyaz.RacingKings.STANDARD_FEN, [])
+        self._set_position(RacingKings.STANDARD_FEN, [])
         self.engine.forget()
 
     def _setoption(self, args: list[str]) -> None:
@@ -244,7 +245,7 @@ class UciServer:
         else:
             head, moves = words, []
         if head[0] == "startpos" and len(head) == 1:
-            fen = pyaz.RacingKings.STANDARD_FEN
+            fen = RacingKings.STANDARD_FEN
         elif head[0] == "fen" and len(head) > 1:
             fen = " ".join(head[1:])
         else:
@@ -253,7 +254,7 @@ class UciServer:
 
     def _set_position(self, fen: str, moves: list[str]) -> None:
         """Sets the position, or raises ValueError and keeps the previous one."""
-        state = pyaz.RacingKings.from_fen(fen)
+        state = RacingKings.from_fen(fen)
         actions = []
         for number, move in enumerate(moves):
             try:
@@ -307,7 +308,7 @@ class UciServer:
 
     def _search(
         self,
-        state: pyaz.RacingKings,
+        state: RacingKings,
         origin: str,
         line: tuple[int, ...],
         limits: GoLimits,
@@ -344,7 +345,7 @@ class UciServer:
             legal = state.legal_uci()
             self.send(f"bestmove {legal[0] if legal else '(none)'}")
 
-    def _info(self, state: pyaz.RacingKings, result: ThinkResult) -> None:
+    def _info(self, state: RacingKings, result: ThinkResult) -> None:
         millis = max(1, int(result.seconds * 1000))
         nps = int(result.simulations * 1000 / millis)
         pv = ""

@@ -259,82 +259,160 @@ def fit_elo(
     estimated (all games drawn, or only one colour assignment ever played, so that the
     advantage is confounded with the ratings, without a prior).
     """
+    _check_options(prior, confidence, drawelo)
+    data = _GameData.of(results, anchor)
+    _check_data(data, prior, drawelo)
+    n = len(data.names)
+    model = _Model(n, data.first, data.second, data.wins, data.draws, data.losses, prior)
+    phi, free = _start(data, anchor, advantage, drawelo)
+    phi, iterations = _newton(model, phi, free, max_iterations)
+    cov = _covariance(model, phi, free, advantage is None, drawelo is None)
+    anchor_index = data.index[anchor] if anchor is not None else None
+    rel, rel_cov = _relative(phi[:n], cov[:n, :n], anchor_index, anchor_elo)
+    return EloFit(
+        ratings=_ratings(data, rel, rel_cov, confidence),
+        advantage=float(phi[n]),
+        drawelo=float(phi[n + 1]),
+        anchor=anchor,
+        prior=float(prior),
+        confidence=confidence,
+        names=data.names,
+        covariance=rel_cov,
+        advantage_stderr=float(math.sqrt(max(cov[n, n], 0.0))),
+        drawelo_stderr=float(math.sqrt(max(cov[n + 1, n + 1], 0.0))),
+        iterations=iterations,
+    )
+
+
+def _check_options(prior: float, confidence: float, drawelo: float | None) -> None:
     if prior < 0:
         raise ValueError(f"prior must be >= 0, got {prior}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if drawelo is not None and drawelo < 0:
         raise ValueError(f"drawelo must be >= 0, got {drawelo}")
-    table = {pair: cell for pair, cell in _as_table(results).items() if sum(cell) != 0}
-    if not table:
-        raise ValueError("no games to rate")
-    names = sorted({name for pair in table for name in pair})
-    index = {name: i for i, name in enumerate(names)}
-    if anchor is not None and anchor not in index:
-        raise ValueError(f"anchor {anchor!r} played no game; players: {', '.join(names)}")
-    pairs = list(table)
-    first = np.array([index[f] for f, _ in pairs], dtype=np.int64)
-    second = np.array([index[s] for _, s in pairs], dtype=np.int64)
-    counts = np.array([table[p] for p in pairs], dtype=np.float64).reshape(-1, 3)
-    wins, draws, losses = counts.T
 
-    n = len(names)
-    _check_connected(names, first, second)
+
+@dataclass(frozen=True)
+class _GameData:
+    """The games as arrays over the pairs (first player, second player) that met."""
+
+    names: list[str]
+    index: dict[str, int]
+    first: np.ndarray
+    second: np.ndarray
+    counts: np.ndarray  # [pairs, 3]: the first player's wins, draws, losses
+
+    @property
+    def wins(self) -> np.ndarray:
+        return self.counts[:, 0]
+
+    @property
+    def draws(self) -> np.ndarray:
+        return self.counts[:, 1]
+
+    @property
+    def losses(self) -> np.ndarray:
+        return self.counts[:, 2]
+
+    @classmethod
+    def of(cls, results: Iterable[GameLike] | ResultTable, anchor: str | None) -> _GameData:
+        table = {pair: cell for pair, cell in _as_table(results).items() if sum(cell) != 0}
+        if not table:
+            raise ValueError("no games to rate")
+        names = sorted({name for pair in table for name in pair})
+        index = {name: i for i, name in enumerate(names)}
+        if anchor is not None and anchor not in index:
+            raise ValueError(f"anchor {anchor!r} played no game; players: {', '.join(names)}")
+        pairs = list(table)
+        first = np.array([index[f] for f, _ in pairs], dtype=np.int64)
+        second = np.array([index[s] for _, s in pairs], dtype=np.int64)
+        counts = np.array([table[p] for p in pairs], dtype=np.float64).reshape(-1, 3)
+        return cls(names, index, first, second, counts)
+
+
+def _check_data(data: _GameData, prior: float, drawelo: float | None) -> None:
+    """ValueError when the ratings or the draw parameter have no finite estimate."""
+    _check_connected(data.names, data.first, data.second)
     if prior == 0:
-        _check_ford(names, first, second, wins, draws, losses)
-    total_draws = float(draws.sum())
-    if drawelo is None and total_draws == counts.sum():
+        _check_ford(data.names, data.first, data.second, data.wins, data.draws, data.losses)
+    total_draws = float(data.draws.sum())
+    if drawelo is None and total_draws == data.counts.sum():
         raise ValueError("every game is a draw: drawelo cannot be estimated; pass drawelo=...")
     if drawelo is not None and drawelo == 0 and total_draws > 0:
         raise ValueError(f"drawelo=0 gives draws probability 0, but there are {total_draws:g}")
 
-    model = _Model(n, first, second, wins, draws, losses, prior)
-    # Parameters, in Elo: the n ratings, then the advantage, then drawelo.
+
+def _start(
+    data: _GameData, anchor: str | None, advantage: float | None, drawelo: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The starting point and the free parameters, in Elo: the n ratings, the advantage, drawelo.
+
+    Only rating differences are identified (the prior too involves only differences): one
+    rating is held at 0, so the covariance of any difference is exact.
+    """
+    n = len(data.names)
     phi = np.zeros(n + 2)
     free = np.ones(n + 2, dtype=bool)
-    # Only rating differences are identified (the prior too involves only differences): hold
-    # one rating at 0. The covariance of any difference is then exact.
-    free[index[anchor] if anchor is not None else 0] = False
+    free[data.index[anchor] if anchor is not None else 0] = False
     if advantage is not None:
         phi[n] = advantage
         free[n] = False
+    total_draws = float(data.draws.sum())
     if drawelo is not None:
         phi[n + 1] = drawelo
         free[n + 1] = False
     elif total_draws == 0:
         free[n + 1] = False  # no draws: the estimate is 0, on the boundary
     else:
-        draw_rate = total_draws / counts.sum()
+        draw_rate = total_draws / data.counts.sum()
         phi[n + 1] = math.log((1 + draw_rate) / (1 - draw_rate)) / NATS_PER_ELO
-    phi, iterations = _newton(model, phi, free, max_iterations)
+    return phi, free
 
+
+def _covariance(
+    model: _Model, phi: np.ndarray, free: np.ndarray, advantage_free: bool, drawelo_free: bool
+) -> np.ndarray:
+    """The parameters' covariance: the inverse Hessian of the negative log posterior."""
     _, _, hessian = model.evaluate(phi, need_hessian=True)
     sub = hessian[np.ix_(free, free)]
     try:
         cov_free = np.linalg.inv(sub)
         np.linalg.cholesky(sub)
     except np.linalg.LinAlgError:
-        raise ValueError(_not_identified(advantage is None, drawelo is None)) from None
-    cov = np.zeros((n + 2, n + 2))
+        raise ValueError(_not_identified(advantage_free, drawelo_free)) from None
+    cov = np.zeros((len(phi), len(phi)))
     cov[np.ix_(free, free)] = cov_free
+    return cov
 
+
+def _relative(
+    elo: np.ndarray, cov: np.ndarray, anchor: int | None, anchor_elo: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Ratings relative to the anchor (or to the average) and their covariance."""
+    n = len(elo)
     contrast = np.eye(n)
     if anchor is not None:
-        contrast[:, index[anchor]] -= 1.0
+        contrast[:, anchor] -= 1.0
     else:
         contrast -= 1.0 / n
-    rel = contrast @ phi[:n] + anchor_elo
-    rel_cov = contrast @ cov[:n, :n] @ contrast.T
+    return contrast @ elo + anchor_elo, contrast @ cov @ contrast.T
+
+
+def _ratings(
+    data: _GameData, rel: np.ndarray, rel_cov: np.ndarray, confidence: float
+) -> list[Rating]:
+    """Each player's rating with its interval, games and score, best first."""
+    n = len(data.names)
     stderr = np.sqrt(np.clip(np.diag(rel_cov), 0.0, None))
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-
     games_played = np.zeros(n)
     points = np.zeros(n)
-    per_cell = counts.sum(axis=1)
-    np.add.at(games_played, first, per_cell)
-    np.add.at(games_played, second, per_cell)
-    np.add.at(points, first, wins + 0.5 * draws)
-    np.add.at(points, second, losses + 0.5 * draws)
+    per_cell = data.counts.sum(axis=1)
+    np.add.at(games_played, data.first, per_cell)
+    np.add.at(games_played, data.second, per_cell)
+    np.add.at(points, data.first, data.wins + 0.5 * data.draws)
+    np.add.at(points, data.second, data.losses + 0.5 * data.draws)
     ratings = [
         Rating(
             name=name,
@@ -345,22 +423,10 @@ def fit_elo(
             score=float(points[i] / games_played[i]) if games_played[i] else math.nan,
             stderr=float(stderr[i]),
         )
-        for i, name in enumerate(names)
+        for i, name in enumerate(data.names)
     ]
     ratings.sort(key=lambda r: (-r.elo, r.name))
-    return EloFit(
-        ratings=ratings,
-        advantage=float(phi[n]),
-        drawelo=float(phi[n + 1]),
-        anchor=anchor,
-        prior=float(prior),
-        confidence=confidence,
-        names=names,
-        covariance=rel_cov,
-        advantage_stderr=float(math.sqrt(max(cov[n, n], 0.0))),
-        drawelo_stderr=float(math.sqrt(max(cov[n + 1, n + 1], 0.0))),
-        iterations=iterations,
-    )
+    return ratings
 
 
 def rate(results: Iterable[GameLike] | ResultTable, **options: object) -> list[Rating]:

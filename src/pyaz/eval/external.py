@@ -39,12 +39,11 @@ import chess
 import chess.engine
 import chess.variant
 
-import pyaz
 from pyaz.engines.gtp import GtpEngine, GtpEngineNotFoundError, GtpError, gnugo
 from pyaz.engines.process import ClosesOnExit, find_engine
 from pyaz.engines.uci import UciEngineNotFoundError, UciError, start_uci_engine
 from pyaz.eval.players import Resignation
-from pyaz.games import GameState, same_position
+from pyaz.games import GameState, make, same_position
 
 __all__ = [
     "FAIRY_STOCKFISH_HINT",
@@ -166,7 +165,7 @@ class GtpPlayer(_ExternalPlayer):
                     self.engine.play(colour, str(state.action_to_vertex(int(action))))  # type: ignore[union-attr]
         else:
             size = int(state.size)  # type: ignore[union-attr]
-            if not same_position(state, pyaz.make("othello", size=size)):
+            if not same_position(state, make("othello", size=size)):
                 raise ValueError(
                     "a GTP Othello engine can only start from the standard position; give it "
                     "the opening's moves through observe() instead (pyaz-arena does)"
@@ -316,7 +315,7 @@ def _go_flags(state: GameState) -> list[str]:
 def _started(player: GtpPlayer, state: GameState) -> GtpPlayer:
     """Checks the engine accepts the game's setup now, so that errors show at once."""
     try:
-        player.reset(state if player.game == "go" else pyaz.make("othello", size=state.size))  # type: ignore[union-attr]
+        player.reset(state if player.game == "go" else make("othello", size=state.size))  # type: ignore[union-attr]
     except BaseException:
         player.close()
         raise

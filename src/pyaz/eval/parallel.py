@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyaz._core import Status
-
 from pyaz.eval import arena, presets
 from pyaz.eval.players import Player, close_player
 from pyaz.games import GameState, make

@@ -362,7 +362,7 @@ def write_sgf(
     return "(" + "\n".join(lines) + ")\n"
 
 
-def go_to_sgf(state: Go, moves: Sequence[Move] = (), result: str | None = None) -> str:
+def go_to_sgf(state: Go, moves: Sequence[int | str] = (), result: str | None = None) -> str:
     """SGF record starting at ``state`` (its stones become AB/AW setup) followed by ``moves``.
 
     ``moves`` are actions or GTP vertices played from ``state`` (checked for legality). RE is

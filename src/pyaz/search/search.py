@@ -97,7 +97,7 @@ class Search:
     @property
     def root_state(self) -> GameState:
         """A copy of the root position."""
-        return self._impl.root_state  # type: ignore[no-any-return]
+        return self._impl.root_state
 
     @property
     def root_value(self) -> float:

@@ -26,7 +26,6 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-import pyaz
 from pyaz.common.runlog import open_run
 from pyaz.eval import arena, gates, presets
 from pyaz.eval.players import SearchPlayer, close_player
@@ -41,6 +40,7 @@ from pyaz.nets import (
     torchscript_bytes,
 )
 from pyaz.nets.evaluator import TorchEvaluator
+from pyaz.search import SelfPlay, SelfPlayRecords
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
     changed_settings,
@@ -160,12 +160,12 @@ class TrainingLoop:
 
     # -- stages ---------------------------------------------------------------------------------
 
-    def _self_play(self, iteration: int) -> pyaz.SelfPlayRecords:
+    def _self_play(self, iteration: int) -> SelfPlayRecords:
         c = self.config
         net = self.best if c.gating != "none" else self.current
         epoch = self.counters["epochs"]
         mean_length = self.counters["mean_game_length"]
-        player = pyaz.SelfPlay(
+        player = SelfPlay(
             self.start_state,
             simulations=c.simulations,
             parallel_games=c.parallel_games,
@@ -212,17 +212,14 @@ class TrainingLoop:
         c = self.config
         challenger = self._search_player(self.current, "challenger")
         best = self._search_player(self.best, "best")
-        stop = None
-        gate = None
         if c.gating == "wilson":
             gate = gates.WilsonGate(min_games=min(10, c.arena_games), max_games=c.arena_games)
-            stop = gate
-        result = arena.play_match(
-            challenger, best, c.arena_games, self.start_state, progress=self.progress, stop=stop
-        )
-        if gate is not None:
-            accepted = gate.decision(result) == "replace"
+            decision, result = gate.run(challenger, best, self.start_state, progress=self.progress)
+            accepted = decision == "replace"
         else:
+            result = arena.play_match(
+                challenger, best, c.arena_games, self.start_state, progress=self.progress
+            )
             accepted = gates.gate_by_threshold(result, c.update_threshold)
         if accepted:
             self.best = copy.deepcopy(self.current)

@@ -105,7 +105,7 @@ class ReplayBuffer:
         if self.games:
             planes, policy, outcome = self.arrays()
             arrays.update(planes=planes, policy=policy, outcome=outcome)
-        np.savez(buffer, **arrays)
+        np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
         return buffer.getvalue()
 
     @classmethod
