@@ -29,7 +29,7 @@ import numpy as np
 
 from pyaz import curling
 from pyaz.curling.dl_uct import dl_uct_player
-from pyaz.curling.matches import MatchSettings, game_outcome, summarise
+from pyaz.curling.matches import MatchSettings, Outcome, game_outcome, summarise
 
 _GRID = np.array(
     [[t.x, t.y, t.spin] for t in map(curling.action_to_target, range(curling.NUM_ACTIONS))]
@@ -118,14 +118,14 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     kr, dl, info = _players(args)
     settings = MatchSettings(ends=args.ends)  # GAT noise, FCV1 physics, no extra ends
-    outcomes: list[str] = []
+    outcomes: list[Outcome] = []
     start = time.perf_counter()
     for game in range(args.games):
         # KR-DL-UCT throws first in the first end of even games (team 1 has the hammer)
         outcomes.append(game_outcome(kr, dl, game, settings, seed=args.seed * 1000))
         print(
             f"game {game + 1}: KR-DL-UCT {'first' if game % 2 == 0 else 'hammer'} "
-            f"{outcomes[-1]}  running {outcomes.count('win') + 0.5 * outcomes.count('draw'):.1f}"
+            f"{outcomes[-1].result}  running {summarise(outcomes)['win_ratio'] * (game + 1):.1f}"
             f"/{game + 1}",
             flush=True,
         )
@@ -135,6 +135,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     low, high = summary["wilson_low"], summary["wilson_high"]
     result: dict[str, object] = {
         "games": args.games,
+        "distinct_games": summary["eval_distinct_games"],
         "simulations": args.simulations,
         "ends": args.ends,
         "evaluator": args.evaluator,

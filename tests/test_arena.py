@@ -8,7 +8,7 @@ import pytest
 
 import pyaz
 from pyaz.eval.arena import GameRecord, MatchResult, play_game, play_match
-from pyaz.eval.gates import WilsonGate, gate_by_threshold
+from pyaz.eval.gates import WilsonGate, azg_gate, games_for_width, score_gate
 from pyaz.eval.players import Player, RandomPlayer, SearchPlayer, uct_player
 from pyaz.eval.stats import wilson_interval
 
@@ -93,17 +93,30 @@ def test_match_result_score_counts_draws_half() -> None:
     assert _result(0, 0, 0).score == 0.5
 
 
-def test_gate_by_threshold() -> None:
-    assert gate_by_threshold(_result(7, 0, 3), 0.6)
-    assert not gate_by_threshold(_result(6, 0, 4), 0.6)  # strictly greater than u
-    assert gate_by_threshold(_result(5, 3, 2), 0.6)  # score 0.65
-    assert not gate_by_threshold(_result(4, 4, 2), 0.6)  # score 0.6
-    assert not gate_by_threshold(_result(0, 10, 0), 0.5)  # all draws: score 0.5, not above
-    assert gate_by_threshold(_result(1, 9, 0), 0.5)
-    assert not gate_by_threshold(_result(8, 0, 2), 0.8)
-    assert not gate_by_threshold(_result(0, 0, 0), 0.0)
+def test_score_gate() -> None:
+    assert score_gate(_result(7, 0, 3), 0.6)
+    assert not score_gate(_result(6, 0, 4), 0.6)  # strictly greater than u
+    assert score_gate(_result(5, 3, 2), 0.6)  # score 0.65
+    assert not score_gate(_result(4, 4, 2), 0.6)  # score 0.6
+    assert not score_gate(_result(0, 10, 0), 0.5)  # all draws: score 0.5, not above
+    assert score_gate(_result(1, 9, 0), 0.5)
+    assert not score_gate(_result(8, 0, 2), 0.8)
+    assert not score_gate(_result(0, 0, 0), 0.0)
     with pytest.raises(ValueError):
-        gate_by_threshold(_result(1, 0, 0), 1.5)
+        score_gate(_result(1, 0, 0), 1.5)
+
+
+def test_azg_gate_is_alpha_zero_generals_rule() -> None:
+    # alpha-zero-general's Coach: reject if pwins + nwins == 0 or nwins / (pwins + nwins) < u.
+    assert azg_gate(_result(10, 25, 5), 0.6)  # 10 / 15 = 0.667 >= 0.6; the 25 draws do not count
+    assert azg_gate(_result(2, 38, 0), 0.6)  # 2 / 2 = 1
+    assert not azg_gate(_result(0, 40, 0), 0.6)  # no decisive game: rejected
+    assert azg_gate(_result(6, 0, 4), 0.6)  # exactly u: accepted (>=)
+    assert not azg_gate(_result(5, 30, 4), 0.6)  # 5 / 9 = 0.556
+    assert not azg_gate(_result(0, 0, 0), 0.0)
+    for bad in (1.5, -0.1, float("nan")):
+        with pytest.raises(ValueError, match="update threshold"):
+            azg_gate(_result(1, 0, 0), bad)
 
 
 def test_wilson_gate_decisions() -> None:
@@ -128,8 +141,37 @@ def test_wilson_gate_decisions() -> None:
     lo, hi = wilson_interval(201, 402)
     assert lo < 0.5 < hi and hi - lo < 0.1
     assert wide(_result(201, 0, 201)) and not wide(_result(200, 0, 200))
+    assert wide.reason(_result(201, 0, 201)) == "width"
     with pytest.raises(ValueError):
         WilsonGate(min_games=10, max_games=5)
+
+
+def test_the_wilson_gates_width_rule_needs_about_400_games() -> None:
+    # Continuity-corrected 95% Wilson interval at p = 1/2, by hand (Newcombe 1998, method 4):
+    # n = 401, successes 200.5: L = (2np + z^2 - 1 - z sqrt(z^2 - 2 - 1/n + 4p(nq + 1)))
+    # / (2(n + z^2)) and U likewise; U - L = 0.09988 < 0.1, while at n = 400 it is 0.100007.
+    z = 1.959963984540054
+    for n, expected_width in ((400, 0.100007), (401, 0.099880)):
+        p = q = 0.5
+        lower = (2 * n * p + z * z - 1 - z * (z * z - 2 - 1 / n + 4 * p * (n * q + 1)) ** 0.5) / (
+            2 * (n + z * z)
+        )
+        upper = (2 * n * p + z * z + 1 + z * (z * z + 2 - 1 / n + 4 * p * (n * q - 1)) ** 0.5) / (
+            2 * (n + z * z)
+        )
+        assert upper - lower == pytest.approx(expected_width, abs=2e-6)
+        lo, hi = wilson_interval(n / 2, n)
+        assert (lo, hi) == pytest.approx((lower, upper))
+    assert games_for_width() == 401
+    assert games_for_width(continuity=False) == 381
+    # The default cap leaves room for the rule; a 40-game cap never reaches it.
+    gate = WilsonGate()
+    assert gate.max_games > games_for_width()
+    short = WilsonGate(max_games=40)
+    assert (
+        short.decision(_result(20, 0, 20)) == "keep" and short.reason(_result(20, 0, 20)) == "cap"
+    )
+    assert gate.decision(_result(20, 0, 20)) is None  # no width stop at 40 games
 
 
 class FirstLegal:
@@ -156,11 +198,13 @@ class FirstLegal:
 def test_colours_alternate() -> None:
     a, b = FirstLegal("a"), FirstLegal("b")
     assert isinstance(a, Player) and isinstance(RandomPlayer(), Player)
-    result = play_match(a, b, 6, pyaz.make("connect_four"))
+    result = play_match(a, b, 6, pyaz.make("connect_four"), opening_plies=0)
     assert a.sides == [0, 1, 0, 1, 0, 1] and b.sides == [1, 0, 1, 0, 1, 0]
     assert [g.first for g in result.games] == ["a", "b"] * 3
     # Both play the same fixed moves, so the same side wins every game: the wins split evenly.
+    # Without openings such a match is one game repeated, and it says so.
     assert len({tuple(g.actions) for g in result.games}) == 1
+    assert result.distinct_games == 1
     assert result.games[0].winner is not None
     assert result.a_wins == result.b_wins == 3 and result.draws == 0
     assert a.observed == b.observed == result.games[-1].actions  # both see every move
@@ -174,7 +218,7 @@ def test_uct_beats_random_at_connect_four() -> None:
     assert result.a_wins >= 17, str(result)
     for game in result.games:
         state = start.clone()
-        for action in game.actions:
+        for action in game.all_actions:
             assert state.is_legal(action)
             state.apply(action)
         assert state.is_terminal() and state.status() == game.status
@@ -230,7 +274,7 @@ def test_search_players_with_a_network_and_sampling_play_legal_games() -> None:
     assert result.n == 4
     for game in result.games:
         state = pyaz.make("connect_four")
-        for action in game.actions:
+        for action in game.all_actions:
             assert state.is_legal(action)
             state.apply(action)
         assert state.status() == game.status

@@ -59,7 +59,7 @@ def test_go_games_are_written_as_sgf(tmp_path: Path) -> None:
     if not (shutil.which("gnugo") or Path("/usr/games/gnugo").exists()):
         pytest.fail("gnugo is not installed (CI installs it): apt-get install gnugo")
     out = tmp_path / "go"
-    argv = ["gnugo:1", "random", "--game", "go", "--size", "5", "--games", "2"]
+    argv = ["gnugo:1", "random", "--game", "go", "--size", "5", "--games", "2", "--openings", "0"]
     assert main([*argv, "--out", str(out), "--quiet"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["a_wins"] == 2

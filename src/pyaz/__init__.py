@@ -28,6 +28,7 @@ from pyaz._core import (
     RacingKingsTermination,
     Status,
     perft,
+    random_game_lengths,
     random_playouts,
 )
 from pyaz._version import __version__
@@ -56,6 +57,7 @@ __all__ = [
     "make_player",
     "num_symmetries",
     "perft",
+    "random_game_lengths",
     "random_playouts",
     "transform_planes",
     "transform_policy",

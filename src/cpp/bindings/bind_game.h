@@ -185,6 +185,19 @@ py::class_<Game> bind_game(py::module_& m, const char* class_name, const char* d
             return py::make_tuple(counts.wins, counts.draws, counts.losses);
         },
         py::arg("state"), py::arg("games"), py::arg("seed") = 0);
+    m.def(
+        "random_game_lengths",
+        [](const Game& s, std::int64_t games, std::uint64_t seed) {
+            if (games < 0) fail("the number of games must be >= 0, got " + std::to_string(games));
+            std::vector<std::int32_t> lengths;
+            {
+                py::gil_scoped_release release;
+                lengths = random_game_lengths(s, games, seed);
+            }
+            return py::array_t<std::int32_t>(static_cast<py::ssize_t>(lengths.size()), lengths.data());
+        },
+        py::arg("state"), py::arg("games"), py::arg("seed") = 0,
+        "Lengths in plies of `games` uniformly random games from `state`.");
     return cls;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/rng.h"
 #include "games/common.h"
@@ -55,6 +56,20 @@ PlayoutCounts random_playouts(const Game& state, std::int64_t games, std::uint64
         else ++counts.losses;
     }
     return counts;
+}
+
+// The length in plies of each of `games` uniformly random games from `state` (the measured
+// average game length the curriculum starts from).
+template <class Game>
+std::vector<std::int32_t> random_game_lengths(const Game& state, std::int64_t games, std::uint64_t seed) {
+    Rng rng(seed);
+    std::vector<std::int32_t> lengths(static_cast<std::size_t>(games));
+    for (auto& length : lengths) {
+        Game game = state;
+        while (!is_terminal(game.status())) game.apply_random(rng);
+        length = static_cast<std::int32_t>(game.ply() - state.ply());
+    }
+    return lengths;
 }
 
 }  // namespace pyaz

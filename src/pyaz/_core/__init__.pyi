@@ -7,7 +7,7 @@ import numpy
 import numpy.typing
 import typing
 from . import curling
-__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'Go', 'GoSearch', 'Gomoku', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'perft', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
+__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'Go', 'GoSearch', 'Gomoku', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
 class Status:
     """
     Game outcome, or ONGOING.
@@ -927,6 +927,31 @@ def perft(state: Go, depth: typing.SupportsInt | typing.SupportsIndex, count_fin
 @typing.overload
 def perft(state: RacingKings, depth: typing.SupportsInt | typing.SupportsIndex, count_finished: bool = False) -> int:
     ...
+@typing.overload
+def random_game_lengths(state: Othello, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> numpy.typing.NDArray[numpy.int32]:
+    """
+    Lengths in plies of `games` uniformly random games from `state`.
+    """
+@typing.overload
+def random_game_lengths(state: ConnectFour, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> numpy.typing.NDArray[numpy.int32]:
+    """
+    Lengths in plies of `games` uniformly random games from `state`.
+    """
+@typing.overload
+def random_game_lengths(state: Gomoku, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> numpy.typing.NDArray[numpy.int32]:
+    """
+    Lengths in plies of `games` uniformly random games from `state`.
+    """
+@typing.overload
+def random_game_lengths(state: Go, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> numpy.typing.NDArray[numpy.int32]:
+    """
+    Lengths in plies of `games` uniformly random games from `state`.
+    """
+@typing.overload
+def random_game_lengths(state: RacingKings, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> numpy.typing.NDArray[numpy.int32]:
+    """
+    Lengths in plies of `games` uniformly random games from `state`.
+    """
 @typing.overload
 def random_playouts(state: Othello, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[int, int, int]:
     ...

@@ -51,10 +51,12 @@ examples:
     match.add_argument(
         "--openings",
         type=int,
-        default=0,
+        default=None,
         metavar="K",
         help="start every pair of games from the same K uniformly random plies, played once "
-        "with each colour order (default 0: every game from the start position)",
+        "with each colour order; the openings of a match differ (default: the game's, "
+        "othello 4, the others 2; 0: every game from the start position, so that two "
+        "deterministic players repeat one game per colour order)",
     )
     match.add_argument(
         "--parallel",
@@ -85,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    if args.openings < 0:
+    if args.openings is not None and args.openings < 0:
         parser.error("--openings must be >= 0")
     if args.parallel < 1:
         parser.error("--parallel must be at least 1")
@@ -102,18 +104,19 @@ def main(argv: list[str] | None = None) -> int:
         args.openings,
         args.seed,
         torch_threads=1 if parallel > 1 else 0,
+        games=args.games,
     )
     try:
-        if args.openings:
-            plan.opening(0, start)
+        plan.openings_for(start)
         _check_players(plan)
     except (ValueError, TypeError, OSError, RuntimeError) as problem:
         print(f"pyaz-arena: {problem}", file=sys.stderr)
         return 2
     event = f"{plan.a} vs {plan.b}, {describe_game(name, options)}"
     colour_note = "colours alternating"
-    if args.openings:
-        colour_note += f", pairs of games from shared {args.openings}-ply random openings"
+    plies = plan.opening_plies(start)
+    if plies:
+        colour_note += f", pairs of games from shared {plies}-ply random openings"
     print(f"{event}: {args.games} games, {colour_note}, {parallel} worker(s)", flush=True)
     began = time.perf_counter()
     games, error = play_games(plan, args.games, parallel, progress=not args.quiet)
@@ -136,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         f"-{first['losses']}; as second: +{second['wins']} ={second['draws']} "
         f"-{second['losses']})"
     )
+    print(f"{result.distinct_games} distinct games of {result.n}")
     print(
         f"win ratio of {plan.a}: {result.score:.3f} (draws count half), 95% Wilson interval "
         f"with continuity correction [{lower:.3f}, {upper:.3f}]; {seconds:.1f} s"

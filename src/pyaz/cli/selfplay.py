@@ -19,8 +19,18 @@ from pyaz.cli.options import GAME_FLAGS, GAME_SWITCHES, add_game_arguments, give
 from pyaz.cli.training_run import run_training
 from pyaz.train.loop import TrainConfig, TrainingLoop
 
+
+def _int_list(text: str) -> list[int]:
+    """``"350,500,750"`` -> [350, 500, 750]."""
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        message = f"expected integers separated by commas, got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+
+
 # (option, type, help); the option's destination is the TrainConfig field of the same name.
-OPTIONS: list[tuple[str, type, str]] = [
+OPTIONS: list[tuple[str, Any, str]] = [
     ("iterations", int, "I: self-play iterations (seed 001 Table 1: 50/100/150)"),
     ("episodes", int, "E: self-play games per iteration (10/50/100)"),
     ("sampling_plies", int, "T': moves drawn from the visit policy before this ply, greedy after"),
@@ -37,8 +47,37 @@ OPTIONS: list[tuple[str, type, str]] = [
     ("lr", float, "lr: Adam learning rate (0.001/0.005/0.01)"),
     ("dropout", float, "d: dropout probability in the network heads (0.2/0.3/0.4)"),
     ("arena_games", int, "n: arena games between challenger and best (20/40/100)"),
-    ("update_threshold", float, "u: challenger replaces best above this score (0.5/0.6/0.7)"),
-    ("gating", str, "none (AlphaZero loop), threshold (seed 001: n games, u), wilson (seed 000)"),
+    (
+        "update_threshold",
+        float,
+        "u: the challenger replaces the best when wins / (wins + losses) >= u (0.5/0.6/0.7)",
+    ),
+    (
+        "gating",
+        str,
+        "none (AlphaZero loop), threshold (seed 001 as alpha-zero-general: n games, "
+        "wins / (wins + losses) >= u, draws ignored), score ((wins + draws/2) / n > u), "
+        "wilson (seed 000's sequential 95%% Wilson rule)",
+    ),
+    ("wilson_max_games", int, "cap of the wilson gate (its width rule acts after 401 games)"),
+    (
+        "arena_sampling_plies",
+        int,
+        "gate players draw their first this-many plies from the visit counts (seed 004)",
+    ),
+    (
+        "opening_plies",
+        int,
+        "random plies opening each pair of gate/evaluation games, played with both colours "
+        "(default: the game's, e.g. othello 4, connect_four 2)",
+    ),
+    (
+        "min_buffer_schedule",
+        _int_list,
+        "comma list: the k-th training waits for the k-th number of games (seed 000 Racing "
+        "Kings: 350,500,750,1000,1500,2000)",
+    ),
+    ("length_probe_games", int, "random games measuring the curriculum's first average length"),
     ("draw_value", float, "value of a draw for both players (seed 000: -0.5)"),
     ("drop_draw", float, "chance to drop a drawn game from the buffer (seed 000: 0.1 / 0.5)"),
     ("min_buffer_games", int, "train only once the buffer holds this many games"),

@@ -97,8 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--opening-plies",
         type=int,
-        default=2,
-        help="random plies opening each pair of games, played once per colour (default 2)",
+        default=None,
+        help="random plies opening each pair of games, played once per colour; the openings "
+        "of a match differ (default: the game's, othello 4, the others 2)",
     )
     parser.add_argument(
         "--prior",
@@ -192,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     assert tournament.fit is not None
     print(tournament.fit.table())
+    distinct = sum(m.distinct_games for m in tournament.matches)
+    played = sum(m.n for m in tournament.matches)
+    print(f"{distinct} distinct games of {played} ({len(tournament.matches)} matches)")
     print(f"wrote {args.out}/ratings.csv, games.jsonl, fit.json, ratings.png")
     return 0
 

@@ -45,7 +45,13 @@ __all__ = [
 ]
 
 #: Loss keys of an ``iteration`` / ``train_epoch`` record and their legend labels.
-LOSS_KEYS: dict[str, str] = {"loss": "total", "loss_policy": "policy", "loss_value": "value"}
+LOSS_KEYS: dict[str, str] = {
+    "loss": "optimised (with L2)",
+    "loss_policy": "lp (policy)",
+    "loss_value": "lv (value)",
+    "loss_sum": "l+ = lp + lv",
+    "loss_product": "lx = lp * lv",
+}
 #: Stage-time keys (seconds) of an ``iteration`` record and their legend labels.
 STAGE_KEYS: dict[str, str] = {
     "time_selfplay": "self-play",

@@ -4,6 +4,7 @@ opponents, matches scored with a Wilson interval, and the tasks that worker proc
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,13 +29,22 @@ class MatchSettings:
     extra_ends: int = 0
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One match game from the player's side ("win", "draw" or "loss") and a fingerprint of its
+    executed shots, so that a match can say how many distinct games it held."""
+
+    result: str
+    fingerprint: str
+
+
 def game_outcome(
     player: curling.Player,
     opponent: curling.Player,
     game: int,
     settings: MatchSettings,
     seed: int,
-) -> str:
+) -> Outcome:
     """Game ``game`` of a match: ``player`` throws first in the first end of even games (team 1
     holds the first hammer), so the hammer alternates; the seed is ``seed + game``."""
     mine = game % 2
@@ -48,15 +58,21 @@ def game_outcome(
         extra_ends=settings.extra_ends,
     )
     total = record.total
-    if total[mine] > total[1 - mine]:
-        return "win"
-    return "draw" if total[0] == total[1] else "loss"
+    won, tied = total[mine] > total[1 - mine], total[0] == total[1]
+    return Outcome("win" if won else "draw" if tied else "loss", _fingerprint(record))
 
 
-def summarise(outcomes: list[str]) -> dict[str, Any]:
-    """Score (a tie counts half) and the continuity-corrected Wilson 95% interval."""
+def _fingerprint(record: curling.GameRecord) -> str:
+    shots = [(s[2], round(s[4].vx, 6), round(s[4].vy, 6), s[4].spin) for s in record.shots]
+    return hashlib.sha1(repr(shots).encode()).hexdigest()
+
+
+def summarise(outcomes: list[Outcome]) -> dict[str, Any]:
+    """Score (a tie counts half), the continuity-corrected Wilson 95% interval, and how many
+    distinct games the match held."""
     games = len(outcomes)
-    wins, draws = outcomes.count("win"), outcomes.count("draw")
+    results = [o.result for o in outcomes]
+    wins, draws = results.count("win"), results.count("draw")
     score = wins + 0.5 * draws
     low, high = wilson_interval(score, games)
     return {
@@ -67,6 +83,7 @@ def summarise(outcomes: list[str]) -> dict[str, Any]:
         "wilson_low": low,
         "wilson_high": high,
         "eval_games": games,
+        "eval_distinct_games": len({o.fingerprint for o in outcomes}),
     }
 
 
@@ -163,8 +180,8 @@ def evaluation_games(
     simulations: int,
     seed: int,
     games: list[int],
-) -> list[str]:
-    """Outcomes ("win", "draw", "loss") of the given games of an evaluation match."""
+) -> list[Outcome]:
+    """The outcomes of the given games of an evaluation match."""
     torch.set_num_threads(max(1, config.torch_threads))
     player = network_player(snapshot.build(), config, table, simulations)
     noise = curling.NoiseParams(NOISES[config.noise])

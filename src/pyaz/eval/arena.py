@@ -23,7 +23,16 @@ from pyaz.eval.players import Player, Resignation
 from pyaz.eval.stats import Z_95, wilson_interval
 from pyaz.games import GameState
 
-__all__ = ["GameRecord", "MatchResult", "play_game", "play_match", "random_opening"]
+__all__ = [
+    "DEFAULT_OPENING_PLIES",
+    "GameRecord",
+    "MatchResult",
+    "default_opening_plies",
+    "draw_openings",
+    "play_game",
+    "play_match",
+    "random_opening",
+]
 
 
 @dataclass(frozen=True)
@@ -138,6 +147,11 @@ class MatchResult:
         return self.a_wins + self.draws + self.b_wins
 
     @property
+    def distinct_games(self) -> int:
+        """How many of the games differ in their moves (the opening included)."""
+        return len({tuple(game.all_actions) for game in self.games})
+
+    @property
     def score(self) -> float:
         """``a``'s win ratio counting draws as half: (wins + draws/2) / games (0.5 if none)."""
         if self.n == 0:
@@ -162,8 +176,26 @@ class MatchResult:
         lo, hi = self.wilson_interval()
         return (
             f"{self.a_name} vs {self.b_name}: +{self.a_wins} ={self.draws} -{self.b_wins} "
-            f"(score {self.score:.3f}, 95% CC-Wilson [{lo:.3f}, {hi:.3f}])"
+            f"(score {self.score:.3f}, 95% CC-Wilson [{lo:.3f}, {hi:.3f}], "
+            f"{self.distinct_games} distinct of {self.n} games)"
         )
+
+
+DEFAULT_OPENING_PLIES: dict[str, int] = {
+    "othello": 4,
+    "connect_four": 2,
+    "gomoku": 2,
+    "go": 2,
+    "racingkings": 2,
+}
+"""Random plies that open each pair of games by default: the fewest that give every match of a
+few dozen games distinct openings (Othello has 4 first moves and 3 replies, so 2 plies would
+give only 12 openings), few enough that neither side is much favoured by them."""
+
+
+def default_opening_plies(state: GameState) -> int:
+    """The default number of random opening plies of a match in ``state``'s game."""
+    return DEFAULT_OPENING_PLIES.get(str(state.name), 2)
 
 
 def random_opening(start_state: GameState, plies: int, rng: random.Random) -> list[int]:
@@ -183,6 +215,29 @@ def random_opening(start_state: GameState, plies: int, rng: random.Random) -> li
     raise ValueError(f"no {plies}-ply random opening that leaves the game going was found")
 
 
+def draw_openings(start_state: GameState, plies: int, count: int, seed: int) -> list[list[int]]:
+    """``count`` random openings of ``plies`` plies, all different while the game has enough.
+
+    Opening ``k`` is drawn from a stream seeded by ``seed`` and ``k``, and drawn again (up to
+    100 times) while it repeats an earlier one, so a match of ``2 * count`` games (each opening
+    played with both colour orders) holds ``count`` distinct openings unless the game has fewer.
+    """
+    if plies < 0:
+        raise ValueError(f"opening plies must be >= 0, got {plies}")
+    openings: list[list[int]] = []
+    seen: set[tuple[int, ...]] = set()
+    for index in range(count):
+        rng = random.Random(seed * 1_000_003 + index)
+        opening = random_opening(start_state, plies, rng)
+        for _ in range(100):
+            if tuple(opening) not in seen:
+                break
+            opening = random_opening(start_state, plies, rng)
+        seen.add(tuple(opening))
+        openings.append(opening)
+    return openings
+
+
 def play_match(
     a: Player,
     b: Player,
@@ -190,41 +245,40 @@ def play_match(
     start_state: GameState,
     progress: bool = False,
     stop: Callable[[MatchResult], bool] | None = None,
-    opening_plies: int = 0,
+    opening_plies: int | None = None,
     seed: int = 0,
 ) -> MatchResult:
     """Plays up to ``games`` games of ``a`` against ``b`` from ``start_state``, alternating colours.
 
-    ``a`` moves first in even-numbered games (0, 2, ...), ``b`` in odd ones. After each game
-    ``stop(result_so_far)`` is called, if given, and the match ends when it returns True (for
-    sequential stopping, e.g. a :class:`WilsonGate`). ``progress`` shows a tqdm bar.
+    ``a`` moves first in even-numbered games (0, 2, ...), ``b`` in odd ones. Each pair of games
+    (2k, 2k + 1) starts from the same random opening of ``opening_plies`` plies (default:
+    :func:`default_opening_plies`; 0 for none), played once with each colour order, so that
+    neither player gains from the opening, and the openings of a match differ
+    (:func:`draw_openings` with ``seed``); the opening is stored in each :class:`GameRecord`.
+    Without openings, two greedy search players repeat one game per colour order however long
+    the match: :attr:`MatchResult.distinct_games` says how many distinct games a match held.
 
-    Greedy search players are deterministic (``pyaz.Search`` with the "rollout" evaluator
-    replays the same rollouts on every ``run``), so two of them play just two distinct games,
-    one per colour assignment, however long the match. ``opening_plies > 0`` starts each pair
-    of games (2k, 2k + 1) from the same random opening of that many plies (drawn with
-    ``seed``), played once with each colour assignment, so that the games differ and neither
-    player gains from the opening; the opening is stored in each :class:`GameRecord`.
+    After each game ``stop(result_so_far)`` is called, if given, and the match ends when it
+    returns True (for sequential stopping, e.g. a :class:`~pyaz.eval.gates.WilsonGate`).
+    ``progress`` shows a tqdm bar.
     """
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
-    if opening_plies < 0:
-        raise ValueError(f"opening_plies must be >= 0, got {opening_plies}")
+    plies = default_opening_plies(start_state) if opening_plies is None else opening_plies
+    if plies < 0:
+        raise ValueError(f"opening_plies must be >= 0, got {plies}")
+    openings = draw_openings(start_state, plies, (games + 1) // 2, seed)
     result = MatchResult(a_name=a.name, b_name=b.name)
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=games, desc=f"{a.name} vs {b.name}", unit="game")
-    opening: list[int] = []
     try:
         for index in range(games):
             a_first = index % 2 == 0
-            if opening_plies and a_first:
-                rng = random.Random(seed * 1_000_003 + index // 2)
-                opening = random_opening(start_state, opening_plies, rng)
             first, second = (a, b) if a_first else (b, a)
-            record = play_game(first, second, start_state, opening)
+            record = play_game(first, second, start_state, openings[index // 2])
             result.add(record, a_first)
             if bar is not None:
                 bar.update(1)

@@ -10,7 +10,7 @@ from typing import Any
 
 from pyaz.eval.arena import MatchResult
 from pyaz.eval.parallel import MatchPlan
-from pyaz.games import GameState
+from pyaz.games import GameState, make
 
 __all__ = ["pgn_game", "result_token", "summary_of", "write_games"]
 
@@ -173,6 +173,7 @@ def summary_of(
         "game_options": plan.options,
         "games_requested": requested,
         "games": result.n,
+        "distinct_games": result.distinct_games,
         "a_wins": result.a_wins,
         "draws": result.draws,
         "b_wins": result.b_wins,
@@ -180,7 +181,7 @@ def summary_of(
         "wilson_95_cc": [lower, upper],
         "a_as_first": dict(zip(("wins", "draws", "losses"), by_colour["first"], strict=True)),
         "a_as_second": dict(zip(("wins", "draws", "losses"), by_colour["second"], strict=True)),
-        "openings": plan.openings,
+        "opening_plies": plan.opening_plies(make(plan.game, **plan.options)),
         "seed": plan.seed,
         "parallel": parallel,
         "seconds": round(seconds, 3),

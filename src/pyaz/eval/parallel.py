@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.util
-import random
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -31,26 +30,35 @@ __all__ = ["MatchPlan", "MatchWorker", "play_games", "tally"]
 
 @dataclass(frozen=True)
 class MatchPlan:
-    """Everything a worker needs to play any game of the match."""
+    """Everything a worker needs to play any game of the match.
+
+    ``openings`` is the number of random plies that open each pair of games (None: the game's
+    default, :func:`~pyaz.eval.arena.default_opening_plies`; 0: none); the openings of a match
+    differ (:func:`~pyaz.eval.arena.draw_openings`).
+    """
 
     a: str
     b: str
     game: str
     options: dict[str, Any] = field(default_factory=dict)
-    openings: int = 0
+    openings: int | None = None
     seed: int = 0
     torch_threads: int = 0
+    games: int = 0
 
     def a_first(self, index: int) -> bool:
         """A moves first in the even-numbered games."""
         return index % 2 == 0
 
-    def opening(self, index: int, start: GameState) -> list[int]:
-        """The random opening of game ``index``, shared by the pair (2k, 2k + 1)."""
-        if not self.openings:
-            return []
-        rng = random.Random(self.seed * 1_000_003 + index // 2)
-        return arena.random_opening(start, self.openings, rng)
+    def opening_plies(self, start: GameState) -> int:
+        """The random plies that open each pair of games."""
+        return arena.default_opening_plies(start) if self.openings is None else self.openings
+
+    def openings_for(self, start: GameState) -> list[list[int]]:
+        """The random opening of every pair of games (pair k: games 2k and 2k + 1)."""
+        return arena.draw_openings(
+            start, self.opening_plies(start), (self.games + 1) // 2, self.seed
+        )
 
     def player_seed(self, index: int, side: int) -> int:
         """The seed of player A (side 0) or B (side 1) in game ``index``."""
@@ -63,6 +71,7 @@ class MatchWorker:
     def __init__(self, plan: MatchPlan) -> None:
         self.plan = plan
         self.start = make(plan.game, **plan.options)
+        self.openings = plan.openings_for(self.start)
         self._engines: dict[int, Player] = {}
         if plan.torch_threads > 0 and any(
             presets.spec_kind(spec) == "model" for spec in (plan.a, plan.b)
@@ -86,7 +95,7 @@ class MatchWorker:
         """Plays game ``index``; its record as plain data (picklable)."""
         began = time.perf_counter()
         a_first = self.plan.a_first(index)
-        opening = self.plan.opening(index, self.start)
+        opening = self.openings[index // 2] if self.openings else []
         a, b = self.player(0, index), self.player(1, index)
         first, second = (a, b) if a_first else (b, a)
         record = arena.play_game(first, second, self.start, opening)

@@ -96,7 +96,10 @@ class SearchPlayer:
     before every move, so each move is searched with exactly ``simulations`` simulations.
 
     Moves are greedy by visit count when ``temperature`` is 0 (the default, as against a
-    reference opponent in seed 000), else drawn from pi ~ N^(1/temperature); move ``k`` of the
+    reference opponent in seed 000), else drawn from pi ~ N^(1/temperature). With
+    ``sampling_plies`` > 0 the player is semi-stochastic (seed 004's evaluation): while the game
+    is within ``sampling_plies`` plies of its start (the state given to ``reset``), moves are
+    drawn from pi at ``sampling_temperature``, later ones at ``temperature``. Move ``k`` of the
     player's life uses the seed ``seed + k``, so a player is reproducible (with ``threads=1``).
     """
 
@@ -108,24 +111,36 @@ class SearchPlayer:
         temperature: float = 0.0,
         seed: int = 0,
         reuse_tree: bool = True,
+        sampling_plies: int = 0,
+        sampling_temperature: float = 1.0,
         **search_options: Any,
     ) -> None:
         if simulations < 1:
             raise ValueError(f"simulations must be >= 1, got {simulations}")
-        if temperature < 0:
-            raise ValueError(f"temperature must be >= 0, got {temperature}")
+        for label, value in (
+            ("temperature", temperature),
+            ("sampling_temperature", sampling_temperature),
+        ):
+            if not value >= 0:  # also rejects NaN
+                raise ValueError(f"{label} must be >= 0, got {value}")
+        if sampling_plies < 0:
+            raise ValueError(f"sampling_plies must be >= 0, got {sampling_plies}")
         self.name = name
         self.evaluator = evaluator
         self.simulations = int(simulations)
         self.temperature = float(temperature)
+        self.sampling_plies = int(sampling_plies)
+        self.sampling_temperature = float(sampling_temperature)
         self.seed = int(seed)
         self.reuse_tree = reuse_tree
         self.search_options: dict[str, Any] = {"seed": self.seed, **search_options}
         self.search: Any = None
         self._moves = 0
+        self._start_ply = 0
 
     def reset(self, state: GameState) -> None:
         """Roots the search at ``state`` (creating the search on first use or a new game type)."""
+        self._start_ply = int(state.ply)
         self._set_root(state)
 
     def choose(self, state: GameState) -> int:
@@ -143,7 +158,9 @@ class SearchPlayer:
         ):
             self._set_root(state)
         self.search.run(self.simulations, self.evaluator)
-        action = int(self.search.choose_action(self.temperature, self.seed + self._moves))
+        sampling = int(state.ply) < self._start_ply + self.sampling_plies
+        temperature = self.sampling_temperature if sampling else self.temperature
+        action = int(self.search.choose_action(temperature, self.seed + self._moves))
         self._moves += 1
         return action
 

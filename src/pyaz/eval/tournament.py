@@ -187,7 +187,7 @@ def play_tournament(
     start_state: GameState,
     *,
     pairs: Sequence[tuple[int, int]] | None = None,
-    opening_plies: int = 2,
+    opening_plies: int | None = None,
     seed: int = 0,
     progress: bool = True,
     on_game: Callable[[GameRecord, int], None] | None = None,
@@ -279,9 +279,22 @@ def write_ratings_csv(
     atomic_write_bytes(path, buffer.getvalue().encode("utf-8"))
 
 
-def write_fit_json(path: Path, fit: EloFit) -> None:
-    """``fit.json``: the model's parameters, the ratings and their covariance."""
+def write_fit_json(path: Path, fit: EloFit, matches: Sequence[MatchResult] = ()) -> None:
+    """``fit.json``: the model's parameters, the ratings, their covariance, and each match's
+    tally with the number of distinct games it held."""
     data = {
+        "matches": [
+            {
+                "a": m.a_name,
+                "b": m.b_name,
+                "games": m.n,
+                "distinct_games": m.distinct_games,
+                "a_wins": m.a_wins,
+                "draws": m.draws,
+                "b_wins": m.b_wins,
+            }
+            for m in matches
+        ],
         "anchor": fit.anchor,
         "prior": fit.prior,
         "confidence": fit.confidence,
@@ -354,12 +367,18 @@ def _save_png(fig: Any, path: Path) -> None:
     atomic_write_bytes(path, buffer.getvalue())
 
 
-def write_outputs(out: Path, fit: EloFit, contestants: Sequence[Contestant], title: str) -> None:
+def write_outputs(
+    out: Path,
+    fit: EloFit,
+    contestants: Sequence[Contestant],
+    title: str,
+    matches: Sequence[MatchResult] = (),
+) -> None:
     """``ratings.csv``, ``fit.json`` and ``ratings.png`` in ``out`` (games.jsonl is written
     while playing)."""
     out.mkdir(parents=True, exist_ok=True)
     write_ratings_csv(out / "ratings.csv", fit.ratings, contestants)
-    write_fit_json(out / "fit.json", fit)
+    write_fit_json(out / "fit.json", fit, matches)
     plot_ratings(out / "ratings.png", fit.ratings, title, fit.anchor, fit.confidence)
 
 
@@ -393,7 +412,7 @@ def run_tournament(
     prior: float = DEFAULT_PRIOR,
     advantage: float | None = None,
     drawelo: float | None = None,
-    opening_plies: int = 2,
+    opening_plies: int | None = None,
     seed: int = 0,
     progress: bool = True,
     title: str = "",
@@ -427,14 +446,14 @@ def run_tournament(
         except ValueError:
             raise interrupt from None
         if out is not None:
-            write_outputs(out, tournament.fit, contestants, title)
+            write_outputs(out, tournament.fit, contestants, title, tournament.matches)
         interrupt.tournament = tournament  # type: ignore[attr-defined]
         raise
     finally:
         log.close()
     tournament.fit = fit_matches(tournament.matches, **options)
     if out is not None:
-        write_outputs(out, tournament.fit, contestants, title)
+        write_outputs(out, tournament.fit, contestants, title, tournament.matches)
     return tournament
 
 
@@ -447,7 +466,7 @@ def rate_run_iterations(
     random_player: bool = True,
     neighbours: int | None = None,
     prior: float = DEFAULT_PRIOR,
-    opening_plies: int = 2,
+    opening_plies: int | None = None,
     seed: int = 0,
     device: str = "cpu",
     progress: bool = False,

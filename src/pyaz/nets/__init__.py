@@ -17,10 +17,13 @@ from pyaz.nets.loading import (
     run_dir_of,
 )
 from pyaz.nets.model import (
+    ARCHITECTURES,
     PRESETS,
+    AzgNet,
     NetConfig,
     PolicyValueNet,
     ResidualBlock,
+    ResNet,
     net_config_for,
     net_from_state,
     net_state,
@@ -29,13 +32,16 @@ from pyaz.nets.model import (
 )
 
 __all__ = [
+    "ARCHITECTURES",
     "CHECKPOINT_FILE",
     "PRESETS",
     "RUN_CONFIG_FILE",
     "TORCHSCRIPT_FILE",
+    "AzgNet",
     "LoadedModel",
     "NetConfig",
     "PolicyValueNet",
+    "ResNet",
     "ResidualBlock",
     "TorchEvaluator",
     "check_network",

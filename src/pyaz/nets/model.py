@@ -1,11 +1,20 @@
-"""Residual policy-value networks sized per game, saved with their config, exported to TorchScript,
-and loaded back from whatever the training loop wrote (:func:`load_model`).
+"""Policy-value networks sized per game, saved with their config and exported to TorchScript.
 
-The body is a 3x3 convolution stem and ``blocks`` residual blocks of ``filters`` channels (seed
-000 Fig. 2); the policy head is a 1x1 convolution to 2 planes and a linear layer to the action
-space (logits); the value head is a 1x1 convolution to 1 plane, a hidden layer of
-``value_hidden`` units and a tanh output. ``dropout`` (seed 001's d) applies before the heads'
-linear layers.
+``PolicyValueNet(config)`` builds the architecture ``config.arch`` names:
+
+- ``"resnet"`` (:class:`ResNet`): a 3x3 convolution stem and ``blocks`` residual blocks of
+  ``filters`` channels (seed 000 Fig. 2, seed 004 Table I); the policy head is a 1x1
+  convolution to 2 planes and a linear layer to the action space (logits); the value head is a
+  1x1 convolution to 1 plane, a hidden layer of ``value_hidden`` units and a tanh output.
+  ``dropout`` (seed 001's d) applies before the heads' linear layers.
+- ``"azg"`` (:class:`AzgNet`): alpha-zero-general's network, the one seed 001 ran ("4
+  convolutional layers and 2 fully connected layers"): four 3x3 convolutions of ``filters``
+  channels with batch norm and ReLU (the first two padded, the last two not, so the board
+  shrinks by 4), then fully connected layers of 1024 and 512 units with batch norm, ReLU and
+  ``dropout``, and the policy logits and tanh value on top. alpha-zero-general's default is 512
+  channels (the ``azg`` preset).
+
+Every network maps planes ``[B, C, H, W]`` to ``(policy_logits [B, A], value [B, 1])``.
 """
 
 from __future__ import annotations
@@ -33,16 +42,22 @@ class NetConfig:
     filters: int = 32
     value_hidden: int = 64
     dropout: float = 0.3
+    arch: str = "resnet"
 
 
 # Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
-# filters, 256 value units); "seed004" approximates AlphaGomoku's residual tower (seed 004).
+# filters, 256 value units); "seed004" is AlphaGomoku's Tables I-III (a 32-filter stem and 2
+# residual blocks of 32 filters, a 32-unit value layer, no dropout); "azg" is
+# alpha-zero-general's network of seed 001 (512 channels by default; 64 run well on a CPU).
 PRESETS: dict[str, dict[str, Any]] = {
     "tiny": {"blocks": 2, "filters": 32, "value_hidden": 64},
     "small": {"blocks": 4, "filters": 64, "value_hidden": 128},
     "seed000": {"blocks": 10, "filters": 512, "value_hidden": 256},
-    "seed004": {"blocks": 5, "filters": 64, "value_hidden": 32},
+    "seed004": {"blocks": 2, "filters": 32, "value_hidden": 32, "dropout": 0.0},
+    "azg": {"arch": "azg", "filters": 512, "dropout": 0.3},
 }
+
+ARCHITECTURES = ("resnet", "azg")
 
 
 def net_config_for(state: GameState, preset: str = "tiny", **overrides: Any) -> NetConfig:
@@ -51,7 +66,9 @@ def net_config_for(state: GameState, preset: str = "tiny", **overrides: Any) -> 
         raise ValueError(f"unknown network preset {preset!r}; known: {', '.join(PRESETS)}")
     planes, height, width = state.planes_shape
     config = NetConfig(planes, height, width, state.num_actions, **PRESETS[preset])
-    return replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    _architecture(config.arch)  # a ValueError for an unknown one
+    return config
 
 
 class ResidualBlock(nn.Module):
@@ -68,11 +85,37 @@ class ResidualBlock(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    """``forward(planes[B, C, H, W]) -> (policy_logits[B, A], value[B, 1] in [-1, 1])``."""
+    """The base of pyaz's policy-value networks; ``PolicyValueNet(config)`` builds the
+    architecture ``config.arch`` names (:class:`ResNet` or :class:`AzgNet`).
+
+    ``forward(planes[B, C, H, W]) -> (policy_logits[B, A], value[B, 1] in [-1, 1])``.
+    """
+
+    def __new__(cls, config: NetConfig | None = None) -> PolicyValueNet:
+        if cls is PolicyValueNet:
+            if config is None:
+                raise TypeError("PolicyValueNet(config) needs a NetConfig")
+            cls = _architecture(config.arch)
+        return super().__new__(cls)
 
     def __init__(self, config: NetConfig) -> None:
         super().__init__()
         self.config = config
+
+
+def _architecture(arch: str) -> type[PolicyValueNet]:
+    if arch == "azg":
+        return AzgNet
+    if arch == "resnet":
+        return ResNet
+    raise ValueError(f"unknown network architecture {arch!r}; known: {', '.join(ARCHITECTURES)}")
+
+
+class ResNet(PolicyValueNet):
+    """The residual tower with policy and value heads (see the module docstring)."""
+
+    def __init__(self, config: NetConfig) -> None:
+        super().__init__(config)
         c = config
         self.stem = nn.Sequential(
             nn.Conv2d(c.planes, c.filters, 3, padding=1, bias=False),
@@ -104,6 +147,47 @@ class PolicyValueNet(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.tower(self.stem(x))
         return self.policy_head(h), self.value_head(h)
+
+
+class AzgNet(PolicyValueNet):
+    """alpha-zero-general's network (seed 001; see the module docstring). Needs boards of at
+    least 5x5 (the two unpadded convolutions take 4 rows and 4 columns)."""
+
+    def __init__(self, config: NetConfig) -> None:
+        super().__init__(config)
+        c = config
+        if c.height < 5 or c.width < 5:
+            raise ValueError(
+                f"the azg network needs a board of at least 5x5, got {c.height}x{c.width}"
+            )
+        self.convs = nn.Sequential(
+            *_conv_bn_relu(c.planes, c.filters, padding=1),
+            *_conv_bn_relu(c.filters, c.filters, padding=1),
+            *_conv_bn_relu(c.filters, c.filters, padding=0),
+            *_conv_bn_relu(c.filters, c.filters, padding=0),
+            nn.Flatten(),
+        )
+        flat = c.filters * (c.height - 4) * (c.width - 4)
+        self.fully_connected = nn.Sequential(
+            nn.Linear(flat, 1024),
+            nn.BatchNorm1d(1024),
+            nn.ReLU(),
+            nn.Dropout(c.dropout),
+            nn.Linear(1024, 512),
+            nn.BatchNorm1d(512),
+            nn.ReLU(),
+            nn.Dropout(c.dropout),
+        )
+        self.policy = nn.Linear(512, c.actions)
+        self.value = nn.Sequential(nn.Linear(512, 1), nn.Tanh())
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.fully_connected(self.convs(x))
+        return self.policy(h), self.value(h)
+
+
+def _conv_bn_relu(inputs: int, outputs: int, padding: int) -> list[nn.Module]:
+    return [nn.Conv2d(inputs, outputs, 3, padding=padding), nn.BatchNorm2d(outputs), nn.ReLU()]
 
 
 def to_torchscript(net: PolicyValueNet) -> torch.jit.ScriptModule:

@@ -2,11 +2,22 @@
 
 Two loops (seed 000 Fig. 3; seed 001 Algorithm 1):
 - AlphaZero (``gating="none"``): self-play always uses the latest network.
-- AlphaGo Zero (``gating="threshold"`` or ``"wilson"``): self-play uses the best network; after
-  training, the challenger plays the best for up to ``arena_games`` (n) games and replaces it
-  when its score (wins + draws / 2) / games exceeds ``update_threshold`` (u, seed 001) or, with
-  ``"wilson"``, by seed 000's sequential 95% Wilson rule. A rejected challenger is discarded and
-  the next iteration trains again from the best network (as alpha-zero-general does).
+- AlphaGo Zero (``gating`` "threshold", "score" or "wilson"): self-play uses the best network;
+  after training, the challenger plays the best and replaces it by seed 001's rule as
+  alpha-zero-general has it ("threshold": ``arena_games`` (n) games, wins / (wins + losses) >=
+  ``update_threshold`` (u), draws ignored), by the score rule ("score": (wins + draws/2) / n >
+  u) or by seed 000's sequential 95% Wilson rule ("wilson", at most ``wilson_max_games``). A
+  rejected challenger is discarded and the next iteration trains again from the best network
+  (as alpha-zero-general does).
+
+Every match plays distinct games: each pair of games starts from a shared random opening
+(``opening_plies``, default per game) played with both colour orders; gate players are
+semi-stochastic (their first ``arena_sampling_plies`` plies drawn from the visit counts, seed
+004's evaluation), and the evaluation against the reference opponent is greedy (seed 000). The
+metrics say how many distinct games each match held.
+
+The curriculum's running average game length starts from ``length_probe_games`` uniformly random
+games of the game (then follows the self-play games), never from the size of the action space.
 
 Every iteration is checkpointed atomically (networks, optimiser, buffer, random states,
 counters), so ``resume=True`` continues after Ctrl-C or a kill, losing at most the iteration in
@@ -18,7 +29,7 @@ from __future__ import annotations
 import copy
 import json
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +37,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from pyaz._core import random_game_lengths
 from pyaz.common.runlog import open_run
 from pyaz.eval import arena, gates, presets
 from pyaz.eval.players import SearchPlayer, close_player
@@ -50,7 +62,7 @@ from pyaz.train.checkpoint import (
 )
 from pyaz.train.curriculum import Curriculum
 from pyaz.train.replay import ReplayBuffer
-from pyaz.train.trainer import Trainer, TrainSettings
+from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 
 
 @dataclass
@@ -74,10 +86,18 @@ class TrainConfig:
     dropout: float = 0.3  # d
     arena_games: int = 40  # n
     update_threshold: float = 0.6  # u
-    gating: str = "none"  # "none" (AlphaZero), "threshold" (seed 001), "wilson" (seed 000)
+    # "none" (AlphaZero), "threshold" (seed 001 as alpha-zero-general: wins / decisive >= u),
+    # "score" ((wins + draws/2) / n > u), "wilson" (seed 000's sequential Wilson rule)
+    gating: str = "none"
+    wilson_max_games: int = 500  # the Wilson gate's cap (its width rule needs 401 games)
+    arena_sampling_plies: int = 8  # semi-stochastic gate players: first plies drawn from pi
+    opening_plies: int | None = None  # random plies opening each match's game pairs (None: default)
     draw_value: float = 0.0  # seed 000 uses -0.5
     drop_draw: float = 0.0  # chance to drop a drawn game from the buffer
     min_buffer_games: int = 0  # train only once the buffer holds this many games
+    # seed 000's rising minimum for Racing Kings: the k-th training waits for schedule[k] games
+    min_buffer_schedule: list[int] = field(default_factory=list)
+    length_probe_games: int = 200  # random games that measure the curriculum's first average length
     l2: float = 0.0  # c in c * ||theta||^2
     augment: bool = True
     loss: str = "plus"
@@ -101,6 +121,71 @@ class TrainConfig:
     elo_every: int = 1  # rate every this many iterations (and the last)
     seed: int = 0
 
+    def validate(self) -> None:
+        """TypeError/ValueError naming the setting when a value has the wrong type or range."""
+        for item in fields(self):
+            _check_type(item.name, getattr(self, item.name), item.type)
+        at_least = {
+            "iterations": 1, "episodes": 1, "sampling_plies": 0, "simulations": 1,
+            "retrain_iterations": 0, "epochs": 1, "batch_size": 2, "arena_games": 1,
+            "wilson_max_games": 10, "arena_sampling_plies": 0, "min_buffer_games": 0,
+            "length_probe_games": 1, "parallel_games": 1, "threads": 1, "torch_threads": 1,
+            "eval_every": 1, "eval_games": 0, "elo_games": 0, "elo_every": 1, "seed": 0,
+        }  # fmt: skip
+        optional = {"blocks": 1, "filters": 1, "value_hidden": 1, "opening_plies": 0}
+        for name, low in {**at_least, **optional}.items():
+            value = getattr(self, name)
+            if value is not None and value < low:
+                raise ValueError(f"{name} must be >= {low}, got {value}")
+        in_range: dict[str, tuple[float, float]] = {
+            "replacement": (0.0, 1.0), "dropout": (0.0, 0.95), "update_threshold": (0.0, 1.0),
+            "draw_value": (-1.0, 1.0), "drop_draw": (0.0, 1.0), "loss_lambda": (0.0, 1.0),
+            "dirichlet_epsilon": (0.0, 1.0), "lr": (1e-12, 10.0), "l2": (0.0, 1.0),
+            "c_puct": (0.0, 1e6), "dirichlet_alpha": (1e-9, 1e6),
+        }  # fmt: skip
+        for name, (bottom, top) in in_range.items():
+            number = float(getattr(self, name))
+            if not bottom <= number <= top:  # NaN fails too
+                raise ValueError(f"{name} must be in [{bottom:g}, {top:g}], got {number}")
+        choices = {"gating": GATINGS, "loss": LOSSES}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                known = ", ".join(allowed)
+                raise ValueError(f"{name} must be one of {known}, got {getattr(self, name)!r}")
+        if any(not isinstance(n, int) or n < 0 for n in self.min_buffer_schedule):
+            raise ValueError(
+                f"min_buffer_schedule must hold games >= 0, got {self.min_buffer_schedule}"
+            )
+
+
+GATINGS = ("none", "threshold", "score", "wilson")
+
+
+def _check_type(name: str, value: Any, declared: Any) -> None:
+    """TypeError when ``value`` does not fit the field's declared type (as text)."""
+    text = str(declared)
+    allowed: tuple[type, ...]
+    if text.startswith("int"):
+        allowed = (int,)
+    elif text.startswith("float"):
+        allowed = (int, float)
+    elif text == "str":
+        allowed = (str,)
+    elif text == "bool":
+        allowed = (bool,)
+    elif text.startswith("dict"):
+        allowed = (dict,)
+    elif text.startswith("list"):
+        allowed = (list,)
+    else:
+        return
+    if value is None and "None" in text:
+        return
+    if isinstance(value, bool) and bool not in allowed:
+        raise TypeError(f"{name} must be {text}, got {value!r}")
+    if not isinstance(value, allowed):
+        raise TypeError(f"{name} must be {text}, got {type(value).__name__} {value!r}")
+
 
 def _seconds() -> float:
     return time.perf_counter()
@@ -112,6 +197,7 @@ class TrainingLoop:
     def __init__(
         self, config: TrainConfig, run_dir: Path, resume: bool = False, progress: bool = True
     ):
+        config.validate()
         self.config = config
         self.run_dir = Path(run_dir)
         self.progress = progress
@@ -138,8 +224,9 @@ class TrainingLoop:
             "games": 0,
             "train_steps": 0,
             "epochs": 0,
+            "trainings": 0,
             "elapsed_s": 0.0,
-            "mean_game_length": float(self.start_state.num_actions) / 2,
+            "mean_game_length": self._measured_game_length(),
             "best_iteration": 0,
         }
         self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE)
@@ -153,6 +240,20 @@ class TrainingLoop:
         scripted = self._scripted[slot]
         scripted.load_state_dict(net.state_dict())
         return TorchEvaluator(scripted)
+
+    def _measured_game_length(self) -> float:
+        """The average length of ``length_probe_games`` uniformly random games: where the
+        curriculum's running average starts (then it follows the self-play games)."""
+        games = max(1, self.config.length_probe_games)
+        lengths = random_game_lengths(self.start_state, games, seed=self.config.seed)
+        return float(np.mean(lengths))
+
+    def _min_buffer_games(self) -> int:
+        """The games the buffer must hold before the next training."""
+        schedule = self.config.min_buffer_schedule
+        if schedule:
+            return int(schedule[min(int(self.counters["trainings"]), len(schedule) - 1)])
+        return self.config.min_buffer_games
 
     def _train_settings(self) -> TrainSettings:
         c = self.config
@@ -181,7 +282,8 @@ class TrainingLoop:
         )
         return player.play(c.episodes, self._evaluator(net, 0), progress=self.progress)
 
-    def _train(self) -> dict[str, float]:
+    def _train(self, iteration: int) -> dict[str, float]:
+        """``epochs`` passes over the buffer; each epoch's losses (every target) are logged."""
         planes, policy, outcome = self.buffer.arrays()
         stats = None
         epochs = tqdm(
@@ -192,35 +294,70 @@ class TrainingLoop:
             self.counters["train_steps"] += stats.steps
             self.counters["epochs"] += 1
             epochs.set_postfix(loss=f"{stats.loss:.3f}")
+            self.log.log(
+                {
+                    "kind": "train_epoch",
+                    "iteration": iteration,
+                    "epochs": int(self.counters["epochs"]),
+                    "train_steps": int(self.counters["train_steps"]),
+                    **self._losses(stats),
+                }
+            )
+        self.counters["trainings"] += 1
         assert stats is not None
+        return self._losses(stats)
+
+    @staticmethod
+    def _losses(stats: EpochStats) -> dict[str, float]:
         return {
             "loss": stats.loss,
             "loss_policy": stats.loss_policy,
             "loss_value": stats.loss_value,
+            "loss_sum": stats.loss_sum,
+            "loss_product": stats.loss_product,
         }
 
-    def _search_player(self, net: PolicyValueNet, name: str) -> SearchPlayer:
+    def _search_player(
+        self, net: PolicyValueNet, name: str, seed: int = 0, sampling_plies: int = 0
+    ) -> SearchPlayer:
         return SearchPlayer(
             self._evaluator(net, 0 if net is self.best else 1),
             self.config.simulations,
             name=name,
+            seed=seed,
+            sampling_plies=sampling_plies,
             c_puct=self.config.c_puct,
             draw_value=self.config.draw_value,
         )
 
-    def _gate(self) -> dict[str, float]:
+    def _gate(self, iteration: int) -> dict[str, Any]:
+        """The challenger against the best: distinct games from shared random openings, with
+        semi-stochastic players (their first ``arena_sampling_plies`` plies drawn from pi)."""
         c = self.config
-        challenger = self._search_player(self.current, "challenger")
-        best = self._search_player(self.best, "best")
+        seed = c.seed * 1_000_003 + iteration
+        plies = c.arena_sampling_plies
+        challenger = self._search_player(self.current, "challenger", 2 * seed, plies)
+        best = self._search_player(self.best, "best", 2 * seed + 1, plies)
+        reason = ""
         if c.gating == "wilson":
-            gate = gates.WilsonGate(min_games=min(10, c.arena_games), max_games=c.arena_games)
-            decision, result = gate.run(challenger, best, self.start_state, progress=self.progress)
+            gate = gates.WilsonGate(max_games=c.wilson_max_games)
+            decision, result = gate.run(
+                challenger, best, self.start_state, self.progress, c.opening_plies, seed
+            )
             accepted = decision == "replace"
+            reason = gate.reason(result)
         else:
             result = arena.play_match(
-                challenger, best, c.arena_games, self.start_state, progress=self.progress
+                challenger,
+                best,
+                c.arena_games,
+                self.start_state,
+                progress=self.progress,
+                opening_plies=c.opening_plies,
+                seed=seed,
             )
-            accepted = gates.gate_by_threshold(result, c.update_threshold)
+            rule = gates.azg_gate if c.gating == "threshold" else gates.score_gate
+            accepted = rule(result, c.update_threshold)
         if accepted:
             self.best = copy.deepcopy(self.current)
             self.counters["best_iteration"] = self.counters["iteration"] + 1
@@ -228,7 +365,12 @@ class TrainingLoop:
             self.current.load_state_dict(self.best.state_dict())
         return {
             "arena_score": result.score,
-            "arena_games": len(result.games),
+            "arena_wins": result.a_wins,
+            "arena_draws": result.draws,
+            "arena_losses": result.b_wins,
+            "arena_games": result.n,
+            "arena_distinct_games": result.distinct_games,
+            "arena_stop": reason,
             "accepted": int(accepted),
         }
 
@@ -239,16 +381,29 @@ class TrainingLoop:
         opponent = presets.make_player(c.eval_opponent, self.start_state, seed=c.seed)
         net = self.best if c.gating != "none" else self.current
         try:
+            # Greedy play against the reference opponent (seed 000), distinct games from shared
+            # random openings; the same openings at every evaluation, so that the curve compares
+            # like with like.
             result = arena.play_match(
-                self._search_player(net, "pyaz"),
+                self._search_player(net, "pyaz", seed=c.seed),
                 opponent,
                 c.eval_games,
                 self.start_state,
                 progress=self.progress,
+                opening_plies=c.opening_plies,
+                seed=c.seed,
             )
         finally:
             close_player(opponent)
-        return {"win_ratio": result.score, "opponent": c.eval_opponent, "eval_games": c.eval_games}
+        return {
+            "win_ratio": result.score,
+            "opponent": c.eval_opponent,
+            "eval_games": result.n,
+            "eval_distinct_games": result.distinct_games,
+            "eval_wins": result.a_wins,
+            "eval_draws": result.draws,
+            "eval_losses": result.b_wins,
+        }
 
     # -- the loop -------------------------------------------------------------------------------
 
@@ -301,9 +456,8 @@ class TrainingLoop:
         )
         self.counters["games"] += records.num_games
         lengths = records.game_length.astype(np.float64)
-        self.counters["mean_game_length"] = (
-            0.9 * self.counters["mean_game_length"] + 0.1 * lengths.mean()
-        )
+        mean_before = self.counters["mean_game_length"]
+        self.counters["mean_game_length"] = float(lengths.mean())  # the curriculum's av
         selfplay_done = _seconds()
         record: dict[str, Any] = {
             "kind": "iteration",
@@ -315,17 +469,18 @@ class TrainingLoop:
             "buffer_positions": self.buffer.num_positions,
             "mean_batch": records.mean_batch_size,
             "random_plies": int(records.game_opening.mean()),
+            "av_length": mean_before,
             "zeta": self.curriculum.zeta(self.counters["epochs"]),
         }
-        if self.buffer.num_games >= max(1, c.min_buffer_games):
-            record.update(self._train())
+        if self.buffer.num_games >= max(1, self._min_buffer_games()):
+            record.update(self._train(iteration))
             if c.retrain_iterations > 0:
                 self.buffer.keep_last_iterations(c.retrain_iterations, iteration)
             else:
                 self.buffer.drop_oldest(c.replacement)
         train_done = _seconds()
         if c.gating != "none" and "loss" in record:
-            record.update(self._gate())
+            record.update(self._gate(iteration))
         elif c.gating == "none":
             self.best.load_state_dict(self.current.state_dict())
         arena_done = _seconds()

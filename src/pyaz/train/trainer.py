@@ -60,10 +60,16 @@ class TrainSettings:
 
 @dataclass
 class EpochStats:
+    """Means over an epoch's batches of the loss optimised (``loss``) and of every target of
+    seed 001 whatever the one optimised (its Figs. 7-9 plot them all): lp, lv, l+ = lp + lv and
+    lx = lp * lv (both before the L2 term)."""
+
     loss: float
     loss_policy: float
     loss_value: float
     steps: int
+    loss_sum: float = 0.0
+    loss_product: float = 0.0
 
 
 def augment_batch(
@@ -105,7 +111,7 @@ class Trainer:
         s = self.settings
         self.net.train()
         order = rng.permutation(len(outcome))
-        totals = np.zeros(3)
+        totals = np.zeros(5)
         steps = 0
         for start in range(0, len(order), s.batch_size):
             rows = order[start : start + s.batch_size]
@@ -125,7 +131,10 @@ class Trainer:
             self.optimizer.zero_grad()
             loss.backward()
             self.optimizer.step()
-            totals += [loss.item(), lp.item(), lv.item()]
+            lp_value, lv_value = lp.item(), lv.item()
+            totals += [loss.item(), lp_value, lv_value, lp_value + lv_value, lp_value * lv_value]
             steps += 1
         mean = totals / max(steps, 1)
-        return EpochStats(float(mean[0]), float(mean[1]), float(mean[2]), steps)
+        return EpochStats(
+            float(mean[0]), float(mean[1]), float(mean[2]), steps, float(mean[3]), float(mean[4])
+        )
