@@ -89,19 +89,35 @@ bool AlphaBeta::search_root_move(int move, int depth, int floor, bool first, int
     return !budget_.stopped();
 }
 
-int AlphaBeta::search(int depth, int alpha, int beta, int ply) {
-    if (budget_.tick()) return 0;
+bool AlphaBeta::decided(int ply, int& score) const {
     const int colour = board_.to_move();
     const int other = colour ^ 1;
-    if (board_.count(colour, kFiveThreat) > 0) return kWin - (ply + 1);
+    if (board_.count(colour, kFiveThreat) > 0) {
+        score = kWin - (ply + 1);
+        return true;
+    }
     const int their_fives = board_.count(other, kFiveThreat);
-    if (their_fives >= 2) return -(kWin - (ply + 2));
-    if (their_fives == 0 && board_.count_at_least(colour, kWinningFour) > 0) return kWin - (ply + 3);
+    if (their_fives >= 2) {
+        score = -(kWin - (ply + 2));
+        return true;
+    }
+    if (their_fives == 0 && board_.count_at_least(colour, kWinningFour) > 0) {
+        score = kWin - (ply + 3);  // an open four (or two fours) now, five after any reply
+        return true;
+    }
+    return false;
+}
+
+int AlphaBeta::search(int depth, int alpha, int beta, int ply) {
+    if (budget_.tick()) return 0;
+    int score = 0;
+    if (decided(ply, score)) return score;
     if (ply >= kMaxPly) return leaf_value();
-    if (their_fives == 1) {
+    const int other = board_.to_move() ^ 1;
+    if (board_.count(other, kFiveThreat) == 1) {
         // The block is forced: it costs no depth.
         board_.play(board_.find(other, kFiveThreat));
-        const int score = -search(depth, -beta, -alpha, ply + 1);
+        score = -search(depth, -beta, -alpha, ply + 1);
         board_.undo();
         return score;
     }
@@ -126,7 +142,6 @@ int AlphaBeta::search(int depth, int alpha, int beta, int ply) {
     int best_move = moves.front();
     for (std::size_t i = 0; i < moves.size(); ++i) {
         board_.play(moves[i]);
-        int score;
         if (i == 0) {
             score = -search(depth - 1, -beta, -alpha, ply + 1);
         } else {

@@ -71,6 +71,9 @@ public:
 
 private:
     int search(int depth, int alpha, int beta, int ply);
+    // True (with the score) when the side to move has won or lost already: a five to play, two
+    // opponent fives to face, or an open four to make against no opponent five.
+    bool decided(int ply, int& score) const;
     int leaf_value() const;
     void generate(int ply, int table_move, std::vector<int>& out);
     // Searches one root move; returns false if the budget stopped it.
