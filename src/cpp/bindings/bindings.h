@@ -9,5 +9,6 @@ void register_games(pybind11::module_& m);
 void register_search(pybind11::module_& m);
 void register_racing_kings(pybind11::module_& m);
 void register_curling(pybind11::module_& m);
+void register_gomoku_mentor(pybind11::module_& m);
 
 }  // namespace pyaz

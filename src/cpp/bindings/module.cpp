@@ -9,4 +9,5 @@ PYBIND11_MODULE(_core, m) {
     pyaz::register_racing_kings(m);
     pyaz::register_search(m);
     pyaz::register_curling(m);
+    pyaz::register_gomoku_mentor(m);
 }

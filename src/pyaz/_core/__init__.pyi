@@ -7,7 +7,7 @@ import numpy
 import numpy.typing
 import typing
 from . import curling
-__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'Go', 'GoSearch', 'Gomoku', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
+__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
 class Status:
     """
     Game outcome, or ONGOING.
@@ -912,6 +912,38 @@ class RacingKingsSearch:
     @property
     def tree_size(self) -> int:
         ...
+class GomokuMentor:
+    """
+    Rule-based free-style Gomoku player (seed 004's mentor): line patterns, VCF and VCT threat-space search, then iterative-deepening alpha-beta.
+    
+    Each move: complete a five ('win'); else block the opponent's five ('block'); else the first move of a VCF ('vcf') or VCT ('vct') found; else, if the opponent would win by VCF or VCT were it to move, alpha-beta among the moves that stop it ('defend'); else alpha-beta among the strongest moves near the stones ('search'). Boards 9..15, line_length 5, overlines as the state's rule says. Not for use from two threads at once (calls wait for each other).
+    """
+    @staticmethod
+    def threat_map(state: Gomoku, colour: typing.SupportsInt | typing.SupportsIndex) -> numpy.typing.NDArray[numpy.int8]:
+        """
+        int8 (n, n): what a stone of colour (0 = X) would make on each cell: 0 nothing forcing, 1 an open three, 2 two open threes, 3 a four, 4 a four and an open three, 5 an open four or two fours, 6 a five; 0 on occupied cells.
+        """
+    def __init__(self, *, time_ms: typing.SupportsFloat | typing.SupportsIndex = 1000.0, max_nodes: typing.SupportsInt | typing.SupportsIndex = 0, max_depth: typing.SupportsInt | typing.SupportsIndex = 0, randomness: typing.SupportsFloat | typing.SupportsIndex = 0.0, seed: typing.SupportsInt | typing.SupportsIndex = 0, vcf_depth: typing.SupportsInt | typing.SupportsIndex = 12, vct_depth: typing.SupportsInt | typing.SupportsIndex = 6) -> None:
+        """
+        time_ms: time per move (0: none); max_nodes: nodes per move over all phases (0: none; with time_ms=0 the moves are deterministic); max_depth: alpha-beta depth cap (0: none); at least one limit must be set. randomness in [0, 1]: 0 plays the best move; otherwise a uniform pick among the moves whose alpha-beta score is within randomness * 400 of the best (400 is about an open three), and a random first move in the central 3x3, so self-play games differ; seed: its random numbers. vcf_depth / vct_depth: attacking moves in a VCF / VCT.
+        """
+    def choose(self, state: Gomoku) -> int:
+        """
+        The mentor's action for the side to move. ValueError for a finished game, a board size outside 9..15 or a line_length other than 5; KeyboardInterrupt on Ctrl-C.
+        """
+    def find_vcf(self, state: Gomoku, max_depth: typing.SupportsInt | typing.SupportsIndex = 12, max_nodes: typing.SupportsInt | typing.SupportsIndex = 1000000) -> typing.Any:
+        """
+        A victory by continuous fours for the side to move within max_depth fours, or None: the actions attacker, reply, attacker, ..., ending with the five. Every reply but the last is forced (the only cell that stops a five); the last follows an open four or a double four, where any reply loses. max_nodes 0: no node limit.
+        """
+    def find_vct(self, state: Gomoku, max_depth: typing.SupportsInt | typing.SupportsIndex = 6, max_nodes: typing.SupportsInt | typing.SupportsIndex = 2000000, time_ms: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> typing.Any:
+        """
+        A victory by continuous threats (threes and fours) for the side to move within max_depth attacking moves, or None: the shortest found, as the actions of one line (after a three the defender has several answers; the attacker wins against each). max_nodes / time_ms 0: no such limit.
+        """
+    @property
+    def last_info(self) -> dict:
+        """
+        What the last choose() did: reason ('opening', 'win', 'block', 'vcf', 'vct', 'defend', 'search'), depth (completed alpha-beta depth), nodes, score (alpha-beta, for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as actions), threat (the opponent's forced line that 'defend' answered), root_moves, candidates (moves within the random margin), root_scores ((action, score) pairs of the last completed iteration, best first; below best - margin only upper bounds).
+        """
 @typing.overload
 def perft(state: Othello, depth: typing.SupportsInt | typing.SupportsIndex, count_finished: bool = False) -> int:
     ...

@@ -1,0 +1,107 @@
+// The Gomoku mentor of seed 004 (AlphaGomoku, section IV-C: "a rule-based tree search Gomoku AI
+// as the mentor"): a free-style Gomoku player built from line patterns, threat-space search and
+// a shallow alpha-beta. Its games are the networks' imitation data, and it is their yardstick.
+//
+// One move, in this order (each step only if the ones before found nothing):
+//   1. "win":    complete a five.
+//   2. "block":  take the opponent's winning cell.
+//   3. "vcf":    the first move of a victory by continuous fours.
+//   4. "vct":    the first move of a victory by continuous threats (threes and fours); it is a
+//                proof against every defence, so it comes before defending.
+//   5. "defend": the opponent would win by VCF (or VCT) if it were to move: search only the
+//                moves after which it no longer does (when there are some).
+//   6. "search": iterative-deepening alpha-beta (principal variation search, a transposition
+//                table on Zobrist keys, moves ordered and pruned by pattern strength) within the
+//                time and node limits. With `randomness` > 0 it picks at random among the moves
+//                scoring within a margin of the best, so that mentor-vs-mentor games differ.
+// Free-style rules: line_length 5 on boards 9..15, overlines winning or not (the board's rule).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/rng.h"
+#include "games/gomoku.h"
+
+namespace pyaz {
+
+struct GomokuMentorOptions {
+    double time_ms = 1000.0;    // per move; 0: no time limit
+    std::int64_t max_nodes = 0;  // per move, all phases together; 0: no node limit
+    int max_depth = 0;           // alpha-beta depth; 0: as deep as the limits allow (up to 64)
+    // 0: deterministic. Otherwise moves scoring within randomness * kRandomMargin of the best
+    // (an open three is worth about kRandomMargin) are candidates, picked uniformly.
+    double randomness = 0.0;
+    std::uint64_t seed = 0;
+    int vcf_depth = 12;  // attacking fours in a VCF
+    int vct_depth = 6;   // attacking threes and fours in a VCT
+};
+
+// What the last choose() did.
+struct GomokuMentorInfo {
+    std::string reason;             // "opening", "win", "block", "vcf", "vct", "defend", "search"
+    int depth = 0;                  // completed alpha-beta depth (0 if it did not run)
+    std::int64_t nodes = 0;         // nodes of every phase
+    int score = 0;                  // alpha-beta score for the mover (wins near +-1,000,000)
+    double time_ms = 0.0;
+    std::vector<Action> line;       // the forced line when reason is vcf / vct
+    std::vector<Action> threat;     // the opponent's forced line that "defend" answered
+    int root_moves = 0;             // moves the alpha-beta chose among
+    int candidates = 0;             // moves within the random margin (1 when deterministic)
+    // (action, score) of the root moves in the last completed alpha-beta iteration, best
+    // first; a score below the best minus the random margin is only an upper bound.
+    std::vector<std::pair<Action, int>> root_scores;
+};
+
+class GomokuMentor {
+public:
+    static constexpr int kMinSize = 9;
+    static constexpr int kMaxSize = 15;
+    static constexpr int kRandomMargin = 400;
+    static constexpr int kWinScore = 1000000;
+
+    explicit GomokuMentor(const GomokuMentorOptions& options);
+    ~GomokuMentor();
+    GomokuMentor(const GomokuMentor&) = delete;
+    GomokuMentor& operator=(const GomokuMentor&) = delete;
+
+    const GomokuMentorOptions& options() const { return options_; }
+
+    // The mentor's move. ValueError (std::invalid_argument) for a finished game or a board the
+    // mentor does not play (size outside 9..15, line_length other than 5). `interrupted` is
+    // polled every few milliseconds; when it returns true the search stops and the best move
+    // so far is returned (the caller raises).
+    Action choose(const Gomoku& state, const std::function<bool()>& interrupted = {});
+    const GomokuMentorInfo& last_info() const { return info_; }
+
+    // A VCF / VCT for the side to move as actions (attacker, reply, attacker, ..., the five), or
+    // empty if none was found within the limits. Same input errors as choose().
+    std::vector<Action> find_vcf(const Gomoku& state, int max_depth, std::int64_t max_nodes,
+                                 const std::function<bool()>& interrupted = {});
+    std::vector<Action> find_vct(const Gomoku& state, int max_depth, std::int64_t max_nodes,
+                                 double time_ms, const std::function<bool()>& interrupted = {});
+
+    // Throws std::invalid_argument naming the problem if the mentor cannot play `state`.
+    static void check_playable(const Gomoku& state);
+
+    // What a stone of `colour` would make on each cell, r*n + c order (occupied: kQuiet): the
+    // mentor::Threat codes 0 quiet, 1 three, 2 three-three, 3 four, 4 four-three, 5 open four
+    // or double four, 6 five. Same input errors as choose() except that the game may be over.
+    static std::vector<int> threat_map(const Gomoku& state, int colour);
+
+    struct Tables;  // the search tables (gomoku_mentor.cpp), kept between calls to save allocations
+
+private:
+    std::mutex mutex_;  // one call at a time: the tables are shared
+    GomokuMentorOptions options_;
+    std::unique_ptr<Tables> tables_;
+    Rng rng_;
+    GomokuMentorInfo info_;
+};
+
+}  // namespace pyaz

@@ -1,0 +1,473 @@
+"""The Gomoku mentor (seed 004, IV-C): patterns, VCF/VCT proofs, never-missed wins and blocks, bad
+input, diversity, Ctrl-C and strength.
+
+Every claim of the mentor is checked with pyaz's own Gomoku rules (``child``/``status``), never
+with the mentor's pattern code: a forced win is played out against every legal defence.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+import pyaz
+from pyaz._core import Gomoku, GomokuMentor
+
+WIN = {0: pyaz.Status.FIRST_PLAYER_WIN, 1: pyaz.Status.SECOND_PLAYER_WIN}
+# threat_map codes
+FOUR, FOUR_THREE, WINNING_FOUR, FIVE = 3, 4, 5, 6
+
+Search = Callable[[Gomoku, int], "list[int] | None"]
+
+
+def _board(size: int, x: str, o: str, overline_wins: bool = True) -> Gomoku:
+    """A position from the cells of X and O ("e5 f5 ...": column letter, row number from 1)."""
+    rows = [["."] * size for _ in range(size)]
+    for cells, stone in ((x, "X"), (o, "O")):
+        for cell in cells.split():
+            row, col = int(cell[1:]) - 1, ord(cell[0]) - ord("a")
+            assert rows[row][col] == ".", cell
+            rows[row][col] = stone
+    return Gomoku.from_text("\n".join(" ".join(r) for r in rows), 5, overline_wins)
+
+
+def _names(state: Gomoku, actions: list[int]) -> str:
+    return " ".join(state.action_to_str(a) for a in actions)
+
+
+def _immediate_wins(state: Gomoku) -> set[int]:
+    """The side to move's moves that end the game in its favour (brute force with pyaz)."""
+    me = state.to_move()
+    return {a for a in state.legal_actions() if state.child(a).status() == WIN[me]}
+
+
+def _winning_cells_after_pass(state: Gomoku) -> set[int]:
+    """Cells where the side that just moved would complete five if the side to move played
+    elsewhere: the union of its immediate wins after two different non-losing replies (a
+    reply takes at most its own cell away, so two replies miss none)."""
+    replies = [r for r in state.legal_actions() if not state.child(r).is_terminal()][:2]
+    cells: set[int] = set()
+    for reply in replies:
+        cells |= _immediate_wins(state.child(reply))
+    return cells
+
+
+def _attacker_wins(
+    state: Gomoku, plies: int, search: Search, line: list[int] | None = None
+) -> bool:
+    """True if the side to move wins within `plies` plies against every legal defence, playing
+    `line` while the defender follows it and a fresh `search(state, plies_left)` line after any
+    other reply; every step is played with pyaz's rules."""
+    attacker = state.to_move()
+    line = line or search(state, plies)
+    if not line:
+        return False
+    child = state.child(line[0])
+    if child.status() == WIN[attacker]:
+        return True
+    if plies < 3 or child.is_terminal():
+        return False
+    threats = _winning_cells_after_pass(child)
+    for reply in child.legal_actions():
+        after = child.child(reply)
+        if after.is_terminal():
+            return False  # the defender won (or drew by filling the board)
+        quick = next((y for y in sorted(threats) if y != reply), None)
+        if quick is not None and after.child(quick).status() == WIN[attacker]:
+            continue
+        rest = line[2:] if len(line) > 2 and reply == line[1] else None
+        if not _attacker_wins(after, plies - 2, search, rest):
+            return False
+    return True
+
+
+def _vcf_search(mentor: GomokuMentor) -> Search:
+    return lambda state, plies: mentor.find_vcf(state, max_depth=(plies + 1) // 2)
+
+
+def _vct_search(mentor: GomokuMentor) -> Search:
+    return lambda state, plies: mentor.find_vct(state, max_depth=(plies + 1) // 2)
+
+
+def _play_out(state: Gomoku, line: list[int]) -> Gomoku:
+    """Plays the whole line (legal moves only) and returns the final state."""
+    final = state.clone()
+    for action in line:
+        assert not final.is_terminal()
+        final.apply(action)
+    return final
+
+
+@pytest.fixture(scope="module")
+def mentor() -> GomokuMentor:
+    return GomokuMentor(time_ms=1000)
+
+
+# --- patterns ---------------------------------------------------------------------------------
+
+
+def _random_positions(seed: int, sizes: tuple[int, ...], games: int, every: int = 3):
+    """Positions along uniformly random games (both five rules), from ply 10 on."""
+    rng = random.Random(seed)
+    for overline_wins in (True, False):
+        for size in sizes:
+            for _ in range(games):
+                state = pyaz.make("gomoku", size=size, overline_wins=overline_wins)
+                while not state.is_terminal():
+                    if state.ply >= 10 and state.ply % every == 0:
+                        yield state.clone()
+                    state.apply(rng.choice(state.legal_actions()))
+
+
+def test_fours_and_fives_in_the_threat_map_match_the_rules() -> None:
+    # For each empty cell x, pyaz counts the winning cells a stone on x creates; the mentor's
+    # map must say five / two or more (open four, double four) / one (a four) / none alike.
+    checked = {"five": 0, "winning": 0, "four": 0, "none": 0}  # no fives: skipped above
+    for state in _random_positions(seed=1, sizes=(9, 11), games=3):
+        me = state.to_move()
+        if _immediate_wins(state):
+            continue  # a side with a five to play is never asked about its fours
+        codes = GomokuMentor.threat_map(state, me).ravel()
+        for x in state.legal_actions():
+            child = state.child(x)
+            if child.status() == WIN[me]:
+                expected = "five"
+            else:
+                n = len(_winning_cells_after_pass(child))
+                expected = "none" if n == 0 else "four" if n == 1 else "winning"
+            got = {FIVE: "five", WINNING_FOUR: "winning", FOUR: "four", FOUR_THREE: "four"}.get(
+                int(codes[x]), "none"
+            )
+            assert got == expected, f"{state.action_to_str(x)}: {got} != {expected}\n{state}"
+            checked[expected] += 1
+    assert min(checked["winning"], checked["four"], checked["none"]) >= 50, checked
+
+
+def test_exact_five_rule_does_not_count_an_overline() -> None:
+    # X d8 e8 f8 g8 . i8 between O stones: h8 makes six in a row.
+    x, o = "d8 e8 f8 g8 i8", "c8 j8 a1 o1 o15"
+    free = _board(15, x, o, overline_wins=True)
+    exact = _board(15, x, o, overline_wins=False)
+    h8 = free.str_to_action("h8")
+    assert _immediate_wins(free) == {h8}
+    assert _immediate_wins(exact) == set()
+    mentor = GomokuMentor(time_ms=0, max_nodes=20000)
+    assert mentor.choose(free) == h8
+    assert mentor.last_info["reason"] == "win"
+    assert GomokuMentor.threat_map(exact, 0).ravel()[h8] < FOUR
+    # Under the exact rule X has no move that threatens five at all, so no VCF.
+    assert all(not _winning_cells_after_pass(exact.child(a)) for a in exact.legal_actions())
+    assert mentor.find_vcf(exact) is None
+    assert mentor.choose(exact) != h8 or mentor.last_info["reason"] != "win"
+
+
+# --- VCF ----------------------------------------------------------------------------------------
+
+# (size, X stones, O stones or a move list, overline_wins); X or O to move as the counts say.
+VCF_POSITIONS = [
+    # Two closed threes and a row of three: a four on row 5, then a four that is also open.
+    (15, "e5 f5 g5 h6 h7 e8 f8 g8", "d5 h4 d8 a1 o1 a15 o15 h15", True),
+    (15, "e5 f5 g5 h6 h7 e8 f8 g8", "d5 h4 d8 a1 o1 a15 o15 h15", False),
+    # Chains of four fours, picked from random clusters, on 9x9 and 11x11.
+    (9, "f4 g8 d5 b5 f2 f6 b7 e7 d4", "h4 h8 e5 g5 e6 g6 h3 h7 e4", True),
+    (9, "f8 c5 e5 d2 h2 c3 e3 c7 f7", "g8 h8 h5 b6 g6 d4 f3 d7 h3", True),
+    (11, "d7 c5 d5 c6 d9 g6", "i7 c8 f8 c9 e9 i6", True),
+    (11, "i9 e6 d5 f5 h5 i8 c9 f6 h6", "f4 g3 e9 e8 g8 d3 f3 g6 h9", True),
+]
+
+
+def _position(size: int, x: str, o: str, overline_wins: bool) -> Gomoku:
+    return _board(size, x, o, overline_wins)
+
+
+@pytest.mark.parametrize(("size", "x", "o", "overline_wins"), VCF_POSITIONS)
+def test_vcf_is_found_and_wins_against_every_defence(
+    mentor: GomokuMentor, size: int, x: str, o: str, overline_wins: bool
+) -> None:
+    state = _position(size, x, o, overline_wins)
+    assert not _immediate_wins(state)
+    line = mentor.find_vcf(state)
+    assert line is not None, f"no VCF found in\n{state}"
+    attacker = state.to_move()
+    assert _play_out(state, line).status() == WIN[attacker], _names(state, line)
+    # Every attacking move but the last two threatens five (pyaz: a pass would lose)...
+    board = state.clone()
+    for i in range(0, len(line) - 3, 2):
+        board.apply(line[i])
+        assert _winning_cells_after_pass(board) == {line[i + 1]}, _names(state, line[: i + 2])
+        board.apply(line[i + 1])
+    # ...and the whole line holds against every legal reply, not only the forced ones.
+    assert _attacker_wins(state, len(line), _vcf_search(mentor), line)
+    assert mentor.choose(state) == line[0]
+    assert mentor.last_info["reason"] == "vcf"
+    assert mentor.last_info["line"] == line
+
+
+def test_no_vcf_when_no_move_threatens_five(mentor: GomokuMentor) -> None:
+    # Only open twos and threes: pyaz says no X move makes a winning cell, so no VCF exists.
+    state = _board(15, "g7 h7 g9 j10", "f6 k11 a1 o15")
+    assert all(not _winning_cells_after_pass(state.child(a)) for a in state.legal_actions())
+    assert mentor.find_vcf(state) is None
+
+
+# --- VCT ----------------------------------------------------------------------------------------
+
+VCT_POSITIONS = [
+    # Two open twos crossing at h7: a double three.
+    (15, "f7 g7 h5 h6", "a1 o1 a15 o15"),
+    # Picked from random clusters: a three first, then fours and threes.
+    (15, "f5 j5 g10 h6 j6 f9", "g5 k5 i10 k8 e9 j11"),
+    (11, "e4 h7 d5 g8", "h4 g7 g5 g3"),
+    (9, "g4 e8 d2 f3 b4", "h4 b5 b3 h3 d4"),
+    (11, "c7 f7 i7 e9 g5 d3 i6", "e4 g4 c5 e8 c3 g3 h9"),
+]
+VCT_PLY_BOUND = 29  # 5 attacking moves, then a VCF of 6 fours, the open four and the five: 25
+
+
+@pytest.mark.parametrize(("size", "x", "o"), VCT_POSITIONS)
+def test_vct_is_found_and_wins_against_every_defence(
+    mentor: GomokuMentor, size: int, x: str, o: str
+) -> None:
+    state = _board(size, x, o)
+    line = mentor.find_vct(state)
+    assert line is not None, f"no VCT found in\n{state}"
+    attacker = state.to_move()
+    assert _play_out(state, line).status() == WIN[attacker], _names(state, line)
+    # It is no VCF: some attacking move of the line threatens no five (pyaz: a pass is safe).
+    board, quiet_moves = state.clone(), 0
+    for i in range(0, len(line) - 1, 2):
+        board.apply(line[i])
+        quiet_moves += not _winning_cells_after_pass(board)
+        board.apply(line[i + 1])
+    assert quiet_moves >= 1, _names(state, line)
+    assert _attacker_wins(state, VCT_PLY_BOUND, _vct_search(mentor), line), _names(state, line)
+    chosen = mentor.choose(state)
+    assert mentor.last_info["reason"] in ("vcf", "vct")
+    assert _attacker_wins(state, VCT_PLY_BOUND, _vct_search(mentor), [chosen])
+
+
+def test_a_three_against_an_open_three_is_too_slow(mentor: GomokuMentor) -> None:
+    # X could make a double three at h7, but O (to move after it) has an open three of its own
+    # on row 12 and would make an open four first: no VCT for X, and X must defend.
+    state = _board(15, "f7 g7 h5 h6 a1", "f12 g12 h12 o1 o15")
+    assert mentor.find_vcf(state) is None
+    assert mentor.find_vct(state) is None
+    move = mentor.choose(state)
+    # After X's move O must not be able to make an open four (pyaz: two winning cells).
+    after = state.child(move)
+    for reply in after.legal_actions():
+        assert len(_winning_cells_after_pass(after.child(reply))) < 2, state.action_to_str(reply)
+
+
+# --- never miss a win or a block ----------------------------------------------------------------
+
+
+def test_never_misses_an_immediate_win_or_a_needed_block() -> None:
+    mentor = GomokuMentor(time_ms=0, max_nodes=3000)
+    wins = blocks = 0
+    for state in _random_positions(seed=7, sizes=(9, 11, 15), games=2, every=2):
+        winning = _immediate_wins(state)
+        threatened = _winning_cells_after_pass(state)
+        if not winning and not threatened:
+            continue
+        move = mentor.choose(state)
+        if winning:
+            assert move in winning, f"missed the win in\n{state}"
+            wins += 1
+            continue
+        if _immediate_wins(state.child(move)):
+            # Allowed only if every move loses at once (two winning cells).
+            assert all(_immediate_wins(state.child(a)) for a in state.legal_actions()), str(state)
+        else:
+            blocks += 1
+        assert mentor.last_info["reason"] == "block"
+    assert wins >= 20 and blocks >= 20, (wins, blocks)
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [5, 7, 8])
+def test_boards_below_nine_are_refused(mentor: GomokuMentor, size: int) -> None:
+    state = pyaz.make("gomoku", size=size)
+    for call in (mentor.choose, mentor.find_vcf, mentor.find_vct):
+        with pytest.raises(ValueError, match=f"size {size}"):
+            call(state)
+
+
+@pytest.mark.parametrize("line_length", [4, 6])
+def test_line_lengths_other_than_five_are_refused(mentor: GomokuMentor, line_length: int) -> None:
+    state = pyaz.make("gomoku", size=9, line_length=line_length)
+    with pytest.raises(ValueError, match=f"line_length {line_length}"):
+        mentor.choose(state)
+
+
+def test_a_finished_game_is_refused(mentor: GomokuMentor) -> None:
+    state = pyaz.make("gomoku", size=9).play("a1 a9 b1 b9 c1 c9 d1 d9 e1")
+    assert state.is_terminal()
+    with pytest.raises(ValueError, match="game is over"):
+        mentor.choose(state)
+    with pytest.raises(ValueError, match="game is over"):
+        mentor.find_vct(state)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"time_ms": -1.0}, "time_ms must be a finite number >= 0, got -1"),
+        ({"time_ms": float("nan")}, "time_ms must be a finite number >= 0, got nan"),
+        ({"max_nodes": -5}, "max_nodes must be >= 0, got -5"),
+        ({"max_depth": 65}, "max_depth must be in 0..64, got 65"),
+        ({"randomness": 1.5}, "randomness must be in \\[0, 1\\], got 1.5"),
+        ({"seed": -1}, "seed must be >= 0, got -1"),
+        ({"vcf_depth": 0}, "vcf_depth must be in 1..30, got 0"),
+        ({"vct_depth": 13}, "vct_depth must be in 0..12, got 13"),
+        ({"time_ms": 0}, "needs a limit"),
+    ],
+)
+def test_bad_options_raise_value_error_naming_the_value(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        GomokuMentor(**options)
+
+
+def test_bad_arguments_raise(mentor: GomokuMentor) -> None:
+    state = pyaz.make("gomoku", size=9)
+    with pytest.raises(ValueError, match="max_depth must be >= 0, got -1"):
+        mentor.find_vcf(state, max_depth=-1)
+    with pytest.raises(ValueError, match="max_nodes must be >= 0, got -2"):
+        mentor.find_vct(state, max_nodes=-2)
+    with pytest.raises(ValueError, match="time_ms must be >= 0, got -3"):
+        mentor.find_vct(state, time_ms=-3.0)
+    with pytest.raises(ValueError, match="colour must be 0 or 1, got 2"):
+        GomokuMentor.threat_map(state, 2)
+    with pytest.raises(TypeError):
+        mentor.choose(pyaz.make("othello"))
+    with pytest.raises(TypeError):
+        GomokuMentor(1000)  # keyword-only
+
+
+# --- determinism, diversity, Ctrl-C -------------------------------------------------------------
+
+
+def _self_play(black: GomokuMentor, white: GomokuMentor, size: int = 9) -> list[int]:
+    state = pyaz.make("gomoku", size=size)
+    moves = []
+    while not state.is_terminal():
+        move = (black if state.to_move() == 0 else white).choose(state)
+        state.apply(move)
+        moves.append(move)
+    return moves
+
+
+def test_node_limited_games_repeat_and_randomness_makes_them_differ() -> None:
+    def make(randomness: float, seed: int) -> GomokuMentor:
+        return GomokuMentor(time_ms=0, max_nodes=4000, randomness=randomness, seed=seed)
+
+    assert _self_play(make(0, 0), make(0, 0)) == _self_play(make(0, 5), make(0, 6))
+    first = _self_play(make(0.5, 1), make(0.5, 2))
+    assert first == _self_play(make(0.5, 1), make(0.5, 2))
+    games = {tuple(_self_play(make(0.5, s), make(0.5, s + 100))) for s in range(4)}
+    assert len(games) == 4
+
+
+def test_randomness_picks_only_among_close_moves() -> None:
+    state = _board(15, "h8 i9", "g9 j8")
+    picks = set()
+    for seed in range(8):
+        mentor = GomokuMentor(time_ms=0, max_nodes=20000, randomness=1.0, seed=seed)
+        move = mentor.choose(state)
+        picks.add(move)
+        info = mentor.last_info
+        scores = dict(info["root_scores"])
+        assert info["reason"] == "search"
+        assert scores[move] >= max(scores.values()) - 400
+        assert info["candidates"] == sum(s >= max(scores.values()) - 400 for s in scores.values())
+    assert len(picks) >= 2
+    # A forced win is never randomised.
+    win = _board(15, "e5 f5 g5 h6 h7 e8 f8 g8", "d5 h4 d8 a1 o1 a15 o15 h15")
+    line = GomokuMentor(time_ms=1000).find_vcf(win)
+    for seed in range(3):
+        assert GomokuMentor(time_ms=1000, randomness=1.0, seed=seed).choose(win) == line[0]
+
+
+def test_ctrl_c_interrupts_a_long_choose() -> None:
+    state = _board(15, "h8", "i9")
+    mentor = GomokuMentor(time_ms=120_000)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            mentor.choose(state)
+    finally:
+        timer.cancel()
+        timer.join()
+    assert time.monotonic() - start < 60  # it did not run its 120 s
+    # The mentor is usable afterwards.
+    assert 0 <= GomokuMentor(time_ms=0, max_nodes=2000).choose(state) < 225
+
+
+# --- strength -----------------------------------------------------------------------------------
+
+
+def _uct_move(state: Gomoku, simulations: int, seed: int) -> int:
+    search = pyaz.Search(state, rule="uct", seed=seed)
+    search.run(simulations, "rollout")
+    return int(search.choose_action(0))
+
+
+def _openings(size: int, count: int, seed: int) -> list[list[int]]:
+    """Distinct random openings of 2-4 stones within two cells of the centre."""
+    rng = random.Random(seed)
+    centre = size // 2
+    near = [
+        r * size + c
+        for r in range(centre - 2, centre + 3)
+        for c in range(centre - 2, centre + 3)
+    ]
+    openings: set[tuple[int, ...]] = set()
+    while len(openings) < count:
+        openings.add(tuple(rng.sample(near, rng.randint(2, 4))))
+    return [list(o) for o in sorted(openings)]
+
+
+def _match_vs_uct(mentor: GomokuMentor, size: int, openings: list[list[int]], sims: int):
+    """The mentor's score (win 1, draw 1/2) over each opening played with both colours."""
+    score, games = 0.0, []
+    for index, opening in enumerate(openings):
+        for mentor_colour in (0, 1):
+            state = pyaz.make("gomoku", size=size).play(opening)
+            while not state.is_terminal():
+                if state.to_move() == mentor_colour:
+                    move = mentor.choose(state)
+                else:
+                    move = _uct_move(state, sims, seed=index * 2 + mentor_colour)
+                state.apply(move)
+            result = state.status()
+            if result == WIN[mentor_colour]:
+                score += 1.0
+            elif result == pyaz.Status.DRAW:
+                score += 0.5
+            games.append((tuple(opening), mentor_colour, result))
+    return score, games
+
+
+def test_mentor_beats_uct_with_2000_rollouts_on_9x9() -> None:
+    # 12 distinct openings x both colours = 24 distinct games (node-limited: reproducible).
+    mentor = GomokuMentor(time_ms=0, max_nodes=10000)
+    score, games = _match_vs_uct(mentor, 9, _openings(9, 12, seed=3), sims=2000)
+    assert len(set(games)) == 24
+    assert score / len(games) >= 0.85, games
+
+
+def test_mentor_beats_uct_with_2000_rollouts_on_15x15() -> None:
+    # 5 distinct openings x both colours; 200 ms a move (timed: not bit-reproducible).
+    mentor = GomokuMentor(time_ms=200)
+    score, games = _match_vs_uct(mentor, 15, _openings(15, 5, seed=4), sims=2000)
+    assert score / len(games) >= 0.9, games
