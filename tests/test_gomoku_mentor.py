@@ -427,9 +427,7 @@ def _openings(size: int, count: int, seed: int) -> list[list[int]]:
     rng = random.Random(seed)
     centre = size // 2
     near = [
-        r * size + c
-        for r in range(centre - 2, centre + 3)
-        for c in range(centre - 2, centre + 3)
+        r * size + c for r in range(centre - 2, centre + 3) for c in range(centre - 2, centre + 3)
     ]
     openings: set[tuple[int, ...]] = set()
     while len(openings) < count:

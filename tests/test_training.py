@@ -20,6 +20,7 @@ from pyaz.cli import selfplay as cli
 from pyaz.common.runlog import read_metrics
 from pyaz.nets import load_net
 from pyaz.train.curriculum import Curriculum
+from pyaz.train.preset_files import load_preset, preset_names
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.trainer import combine, loss_terms
 
@@ -246,10 +247,11 @@ def test_killed_run_resumes_without_lost_or_duplicated_games(tmp_path: Path) -> 
     assert os.listdir(out).count(data["buffer"]) == 1 and len(list(out.glob("buffer-*.npz"))) == 1
 
 
-@pytest.mark.parametrize("preset", sorted((Path(__file__).parents[1] / "games").glob("*.toml")))
-def test_every_preset_loads(preset: Path) -> None:
-    args = cli.build_parser().parse_args(["--out", "x", "--preset", str(preset)])
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_preset_loads(preset: str) -> None:
+    args = cli.build_parser().parse_args(["--out", "x", "--preset", preset])
     config = cli.settings_from(args)
+    config.validate()
     state = pyaz.make(config.game, **config.game_options)
     assert not state.is_terminal()
     Curriculum.named(config.curriculum)
@@ -263,3 +265,16 @@ def test_elo_of_each_iteration(tmp_path: Path) -> None:
     assert [r["iteration"] for r in elo] == [1, 2]
     assert all(r["elo_lower"] <= r["elo"] <= r["elo_upper"] for r in elo)
     assert (out / "elo" / "ratings.png").exists()
+
+
+def test_presets_by_name_or_path_and_bad_ones(tmp_path: Path) -> None:
+    assert len(preset_names()) >= 9
+    by_name = load_preset("othello6-seed001")
+    file = tmp_path / "mine.toml"
+    file.write_text('game = "othello"\nsize = 6\niterations = 3\n')
+    assert load_preset(file)["iterations"] == 3 and by_name["size"] == 6
+    with pytest.raises(ValueError, match="shipped: "):
+        load_preset("no-such-preset")
+    file.write_text("iterations = = 3\n")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        load_preset(file)

@@ -129,13 +129,12 @@ def test_every_loss_target_and_each_epoch_are_logged(tmp_path: Path) -> None:
 
 
 def test_seed_000_presets_follow_the_paper() -> None:
-    import tomllib
+    from pyaz.train.preset_files import load_preset
 
-    games = Path(__file__).resolve().parents[1] / "games"
     for name in ("reversi8-curriculum", "reversi8-baseline", "racingkings-mod-curriculum"):
-        preset = tomllib.loads((games / f"{name}.toml").read_text())
+        preset = load_preset(name)
         assert preset["c_puct"] == 3.0 and preset["l2"] > 0  # eq. 2's 3 and eq. 1's L2 term
-    racing = tomllib.loads((games / "racingkings-mod-baseline.toml").read_text())
+    racing = load_preset("racingkings-mod-baseline")
     assert racing["min_buffer_schedule"] == [350, 500, 750, 1000, 1500, 2000]
     assert racing["curriculum"] == "none"
 

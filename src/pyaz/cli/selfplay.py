@@ -8,16 +8,15 @@ networks of every iteration (nets/), the best network as TorchScript, and PNG pl
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from pyaz.cli.options import GAME_FLAGS, GAME_SWITCHES, add_game_arguments, given_game_options
+from pyaz.cli.options import add_game_arguments, given_game_options
 from pyaz.cli.training_run import run_training
 from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.train.preset_files import load_preset, preset_names, train_config
 
 
 def _int_list(text: str) -> list[int]:
@@ -84,7 +83,7 @@ OPTIONS: list[tuple[str, Any, str]] = [
     ("l2", float, "L2 coefficient c in c*||theta||^2 added to the loss"),
     ("loss", str, "plus (l+), policy (lp), value (lv), product (lx), lambda (l_lambda)"),
     ("loss_lambda", float, "lambda of the l_lambda loss"),
-    ("net", str, "network size preset: tiny, small, seed000, seed004"),
+    ("net", str, "network preset: tiny, small, seed000, seed004, azg (alpha-zero-general's)"),
     ("blocks", int, "residual blocks (overrides the preset)"),
     ("filters", int, "convolution filters (overrides the preset)"),
     ("value_hidden", int, "value head width (overrides the preset)"),
@@ -118,7 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
-    parser.add_argument("--preset", type=Path, help="TOML file of settings (keys = option names)")
+    parser.add_argument(
+        "--preset",
+        help="settings: a shipped preset's name (" + ", ".join(preset_names()) + ") or a TOML "
+        "file (keys = option names)",
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
     add_game_arguments(
         parser,
@@ -136,15 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def settings_from(args: argparse.Namespace) -> TrainConfig:
-    """Defaults < preset file < command line."""
+    """Defaults < preset (a shipped preset's name or a TOML file) < command line."""
     values: dict[str, Any] = {}
     if args.preset is not None:
-        values.update(tomllib.loads(args.preset.read_text()))
-    game_options = dict(values.pop("game_options", {}))
-    for _, key, *_ in (*GAME_FLAGS, *GAME_SWITCHES):
-        if key in values:
-            game_options[key] = values.pop(key)
-    game_options.update(given_game_options(args))
+        values.update(load_preset(args.preset))
+    values.update(given_game_options(args))
     if args.game is not None:
         values["game"] = args.game
     for name, _, _ in OPTIONS:
@@ -152,29 +151,22 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
             values[name] = getattr(args, name)
     if args.no_augment:
         values["augment"] = False
-    known = {f.name for f in dataclasses.fields(TrainConfig)}
-    unknown = set(values) - known
-    if unknown:
-        raise ValueError(f"unknown settings {sorted(unknown)} in {args.preset}")
-    config = TrainConfig(**values)
-    if game_options or "game" in values:
-        config.game_options = game_options
-    return config
+    return train_config(values)
 
 
 def _is_curling(argv: list[str]) -> bool:
     """Whether the command line, its preset or the run being resumed names the curling game."""
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--game")
-    pre.add_argument("--preset", type=Path)
+    pre.add_argument("--preset")
     pre.add_argument("--out", type=Path)
     pre.add_argument("--resume", action="store_true")
     known, _ = pre.parse_known_args(argv)
     if known.game is not None:
         return bool(known.game == "curling")
     try:
-        if known.preset is not None and known.preset.exists():
-            return bool(tomllib.loads(known.preset.read_text()).get("game") == "curling")
+        if known.preset is not None:
+            return bool(load_preset(known.preset).get("game") == "curling")
         saved = known.out / "config.json" if known.out is not None else None
         if known.resume and saved is not None and saved.exists():
             return bool(json.loads(saved.read_text()).get("game") == "curling")

@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from pyaz.cli.training_run import run_training
 from pyaz.curling.config import EVAL_OPPONENTS, WIN_TABLES, CurlingConfig
 from pyaz.curling.loop import CurlingTrainingLoop
+from pyaz.train.preset_files import load_preset
 
 # (option, type, help); the destination is the CurlingConfig field of the same name.
 OPTIONS: list[tuple[str, type, str]] = [
@@ -86,7 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--game", default="curling", help="curling (this parser)")
     parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
-    parser.add_argument("--preset", type=Path, help="TOML file of settings (keys = option names)")
+    parser.add_argument(
+        "--preset", help="a shipped preset's name or a TOML file of settings (keys = option names)"
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     for name, kind, text in OPTIONS:
@@ -105,7 +107,7 @@ def settings_from(args: argparse.Namespace) -> CurlingConfig:
     if args.resume and saved.exists():  # a resumed run keeps its settings unless overridden
         values.update(json.loads(saved.read_text()))
     if args.preset is not None:
-        values.update(tomllib.loads(args.preset.read_text()))
+        values.update(load_preset(args.preset))
     for name, _, _ in OPTIONS:
         if getattr(args, name) is not None:
             values[name] = getattr(args, name)

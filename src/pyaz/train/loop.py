@@ -408,13 +408,33 @@ class TrainingLoop:
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> None:
-        c = self.config
-        first = int(self.counters["iteration"]) + 1
-        for iteration in range(first, c.iterations + 1):
-            self._iteration(iteration)
-        if c.elo_games > 0:
+        """Runs the remaining iterations, then the per-iteration Elo when asked for."""
+        while self.step():
+            pass
+        self.finish()
+
+    @property
+    def done(self) -> bool:
+        """Whether every iteration has been played."""
+        return int(self.counters["iteration"]) >= self.config.iterations
+
+    def step(self) -> bool:
+        """Plays the next iteration (self-play, training, gating, evaluation, checkpoint);
+        False when there was none left. Two loops can alternate steps to share a machine."""
+        if self.done:
+            return False
+        self._iteration(int(self.counters["iteration"]) + 1)
+        return True
+
+    def finish(self) -> None:
+        """After the last iteration: the Elo of every iteration (``elo_games`` > 0), then the
+        log is closed."""
+        if self.config.elo_games > 0 and not self._rated():
             self._rate_iterations()
         self.log.close()
+
+    def _rated(self) -> bool:
+        return (self.run_dir / "elo" / "fit.json").exists()
 
     def _rate_iterations(self) -> None:
         """Seed 001 Fig. 10: Elo of the network of each iteration, the random player at 0.

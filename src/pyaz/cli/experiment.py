@@ -1,0 +1,94 @@
+"""``pyaz-experiment NAME --out DIR``: one of the seeds' experiments, from training to the report.
+
+Runs every training run of the experiment (each an ordinary run folder under ``DIR/runs/``,
+several at once with ``--workers``), then evaluates, aggregates and plots, and writes
+``DIR/summary.json`` and ``DIR/README.md``. ``--short`` is the CI-sized version (minutes on two
+cores) that still goes through every stage; ``--scale cpu`` what a 2-core machine does in hours
+(the README's documented results); the default is the paper's own settings. ``--resume``
+continues an interrupted experiment: finished runs are not run again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pyaz.experiments import EXPERIMENTS, get_experiment
+from pyaz.experiments.base import SCALES
+from pyaz.experiments.runner import run_experiment
+
+
+def _catalogue() -> str:
+    lines = ["experiments:"]
+    for name in sorted(EXPERIMENTS):
+        try:
+            experiment = get_experiment(name)
+        except Exception as error:  # a broken experiment must not hide the others
+            lines.append(f"  {name:<12} (cannot load: {error})")
+            continue
+        lines.append(f"  {name:<12} {experiment.title} ({experiment.seed_paper})")
+        for scale, cost in experiment.costs.items():
+            lines.append(f"  {'':<12} {scale}: {cost}")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``pyaz-experiment`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="pyaz-experiment",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        epilog=_catalogue(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("name", metavar="NAME", help=f"one of: {', '.join(sorted(EXPERIMENTS))}")
+    parser.add_argument("--out", type=Path, required=True, help="the experiment's folder")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--short", action="store_true", help="the CI-sized version (--scale short)")
+    size.add_argument(
+        "--scale",
+        choices=SCALES,
+        default=None,
+        help="short (CI, minutes), cpu (a 2-core machine, hours) or full (the paper's; default)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="runs at once, each in its own process (default 1)"
+    )
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted experiment")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every run (default 0)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``pyaz-experiment``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    try:
+        experiment = get_experiment(args.name)
+        scale = "short" if args.short else (args.scale or "full")
+        run_experiment(
+            experiment,
+            args.out,
+            scale=scale,
+            workers=args.workers,
+            resume=args.resume,
+            seed=args.seed,
+        )
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted: finished runs are kept; continue with\n"
+            f"  pyaz-experiment {args.name} --out {args.out} --resume"
+            + (" --short" if args.short else f" --scale {args.scale}" if args.scale else ""),
+            file=sys.stderr,
+        )
+        return 130
+    except (ValueError, TypeError, FileExistsError, OSError) as error:
+        print(f"pyaz-experiment: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""What an experiment is: a list of training runs (:class:`RunSpec`) and a report built from their
+folders once they are all finished (:class:`Experiment`).
+
+A run is a function ``target(folder, **kwargs)`` named as ``"module:function"`` (so that a
+worker process can import it) with picklable arguments. It must be resumable: called again on a
+folder that holds an unfinished run, it goes on from where that run stopped (the training loops
+do, through their checkpoints). The runner (:mod:`pyaz.experiments.runner`) marks a finished
+run with a ``DONE`` file and never runs it again.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DONE_FILE", "SCALES", "Experiment", "RunSpec", "resolve_target", "run_folder"]
+
+SCALES = ("short", "cpu", "full")
+"""How big an experiment is run: ``short`` is CI-sized (minutes on two cores, every stage),
+``cpu`` what a 2-core machine can do in hours (the README's documented results), ``full`` the
+paper's own settings (days to weeks, a GPU for the big networks)."""
+
+DONE_FILE = "DONE"
+"""Written into a run's folder when its target returned: the run is finished."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One training run of an experiment.
+
+    ``name`` is its folder under ``DIR/runs/`` (letters, digits, ``-``, ``_``, ``.`` and ``=``);
+    ``target`` is ``"module:function"``, called as ``function(folder, **kwargs)``; ``group``
+    names what the report aggregates it with (e.g. "baseline", "curriculum", "ep=5");
+    ``cost`` is its relative cost, for the ETA.
+    """
+
+    name: str
+    target: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    group: str = ""
+    cost: float = 1.0
+
+    def __post_init__(self) -> None:
+        allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.=")
+        if not self.name or set(self.name) - allowed or self.name.startswith("."):
+            raise ValueError(f"a run name must be a plain folder name, got {self.name!r}")
+        if ":" not in self.target:
+            raise ValueError(f"a run target is 'module:function', got {self.target!r}")
+
+
+def resolve_target(target: str) -> Callable[..., Any]:
+    """The function a ``"module:function"`` target names."""
+    module, _, name = target.partition(":")
+    function = getattr(importlib.import_module(module), name, None)
+    if not callable(function):
+        raise ValueError(f"run target {target!r} is not a function")
+    return function
+
+
+def run_folder(out: Path, spec: RunSpec) -> Path:
+    """The folder of a run of the experiment in ``out``."""
+    return Path(out) / "runs" / spec.name
+
+
+class Experiment(ABC):
+    """A seed's experiment: its runs at each of the :data:`SCALES` and its report.
+
+    ``report`` is called once every run is finished, with the experiment's folder; it evaluates
+    what needs evaluating (matches of distinct games), aggregates over the runs, writes the
+    figures, ``summary.json`` and a ``README.md`` that reads like the paper's results section for
+    what was run, and returns the summary.
+    """
+
+    name: str = ""
+    title: str = ""
+    seed_paper: str = ""
+    costs: dict[str, str] = {}  # noqa: RUF012  # scale -> what it costs, for --help and the README
+
+    @abstractmethod
+    def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
+        """The training runs at ``scale`` (one of :data:`SCALES`), in the order they start."""
+
+    @abstractmethod
+    def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
+        """Evaluates, aggregates and writes the outputs; returns the summary."""

@@ -1,0 +1,69 @@
+"""Reading training presets: the TOML files shipped in :mod:`pyaz.train.presets` (by name) or any
+TOML file (by path), whose keys are :class:`~pyaz.train.loop.TrainConfig` fields (and the game
+options ``size``, ``width``, ``height``, ``line_length``, ... at the top level)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pyaz.games import GAMES
+from pyaz.train.loop import TrainConfig
+
+__all__ = ["load_preset", "preset_names", "train_config"]
+
+
+def preset_names() -> list[str]:
+    """The names of the shipped presets (file names without ``.toml``)."""
+    folder = resources.files("pyaz.train.presets")
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_preset(name_or_path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The settings of a shipped preset (``"reversi8-curriculum"``) or of a TOML file.
+
+    ValueError names the known presets when ``name_or_path`` is neither; a malformed file is a
+    ValueError naming the file and the TOML problem.
+    """
+    path = Path(name_or_path)
+    if path.suffix != ".toml" or not path.is_file():
+        name = path.name.removesuffix(".toml")
+        if name not in preset_names():
+            known = ", ".join(preset_names())
+            raise ValueError(
+                f"no preset file or shipped preset {str(name_or_path)!r}; shipped: {known}"
+            )
+        text = resources.files("pyaz.train.presets").joinpath(f"{name}.toml").read_text()
+        source = f"preset {name}"
+    else:
+        text = path.read_text(encoding="utf-8")
+        source = str(path)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{source}: not valid TOML ({error})") from None
+
+
+def train_config(settings: dict[str, Any]) -> TrainConfig:
+    """A :class:`~pyaz.train.loop.TrainConfig` from flat settings (a preset's, maybe with
+    overrides): keys naming a game option (``size``, ``width``, ``komi``, ...) go into
+    ``game_options`` (with any ``game_options`` table); the rest must be ``TrainConfig`` fields
+    (ValueError naming the unknown ones)."""
+    values = dict(settings)
+    game_options = dict(values.pop("game_options", {}))
+    option_names = {name for spec in GAMES.values() for name in spec.options}
+    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    for key in list(values):
+        if key in option_names and key not in fields:
+            game_options[key] = values.pop(key)
+    unknown = sorted(set(values) - fields)
+    if unknown:
+        raise ValueError(f"unknown settings {unknown}; known: {', '.join(sorted(fields))}")
+    config = TrainConfig(**values)
+    if game_options or "game" in values:
+        config.game_options = game_options
+    return config

@@ -1,0 +1,128 @@
+"""The experiment runner: runs in their folders, finished runs marked and never run again,
+several at once in worker processes, refusals and resumes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pyaz.cli import experiment as cli
+from pyaz.experiments import EXPERIMENTS, get_experiment
+from pyaz.experiments.base import Experiment, RunSpec
+from pyaz.experiments.runner import is_done, run_experiment
+
+
+def count_calls(folder: Path, value: int, fail_once: bool = False) -> None:
+    """A run target: counts its calls in ``calls.txt``; can fail on its first call."""
+    folder = Path(folder)
+    calls = folder / "calls.txt"
+    previous = int(calls.read_text()) if calls.exists() else 0
+    calls.write_text(str(previous + 1))
+    print(f"run with value {value}")
+    if fail_once and previous == 0:
+        raise KeyboardInterrupt
+    (folder / "value.txt").write_text(str(value))
+
+
+class Toy(Experiment):
+    name = "toy"
+    title = "a toy experiment"
+    seed_paper = "none"
+
+    def __init__(self, fail_once: bool = False) -> None:
+        self.fail_once = fail_once
+
+    def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
+        count = 2 if scale == "short" else 4
+        return [
+            RunSpec(
+                f"run-{k}",
+                "test_experiment_runner:count_calls",
+                {"value": k + seed, "fail_once": self.fail_once and k == 1},
+                group=f"g{k % 2}",
+            )
+            for k in range(count)
+        ]
+
+    def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
+        values = [int((out / "runs" / r.name / "value.txt").read_text()) for r in runs]
+        (out / "README.md").write_text(f"# toy\n\n{values}\n")
+        return {"values": values}
+
+
+@pytest.fixture(autouse=True)
+def _importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+
+
+def test_runs_report_and_resume(tmp_path: Path) -> None:
+    out = tmp_path / "toy"
+    lines: list[str] = []
+    summary = run_experiment(Toy(), out, scale="cpu", seed=10, write=lines.append)
+    assert summary["values"] == [10, 11, 12, 13] and summary["runs"] == 4
+    assert json.loads((out / "summary.json").read_text())["values"] == [10, 11, 12, 13]
+    plan = json.loads((out / "experiment.json").read_text())
+    assert plan["scale"] == "cpu" and [r["name"] for r in plan["runs"]] == [
+        f"run-{k}" for k in range(4)
+    ]
+    assert "run with value 12" in (out / "runs" / "run-2" / "run.log").read_text()
+    assert any("ETA" in line for line in lines)
+    with pytest.raises(FileExistsError, match="--resume"):
+        run_experiment(Toy(), out, scale="cpu", seed=10, write=lines.append)
+    with pytest.raises(ValueError, match="scale"):
+        run_experiment(Toy(), out, scale="short", seed=10, resume=True, write=lines.append)
+    run_experiment(Toy(), out, scale="cpu", seed=10, resume=True, write=lines.append)
+    for k in range(4):  # finished runs were not run again
+        assert (out / "runs" / f"run-{k}" / "calls.txt").read_text() == "1"
+
+
+def test_an_interrupted_experiment_resumes_only_the_unfinished_runs(tmp_path: Path) -> None:
+    out = tmp_path / "toy"
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(Toy(fail_once=True), out, scale="short", write=lambda _: None)
+    toy = Toy(fail_once=True)
+    specs = toy.runs("short")
+    assert is_done(out, specs[0]) and not is_done(out, specs[1])
+    summary = run_experiment(toy, out, scale="short", resume=True, write=lambda _: None)
+    assert summary["values"] == [0, 1]
+    assert (out / "runs" / "run-0" / "calls.txt").read_text() == "1"
+    assert (out / "runs" / "run-1" / "calls.txt").read_text() == "2"
+
+
+def test_worker_processes_run_the_runs(tmp_path: Path) -> None:
+    out = tmp_path / "toy"
+    summary = run_experiment(Toy(), out, scale="cpu", workers=2, write=lambda _: None)
+    assert summary["values"] == [0, 1, 2, 3]
+
+
+def test_bad_input_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match="workers"):
+        run_experiment(Toy(), tmp_path / "x", workers=0)
+    with pytest.raises(ValueError, match="scale"):
+        run_experiment(Toy(), tmp_path / "x", scale="huge")
+    with pytest.raises(ValueError, match="run name"):
+        RunSpec("../escape", "m:f")
+    with pytest.raises(ValueError, match="unknown experiment 'nope'"):
+        get_experiment("nope")
+    assert cli.main(["nope", "--out", str(tmp_path / "y")]) == 2
+    assert "unknown experiment" in capsys.readouterr().err
+
+
+def test_every_registered_experiment_loads_and_plans_its_runs() -> None:
+    for name in EXPERIMENTS:
+        experiment = get_experiment(name)
+        assert experiment.name == name and experiment.title
+        for scale in ("short", "cpu", "full"):
+            runs = experiment.runs(scale)
+            assert runs and len({r.name for r in runs}) == len(runs)
+
+
+def test_help_lists_the_experiments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    text = capsys.readouterr().out
+    for name in EXPERIMENTS:
+        assert name in text
