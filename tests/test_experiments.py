@@ -16,7 +16,17 @@ from pyaz.experiments.base import DONE_FILE
 # What each experiment's summary.json must hold (beyond the runner's own fields).
 REQUIRED: dict[str, list[str]] = {
     "curriculum": ["settings", "verdict"],
+    "sweep": ["table4", "agreement_with_paper", "runs_detail"],
+    "losses": ["games"],
+    "grid": ["points", "effects", "tournament", "best"],
 }
+
+
+def test_the_pareto_front() -> None:
+    from pyaz.experiments.grid import pareto_front
+
+    points = [(3.0, 10.0), (1.0, 5.0), (2.0, 4.0), (4.0, 12.0), (5.0, 11.0), (1.0, 6.0)]
+    assert pareto_front(points) == [5, 0, 3]  # (1, 6), (3, 10), (4, 12)
 
 
 _RAN: dict[str, Path] = {}

@@ -16,6 +16,9 @@ __all__ = ["EXPERIMENTS", "Experiment", "RunSpec", "get_experiment"]
 
 EXPERIMENTS: dict[str, str] = {
     "curriculum": "pyaz.experiments.curriculum:CurriculumExperiment",
+    "sweep": "pyaz.experiments.sweep:SweepExperiment",
+    "losses": "pyaz.experiments.losses:LossesExperiment",
+    "grid": "pyaz.experiments.grid:GridExperiment",
 }
 """Experiment name -> ``"module:Class"``."""
 

@@ -91,7 +91,7 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
     def cell(value: Any) -> str:
         if isinstance(value, float):
-            return "nan" if np.isnan(value) else f"{value:.3g}"
+            return "nan" if np.isnan(value) else "0" if abs(value) < 1e-9 else f"{value:.3g}"
         return str(value)
 
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
