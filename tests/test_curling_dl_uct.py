@@ -62,18 +62,17 @@ def test_player_plays_a_short_game() -> None:
     assert len(record.shots) == 16 and len(record.end_scores) == 1
 
 
-def test_compare_script_runs() -> None:
-    import importlib.util
-    from pathlib import Path
+def test_kr_dl_uct_against_dl_uct_matches_are_scored() -> None:
+    from pyaz.curling.compare import dl_player, kr_player, match
+    from pyaz.curling.matches import MatchSettings
 
-    path = Path(__file__).resolve().parents[1] / "bench" / "curling_compare.py"
-    spec = importlib.util.spec_from_file_location("curling_compare", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    result = module.main(["--games", "2", "--simulations", "6", "--ends", "1"])
-    assert result["kr_wins"] + result["draws"] + result["dl_wins"] == 2
-    low, high = result["wilson_95"]
-    assert 0.0 <= low <= result["kr_win_rate"] <= high <= 1.0
-    table_args = ["--games", "1", "--simulations", "6", "--ends", "2", "--win-table", "seed002"]
-    assert module.main(table_args)["win_table"] == "seed002"
+    result = match(kr_player(6), dl_player(6), 2, MatchSettings(ends=1), seed=3)
+    assert result["wins"] + result["draws"] + result["losses"] == result["eval_games"] == 2
+    assert result["eval_distinct_games"] == 2  # execution noise: every game differs
+    low, high = result["wilson_low"], result["wilson_high"]
+    assert 0.0 <= low <= result["win_ratio"] <= high <= 1.0
+    table = curling.seed002_table()
+    with_table = match(
+        kr_player(6, table=table), dl_player(6, table=table), 1, MatchSettings(ends=2)
+    )
+    assert with_table["eval_games"] == 1

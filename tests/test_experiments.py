@@ -19,6 +19,7 @@ REQUIRED: dict[str, list[str]] = {
     "sweep": ["table4", "agreement_with_paper", "runs_detail"],
     "losses": ["games"],
     "grid": ["points", "effects", "tournament", "best"],
+    "curling": ["learning_curve", "figure3", "kr_minus_dl", "uniform_search"],
 }
 
 

@@ -19,6 +19,7 @@ EXPERIMENTS: dict[str, str] = {
     "sweep": "pyaz.experiments.sweep:SweepExperiment",
     "losses": "pyaz.experiments.losses:LossesExperiment",
     "grid": "pyaz.experiments.grid:GridExperiment",
+    "curling": "pyaz.experiments.curling:CurlingExperiment",
 }
 """Experiment name -> ``"module:Class"``."""
 

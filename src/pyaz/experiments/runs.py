@@ -13,7 +13,7 @@ from pyaz.train.checkpoint import CHECKPOINT_FILE
 from pyaz.train.loop import TrainingLoop
 from pyaz.train.preset_files import train_config
 
-__all__ = ["train_selfplay", "train_side_by_side"]
+__all__ = ["train_curling", "train_selfplay", "train_side_by_side"]
 
 
 def _loop(folder: Path, config: dict[str, Any]) -> TrainingLoop:
@@ -48,3 +48,20 @@ def train_side_by_side(folder: Path, configs: dict[str, dict[str, Any]]) -> None
     finally:
         for label in loops:
             make_plots(folder / label)
+
+
+def train_curling(folder: Path, config: dict[str, Any]) -> None:
+    """One ``pyaz-selfplay --game curling`` run (seed 002's pipeline) with the
+    :class:`~pyaz.curling.config.CurlingConfig` fields ``config``, in ``folder``."""
+    from pyaz.curling.config import CurlingConfig
+    from pyaz.curling.loop import CurlingTrainingLoop
+    from pyaz.curling.plots import plot_win_table
+
+    folder = Path(folder)
+    resume = (folder / CHECKPOINT_FILE).exists()
+    loop = CurlingTrainingLoop(CurlingConfig(**config), folder, resume=resume, progress=False)
+    try:
+        loop.run()
+    finally:
+        make_plots(folder)
+        plot_win_table(folder)
