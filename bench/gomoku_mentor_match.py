@@ -78,8 +78,10 @@ def match(args: argparse.Namespace) -> None:
             colour = "X" if mentor_colour == 0 else "O"
             print(f"opening {opening} mentor {colour}: {points:g} ({plies} plies)", flush=True)
     elapsed = time.monotonic() - start
-    print(f"mentor {args.time_ms:g} ms vs {name} on {args.size}x{args.size}: "
-          f"{score:g}/{games} ({100 * score / games:.1f}%), {elapsed:.0f} s")
+    print(
+        f"mentor {args.time_ms:g} ms vs {name} on {args.size}x{args.size}: "
+        f"{score:g}/{games} ({100 * score / games:.1f}%), {elapsed:.0f} s"
+    )
 
 
 def speed(args: argparse.Namespace) -> None:
@@ -99,8 +101,11 @@ def speed(args: argparse.Namespace) -> None:
         info = mentor.last_info
         nodes += info["nodes"]
         seconds += info["time_ms"] / 1000
-        print(f"ply {state.ply}: {info['reason']}, depth {info['depth']}, "
-              f"{info['nodes']} nodes in {info['time_ms']:.0f} ms", flush=True)
+        print(
+            f"ply {state.ply}: {info['reason']}, depth {info['depth']}, "
+            f"{info['nodes']} nodes in {info['time_ms']:.0f} ms",
+            flush=True,
+        )
     print(f"{nodes / seconds:,.0f} nodes/s over {nodes:,.0f} nodes")
 
 

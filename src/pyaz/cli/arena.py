@@ -14,7 +14,12 @@ import sys
 import time
 from pathlib import Path
 
-from pyaz.cli.options import add_game_arguments, describe_game, game_from_args
+from pyaz.cli.options import (
+    add_game_arguments,
+    add_runtime_argument,
+    describe_game,
+    game_from_args,
+)
 from pyaz.eval import presets
 from pyaz.eval.match_files import summary_of, write_games
 from pyaz.eval.parallel import MatchPlan, MatchWorker, play_games, tally
@@ -66,6 +71,7 @@ examples:
         help="worker processes, each with its own players and engines (default 1)",
     )
     match.add_argument("--seed", type=int, default=0, help="seed of the openings and players")
+    add_runtime_argument(match)
     match.add_argument("--out", type=Path, help="folder for the games and summary.json")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
@@ -105,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         torch_threads=1 if parallel > 1 else 0,
         games=args.games,
+        runtime=args.runtime,
     )
     try:
         plan.openings_for(start)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyaz.engines.search import EngineSearch
 from pyaz.games import GAMES, GameState, canonical_name, make
+from pyaz.nets.runtimes import RUNTIMES
 
 if TYPE_CHECKING:
     from pyaz.nets import LoadedModel
@@ -85,8 +86,19 @@ def describe_game(name: str, options: dict[str, Any]) -> str:
 # The options that pyaz-gtp and pyaz-uci share, and the search they build from them.
 
 
+def add_runtime_argument(parser: argparse.ArgumentParser | Any) -> None:
+    """Adds ``--runtime``: where networks run (ONNX Runtime by default on a CPU)."""
+    parser.add_argument(
+        "--runtime",
+        choices=RUNTIMES,
+        default=None,
+        help="where a network runs: onnxruntime (default on a CPU: the fastest measured), "
+        "torchscript (default on a GPU), openvino (pip install 'pyaz[openvino]')",
+    )
+
+
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds ``--model`` and ``--device``."""
+    """Adds ``--model``, ``--device`` and ``--runtime``."""
     parser.add_argument(
         "--model",
         metavar="PATH",
@@ -96,6 +108,7 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--device", default="cpu", help="torch device for --model, e.g. cpu or cuda (default: cpu)"
     )
+    add_runtime_argument(parser)
 
 
 def add_search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -144,4 +157,5 @@ def engine_from_arguments(args: argparse.Namespace, model: LoadedModel | None) -
         c_puct=args.c_puct,
         c_uct=args.c_uct,
         device=getattr(args, "device", "cpu"),
+        runtime=getattr(args, "runtime", None),
     )

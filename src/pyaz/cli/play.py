@@ -13,7 +13,12 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from pyaz.cli.options import add_game_arguments, describe_game, game_from_args
+from pyaz.cli.options import (
+    add_game_arguments,
+    add_runtime_argument,
+    describe_game,
+    game_from_args,
+)
 from pyaz.eval import presets
 from pyaz.eval.external import EngineError
 from pyaz.eval.players import Player, Resignation, close_player
@@ -58,6 +63,7 @@ examples:
         "opponent (default 200)",
     )
     who.add_argument("--seed", type=int, default=0, help="seed of the opponent (default 0)")
+    add_runtime_argument(who)
     side = who.add_mutually_exclusive_group()
     side.add_argument("--human-first", action="store_true", help="you move first (default)")
     side.add_argument("--human-second", action="store_true", help="the opponent moves first")
@@ -241,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     human = 1 if args.human_second else 0
     try:
-        opponent = presets.make_player(spec, start, seed=args.seed)
+        opponent = presets.make_player(spec, start, seed=args.seed, runtime=args.runtime)
     except (ValueError, TypeError, OSError, RuntimeError) as error:
         print(f"pyaz-play: {error}", file=sys.stderr)
         return 2

@@ -93,6 +93,12 @@ OPTIONS: list[tuple[str, Any, str]] = [
     ("parallel_games", int, "self-play games in flight (their leaves share one network batch)"),
     ("threads", int, "threads for tree work in self-play (any number works on any machine)"),
     ("torch_threads", int, "intra-op threads for the network (1 is fastest for small CPU nets)"),
+    (
+        "runtime",
+        str,
+        "where self-play, gates and evaluations run the network: onnxruntime (the fastest "
+        "measured on a CPU), torchscript, openvino; training stays in PyTorch",
+    ),
     ("eval_every", int, "evaluate against the reference opponent every this many iterations"),
     ("eval_games", int, "games per evaluation (colours alternate)"),
     (

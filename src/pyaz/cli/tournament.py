@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pyaz.cli.options import add_game_arguments, given_game_options
+from pyaz.cli.options import add_game_arguments, add_runtime_argument, given_game_options
 from pyaz.eval.elo import DEFAULT_PRIOR
 from pyaz.eval.players import RandomPlayer
 from pyaz.eval.tournament import (
@@ -124,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=0, help="seed of the openings and the random player (0)"
     )
     parser.add_argument("--device", default="cpu", help="torch device for the networks (cpu)")
+    add_runtime_argument(parser)
     parser.add_argument(
         "--torch-threads", type=int, default=1, help="torch intra-op threads (default 1)"
     )
@@ -154,7 +155,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.random:
             contestants.append(Contestant(RANDOM, RandomPlayer(seed=args.seed, name=RANDOM)))
         contestants += checkpoint_contestants(
-            args.checkpoints, state, args.simulations, device=args.device, seed=args.seed
+            args.checkpoints,
+            state,
+            args.simulations,
+            device=args.device,
+            seed=args.seed,
+            runtime=args.runtime,
         )
         anchor = args.anchor if args.anchor is not None else (RANDOM if args.random else None)
         described = ", ".join(f"{k}={v}" for k, v in game_options.items())

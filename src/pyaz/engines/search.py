@@ -121,11 +121,14 @@ class EngineSearch:
         c_puct: float = 1.0,
         c_uct: float = 2**0.5,
         device: str = "cpu",
+        runtime: str | None = None,
     ) -> EngineSearch:
-        """UCT with random rollouts without ``model``, else PUCT guided by its network."""
+        """UCT with random rollouts without ``model``, else PUCT guided by its network (run on
+        ``runtime``; default: ONNX Runtime on a CPU)."""
         if model is None:
             return cls.uct(seed=seed, threads=threads, c_uct=c_uct)
-        return cls.puct(model.evaluator(device), seed=seed, threads=threads, c_puct=c_puct)
+        evaluator = model.evaluator(device, runtime)
+        return cls.puct(evaluator, seed=seed, threads=threads, c_puct=c_puct)
 
     @property
     def search(self) -> Any:

@@ -45,6 +45,7 @@ class MatchPlan:
     seed: int = 0
     torch_threads: int = 0
     games: int = 0
+    runtime: str | None = None
 
     def a_first(self, index: int) -> bool:
         """A moves first in the even-numbered games."""
@@ -86,10 +87,11 @@ class MatchWorker:
         if presets.is_external(spec):
             if side not in self._engines:
                 self._engines[side] = presets.make_player(
-                    spec, self.start, seed=self.plan.player_seed(0, side)
+                    spec, self.start, seed=self.plan.player_seed(0, side), runtime=self.plan.runtime
                 )
             return self._engines[side]
-        return presets.make_player(spec, self.start, seed=self.plan.player_seed(index, side))
+        seed = self.plan.player_seed(index, side)
+        return presets.make_player(spec, self.start, seed=seed, runtime=self.plan.runtime)
 
     def play(self, index: int) -> dict[str, Any]:
         """Plays game ``index``; its record as plain data (picklable)."""

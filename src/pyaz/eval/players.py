@@ -206,12 +206,13 @@ def network_player(
     name: str | None = None,
     seed: int = 0,
     device: str = "cpu",
+    runtime: str | None = None,
     **search_options: Any,
 ) -> SearchPlayer:
     """The one network player: greedy PUCT with ``simulations`` simulations a move, guided by a
     network (a :class:`~pyaz.nets.LoadedModel`, or a path that :func:`pyaz.nets.load_model`
-    reads, cached per process). The run's ``c_puct`` and ``draw_value`` apply unless
-    ``search_options`` set them."""
+    reads, cached per process) run on ``runtime`` (default: ONNX Runtime on a CPU). The run's
+    ``c_puct`` and ``draw_value`` apply unless ``search_options`` set them."""
     if not isinstance(model, str | os.PathLike):
         loaded = model
     else:
@@ -220,7 +221,7 @@ def network_player(
         loaded = load_model(model, cached=True)
     options = {**loaded.search_options(), **search_options}
     return SearchPlayer(
-        loaded.evaluator(device),
+        loaded.evaluator(device, runtime),
         simulations,
         name=name if name is not None else str(loaded.path),
         seed=seed,

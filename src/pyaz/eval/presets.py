@@ -80,11 +80,12 @@ _EXTERNAL = ("gnugo", "pachi", "gtp-rhino", "fairy-stockfish", "lichess", "gtp",
 class _Spec:
     """A parsed spec: ``kind:rest`` with helpers for its integer fields and checks."""
 
-    def __init__(self, text: str, state: GameState, seed: int) -> None:
+    def __init__(self, text: str, state: GameState, seed: int, runtime: str | None) -> None:
         self.text = text.strip()
         self.kind, self.rest = _split(self.text)
         self.state = state
         self.seed = seed
+        self.runtime = runtime
 
     def ints(self, defaults: Sequence[int], names: Sequence[str]) -> list[int]:
         """The ``:``-separated integer fields, with ``defaults`` for the missing ones."""
@@ -157,7 +158,7 @@ def _model(spec: _Spec) -> Player:
 
     model = load_model(path, cached=True)
     model.check(spec.state)
-    return network_player(model, simulations, name=spec.text, seed=spec.seed)
+    return network_player(model, simulations, name=spec.text, seed=spec.seed, runtime=spec.runtime)
 
 
 def _gnugo(spec: _Spec) -> Player:
@@ -230,16 +231,19 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
 """The builder of each preset kind."""
 
 
-def make_player(spec: str, start_state: GameState, seed: int = 0) -> Player:
+def make_player(
+    spec: str, start_state: GameState, seed: int = 0, runtime: str | None = None
+) -> Player:
     """The player that ``spec`` names (see the module docstring), for ``start_state``'s game.
 
-    ``seed`` seeds the random player, the search players and GNU Go/Pachi. Raises ValueError
+    ``seed`` seeds the random player, the search players and GNU Go/Pachi; ``runtime`` is where
+    a network player runs its network (default: ONNX Runtime on a CPU). Raises ValueError
     for an unknown spec or one that does not fit the game, FileNotFoundError (with how to
     install it) for a missing engine or model. The player's ``name`` is ``spec``.
     """
     if not isinstance(spec, str):
         raise TypeError(f"a player spec is a string such as 'uct:200', got {spec!r}")
-    parsed = _Spec(spec, start_state, seed)
+    parsed = _Spec(spec, start_state, seed, runtime)
     builder = BUILDERS.get(parsed.kind)
     if builder is None:
         raise ValueError(f"unknown player {spec!r}\n{PRESETS_HELP}")

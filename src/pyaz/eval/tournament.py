@@ -120,9 +120,11 @@ def checkpoint_contestants(
     simulations: int,
     device: str = "cpu",
     seed: int = 0,
+    runtime: str | None = None,
 ) -> list[Contestant]:
     """Players for networks (see :func:`pyaz.nets.load_model`: run folders, ``checkpoint.pt``,
-    ``nets/iter-*.pt``, TorchScript); a spec ``LABEL=PATH`` names the player ``LABEL``."""
+    ``nets/iter-*.pt``, TorchScript) run on ``runtime``; a spec ``LABEL=PATH`` names the player
+    ``LABEL``."""
     from pyaz.nets import load_model
 
     contestants: list[Contestant] = []
@@ -135,7 +137,9 @@ def checkpoint_contestants(
         if name in used:
             name = next(f"{name}#{k}" for k in itertools.count(2) if f"{name}#{k}" not in used)
         used.add(name)
-        player = network_player(model, simulations, name, seed=seed + index, device=device)
+        player = network_player(
+            model, simulations, name, seed=seed + index, device=device, runtime=runtime
+        )
         contestants.append(Contestant(name, player, path, model.iteration))
     return contestants
 

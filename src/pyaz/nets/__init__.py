@@ -1,45 +1,99 @@
-"""The networks layer: residual policy-value networks (:mod:`pyaz.nets.model`), the one loader of
-model files (:func:`load_model`), and the evaluators that run a network for the search
-(:class:`TorchEvaluator`)."""
+"""The networks layer: policy-value networks (:mod:`pyaz.nets.model`), the one loader of model
+files (:func:`load_model`), and the evaluators that run a network for the search on an
+inference runtime (:mod:`pyaz.nets.runtimes`: ONNX Runtime by default on a CPU, TorchScript,
+OpenVINO)."""
 
-from pyaz.nets.evaluator import TorchEvaluator
-from pyaz.nets.loading import (
-    CHECKPOINT_FILE,
-    RUN_CONFIG_FILE,
-    TORCHSCRIPT_FILE,
-    LoadedModel,
-    check_network,
-    is_torchscript,
-    load_model,
-    load_net,
-    model_file,
-    run_config,
-    run_dir_of,
-)
-from pyaz.nets.model import (
-    ARCHITECTURES,
-    PRESETS,
-    AzgNet,
-    NetConfig,
-    PolicyValueNet,
-    ResidualBlock,
-    ResNet,
-    net_config_for,
-    net_from_state,
-    net_state,
-    to_torchscript,
-    torchscript_bytes,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getattr__)
+    from pyaz.nets.evaluator import (
+        TorchEvaluator,
+    )
+    from pyaz.nets.loading import (
+        CHECKPOINT_FILE,
+        RUN_CONFIG_FILE,
+        TORCHSCRIPT_FILE,
+        LoadedModel,
+        check_network,
+        is_torchscript,
+        load_model,
+        load_net,
+        model_file,
+        run_config,
+        run_dir_of,
+    )
+    from pyaz.nets.model import (
+        ARCHITECTURES,
+        PRESETS,
+        AzgNet,
+        NetConfig,
+        PolicyValueNet,
+        ResidualBlock,
+        ResNet,
+        net_config_for,
+        net_from_state,
+        net_state,
+        to_torchscript,
+        torchscript_bytes,
+    )
+    from pyaz.nets.runtimes import (
+        DEFAULT_RUNTIME,
+        RUNTIMES,
+        OnnxEvaluator,
+        OpenVinoEvaluator,
+        make_evaluator,
+    )
+
+# Every name below loads its module (and torch) only when it is first used, so that
+# importing a torch-free part such as pyaz.nets.runtimes stays light.
+_WHERE: dict[str, str] = {
+    "TorchEvaluator": "pyaz.nets.evaluator",
+    "CHECKPOINT_FILE": "pyaz.nets.loading",
+    "RUN_CONFIG_FILE": "pyaz.nets.loading",
+    "TORCHSCRIPT_FILE": "pyaz.nets.loading",
+    "LoadedModel": "pyaz.nets.loading",
+    "check_network": "pyaz.nets.loading",
+    "is_torchscript": "pyaz.nets.loading",
+    "load_model": "pyaz.nets.loading",
+    "load_net": "pyaz.nets.loading",
+    "model_file": "pyaz.nets.loading",
+    "run_config": "pyaz.nets.loading",
+    "run_dir_of": "pyaz.nets.loading",
+    "ARCHITECTURES": "pyaz.nets.model",
+    "PRESETS": "pyaz.nets.model",
+    "AzgNet": "pyaz.nets.model",
+    "NetConfig": "pyaz.nets.model",
+    "PolicyValueNet": "pyaz.nets.model",
+    "ResidualBlock": "pyaz.nets.model",
+    "ResNet": "pyaz.nets.model",
+    "net_config_for": "pyaz.nets.model",
+    "net_from_state": "pyaz.nets.model",
+    "net_state": "pyaz.nets.model",
+    "to_torchscript": "pyaz.nets.model",
+    "torchscript_bytes": "pyaz.nets.model",
+    "DEFAULT_RUNTIME": "pyaz.nets.runtimes",
+    "RUNTIMES": "pyaz.nets.runtimes",
+    "OnnxEvaluator": "pyaz.nets.runtimes",
+    "OpenVinoEvaluator": "pyaz.nets.runtimes",
+    "make_evaluator": "pyaz.nets.runtimes",
+}
 
 __all__ = [
     "ARCHITECTURES",
     "CHECKPOINT_FILE",
+    "DEFAULT_RUNTIME",
     "PRESETS",
+    "RUNTIMES",
     "RUN_CONFIG_FILE",
     "TORCHSCRIPT_FILE",
     "AzgNet",
     "LoadedModel",
     "NetConfig",
+    "OnnxEvaluator",
+    "OpenVinoEvaluator",
     "PolicyValueNet",
     "ResNet",
     "ResidualBlock",
@@ -48,6 +102,7 @@ __all__ = [
     "is_torchscript",
     "load_model",
     "load_net",
+    "make_evaluator",
     "model_file",
     "net_config_for",
     "net_from_state",
@@ -57,3 +112,15 @@ __all__ = [
     "to_torchscript",
     "torchscript_bytes",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(importlib.import_module(_WHERE[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pyaz.nets' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

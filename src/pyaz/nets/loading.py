@@ -20,8 +20,8 @@ import torch
 from torch import nn
 
 from pyaz.games import GameState
-from pyaz.nets.evaluator import TorchEvaluator
-from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state, to_torchscript
+from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state
+from pyaz.nets.runtimes import make_evaluator
 
 CHECKPOINT_FILE = "checkpoint.pt"
 """The training loop's checkpoint in a run folder (its ``"best"`` network is the one to play)."""
@@ -83,12 +83,19 @@ class LoadedModel:
             if self.settings.get(key) is not None
         }
 
-    def evaluator(self, device: str = "cpu") -> TorchEvaluator:
-        """The network as the search's batched evaluator (TorchScript on ``device``)."""
-        module = (
-            to_torchscript(self.module) if isinstance(self.module, PolicyValueNet) else self.module
-        )
-        return TorchEvaluator(module, device=device)
+    def evaluator(
+        self,
+        device: str = "cpu",
+        runtime: str | None = None,
+        planes_shape: tuple[int, int, int] | None = None,
+    ) -> Any:
+        """The network as the search's batched evaluator on ``runtime`` (default: ONNX Runtime
+        on a CPU, TorchScript elsewhere; see :mod:`pyaz.nets.runtimes`). A TorchScript archive
+        keeps no input shape: pass ``planes_shape`` to run it on ONNX Runtime."""
+        shape = planes_shape
+        if self.config is not None:
+            shape = (self.config.planes, self.config.height, self.config.width)
+        return make_evaluator(self.module, shape, runtime, device)
 
     def check(
         self,

@@ -52,6 +52,7 @@ from pyaz.nets import (
     torchscript_bytes,
 )
 from pyaz.nets.evaluator import TorchEvaluator
+from pyaz.nets.runtimes import RUNTIMES, make_evaluator
 from pyaz.search import SelfPlay, SelfPlayRecords
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
@@ -112,6 +113,7 @@ class TrainConfig:
     parallel_games: int = 32
     threads: int = 1
     torch_threads: int = 1  # intra-op threads for the network (1 is fastest for small CPU nets)
+    runtime: str = "onnxruntime"  # where self-play, gating and evaluation run the network
     eval_every: int = 1
     eval_games: int = 20
     eval_opponent: str = "uct200"  # a pyaz-arena spec (uct200, random, gnugo:1, ...) or "none"
@@ -147,7 +149,7 @@ class TrainConfig:
             number = float(getattr(self, name))
             if not bottom <= number <= top:  # NaN fails too
                 raise ValueError(f"{name} must be in [{bottom:g}, {top:g}], got {number}")
-        choices = {"gating": GATINGS, "loss": LOSSES}
+        choices = {"gating": GATINGS, "loss": LOSSES, "runtime": RUNTIMES}
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 known = ", ".join(allowed)
@@ -231,12 +233,16 @@ class TrainingLoop:
         }
         self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE)
 
-    def _evaluator(self, net: PolicyValueNet, slot: int) -> TorchEvaluator:
-        """A TorchScript copy of ``net`` for the search (two slots: gating needs two nets at once).
-
-        The networks are scripted once per run and get fresh weights here: scripting reads the
-        source files, which should not matter (or break) in the middle of a long run.
-        """
+    def _evaluator(self, net: PolicyValueNet, slot: int) -> Any:
+        """``net`` as the search's evaluator on the run's runtime (two slots: gating needs two
+        networks at once). On ONNX Runtime or OpenVINO the network is exported with its current
+        weights (traced: no source files are read). On TorchScript the networks are scripted
+        once per run and get fresh weights here: scripting reads the source files, which should
+        not matter (or break) in the middle of a long run."""
+        c = self.config
+        if c.runtime != "torchscript":
+            shape = (net.config.planes, net.config.height, net.config.width)
+            return make_evaluator(net, shape, c.runtime, threads=max(1, c.torch_threads))
         scripted = self._scripted[slot]
         scripted.load_state_dict(net.state_dict())
         return TorchEvaluator(scripted)

@@ -1,0 +1,136 @@
+"""The inference runtimes side by side (issue 19): ONNX Runtime and OpenVINO against TorchScript on
+the same networks and inputs, one thread each, at the batch sizes self-play reaches; then
+self-play itself with ONNX Runtime against TorchScript.
+
+Every row is a paired, interleaved comparison within one run (see ``test_search_bench``); the
+ratio is the runtime's throughput over TorchScript's. Outputs agree to 1e-4 (checked here and in
+``tests/test_runtimes.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import BenchConfig
+from test_search_bench import Contender, paired_info, run_paired
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnxruntime")
+
+BATCHES = (1, 8, 24, 64)
+NETWORKS = {  # label -> (game, size, net preset)
+    "tiny net, Othello 6x6": ("othello", 6, "tiny"),
+    "small net, Othello 8x8": ("othello", 8, "small"),
+}
+RUNTIMES = ("onnxruntime", "openvino")
+
+
+@pytest.fixture(autouse=True)
+def _one_thread() -> Any:
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def _network(pyaz: ModuleType, game: str, size: int, preset: str, seed: int) -> tuple[Any, Any]:
+    from pyaz.nets import PolicyValueNet, net_config_for
+
+    torch.manual_seed(seed)
+    start = pyaz.make(game, size=size)
+    net = PolicyValueNet(net_config_for(start, preset))
+    net.eval()
+    return net, start
+
+
+@pytest.mark.benchmark(group="inference")
+@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("network", list(NETWORKS))
+@pytest.mark.parametrize("batch", BATCHES, ids=[f"batch{b}" for b in BATCHES])
+def test_runtime_against_torchscript(
+    benchmark: Any,
+    batch: int,
+    network: str,
+    runtime: str,
+    pyaz: ModuleType,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+) -> None:
+    """Forward passes of one batch: positions per second on ``runtime`` vs TorchScript."""
+    if runtime == "openvino":
+        pytest.importorskip("openvino")
+    from pyaz.nets import make_evaluator
+
+    game, size, preset = NETWORKS[network]
+    net, start = _network(pyaz, game, size, preset, bench_cfg.seed)
+    shape = tuple(start.planes_shape)
+    mine = make_evaluator(net, shape, runtime, threads=1)
+    peer = make_evaluator(net, shape, "torchscript")
+    rng = np.random.default_rng(bench_cfg.seed)
+    planes = rng.integers(0, 2, size=(batch, *shape)).astype(np.float32)
+    ours, theirs = mine(planes), peer(planes)
+    assert np.allclose(ours[0], theirs[0], atol=1e-4) and np.allclose(ours[1], theirs[1], atol=1e-4)
+
+    def forward(evaluator: Any) -> Callable[[], int]:
+        def once() -> int:
+            evaluator(planes)
+            return batch
+
+        return once
+
+    faster = Contender(runtime, forward(mine))
+    base = Contender("TorchScript", forward(peer))
+    run_paired(benchmark, faster, base, bench_cfg)
+    info = paired_info(
+        faster, base, engine=runtime, peer_name=f"TorchScript (torch {torch.__version__})"
+    )
+    info.update(
+        game=network,
+        measure=f"{runtime} vs TorchScript, forward positions/s, batch {batch}",
+        unit="positions/s",
+    )
+    benchmark.extra_info.update(info)
+    record_row(info)
+
+
+@pytest.mark.benchmark(group="inference-selfplay")
+def test_selfplay_onnxruntime_against_torchscript(
+    benchmark: Any,
+    pyaz: ModuleType,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+) -> None:
+    """The main command's self-play (Othello 6x6, tiny network, 100 simulations, 32 games in
+    flight) on ONNX Runtime vs TorchScript: simulations per second."""
+    from pyaz.nets import make_evaluator
+
+    net, start = _network(pyaz, "othello", 6, "tiny", bench_cfg.seed)
+    shape = tuple(start.planes_shape)
+    evaluators = {
+        r: make_evaluator(net, shape, r, threads=1) for r in ("onnxruntime", "torchscript")
+    }
+
+    def play(runtime: str) -> Callable[[], int]:
+        def once() -> int:
+            records = pyaz.SelfPlay(start, simulations=100, parallel_games=32, seed=1).play(
+                32, evaluators[runtime]
+            )
+            return int(records.evaluated_leaves)
+
+        return once
+
+    faster = Contender("onnxruntime", play("onnxruntime"))
+    base = Contender("torchscript", play("torchscript"))
+    run_paired(benchmark, faster, base, bench_cfg)
+    info = paired_info(faster, base, engine="onnxruntime", peer_name="TorchScript")
+    info.update(
+        game="Othello 6x6",
+        measure="self-play evaluated leaves/s (tiny net, 100 sims, 32 games)",
+        unit="leaves/s",
+    )
+    benchmark.extra_info.update(info)
+    record_row(info)
