@@ -335,3 +335,23 @@ def test_play_match_progress_and_errors(capsys) -> None:
     over = pyaz.make("connect_four").play("1 2 1 2 1 2 1")
     with pytest.raises(ValueError):
         play_game(RandomPlayer(), RandomPlayer(), over)
+
+
+def test_the_greedy_player_takes_wins_blocks_and_the_most_discs() -> None:
+    from pyaz.eval.players import GreedyPlayer
+    from pyaz.eval.presets import make_player
+
+    greedy = make_player("greedy", pyaz.make("connect_four"), seed=1)
+    assert isinstance(greedy, GreedyPlayer)
+    win = pyaz.make("connect_four").play("1 2 1 2 1 2")  # X can complete column 1
+    assert greedy.choose(win) == 0
+    block = pyaz.make("connect_four").play("1 2 1 2 1")  # O must stop column 1
+    assert greedy.choose(block) == 0
+    othello = pyaz.make("othello", size=6)
+    for _ in range(6):  # along a game: the move it picks leaves the most own discs
+        me = othello.to_move() + 1
+        counts = {a: int((othello.child(a).board() == me).sum()) for a in othello.legal_actions()}
+        assert counts[greedy.choose(othello)] == max(counts.values())
+        othello.apply(othello.legal_actions()[0])
+    with pytest.raises(ValueError, match="takes no argument"):
+        make_player("greedy:3", othello)

@@ -10,6 +10,7 @@ import os
 import random
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from pyaz._core import Status
 from pyaz.games import GameState, same_position
 from pyaz.search import Evaluator, Search
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:  # pyaz.nets imports torch, loaded only when a network plays
     from pyaz.nets import LoadedModel
 
 __all__ = [
+    "GreedyPlayer",
     "Player",
     "RandomPlayer",
     "Resignation",
@@ -78,6 +80,54 @@ class RandomPlayer:
 
     def __repr__(self) -> str:
         return f"RandomPlayer(name={self.name!r})"
+
+
+class GreedyPlayer:
+    """A one-ply player. Othello: the move that leaves the most own discs (the classic greedy
+    baseline); other games: a move that wins at once, else one that stops the opponent's
+    immediate win, else a random one. Ties are broken at random (seeded)."""
+
+    def __init__(self, seed: int = 0, name: str = "greedy") -> None:
+        self.name = name
+        self._rng = random.Random(seed)
+
+    def reset(self, state: GameState) -> None:
+        """Nothing to prepare."""
+
+    def choose(self, state: GameState) -> int:
+        """The greedy move in ``state``."""
+        actions = state.legal_actions()
+        if state.name == "othello":
+            me = int(state.to_move()) + 1
+            scores = [int((state.child(a).board() == me).sum()) for a in actions]
+            best = max(scores)
+            best_moves = [a for a, s in zip(actions, scores, strict=True) if s == best]
+            return int(self._rng.choice(best_moves))
+        mover = state.to_move()
+        wins = [a for a in actions if _wins(state.child(a), mover)]
+        if wins:
+            return int(self._rng.choice(wins))
+        blocks = [a for a in actions if not _opponent_wins_next(state.child(a), mover)]
+        return int(self._rng.choice(blocks or actions))
+
+    def observe(self, action: int) -> None:
+        """Ignored."""
+
+    def __repr__(self) -> str:
+        return f"GreedyPlayer(name={self.name!r})"
+
+
+def _wins(state: GameState, player: int) -> bool:
+    won = Status.FIRST_PLAYER_WIN if player == 0 else Status.SECOND_PLAYER_WIN
+    return bool(state.status() == won)
+
+
+def _opponent_wins_next(state: GameState, player: int) -> bool:
+    """Whether the opponent (to move in ``state``) has a move that wins at once."""
+    if state.is_terminal():
+        return False
+    opponent = 1 - player
+    return any(_wins(state.child(a), opponent) for a in state.legal_actions())
 
 
 class SearchPlayer:

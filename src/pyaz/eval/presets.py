@@ -4,6 +4,8 @@ Presets (``spec``), checked against the game of ``start_state``:
 
 ===============================  ==============================================================
 ``random``                       uniformly random legal moves (any game)
+``greedy``                       one ply: Othello, the most own discs; other games, win now,
+                                 else stop the opponent's immediate win, else random
 ``uct200``, ``uct:N``, ``uctN``  UCT with N random-rollout simulations a move (any game; seed
                                  000's Reversi reference is ``uct200``)
 ``model:PATH[:SIMS]``            a pyaz network with PUCT search, SIMS simulations (default
@@ -38,7 +40,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from pyaz.eval import external
-from pyaz.eval.players import Player, RandomPlayer, network_player, uct_player
+from pyaz.eval.players import GreedyPlayer, Player, RandomPlayer, network_player, uct_player
 from pyaz.games import GameState
 
 __all__ = [
@@ -53,6 +55,8 @@ __all__ = [
 PRESETS_HELP = """\
 player presets (SPEC):
   random                      uniformly random legal moves (any game)
+  greedy                      one ply: othello, the most own discs; other games, win now, else
+                              stop the opponent's immediate win, else random
   uct200, uct:N               UCT with N random-rollout simulations a move (any game;
                               seed 000's Reversi reference is uct200)
   model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
@@ -140,6 +144,12 @@ def _random(spec: _Spec) -> Player:
     return RandomPlayer(seed=spec.seed, name=spec.text)
 
 
+def _greedy(spec: _Spec) -> Player:
+    if spec.rest:
+        raise ValueError(f"{spec.text!r}: 'greedy' takes no argument")
+    return GreedyPlayer(seed=spec.seed, name=spec.text)
+
+
 def _uct(spec: _Spec) -> Player:
     (simulations,) = spec.ints([200], ["SIMULATIONS"])
     spec.check_range("the number of simulations", simulations, 1, 10**9)
@@ -218,6 +228,7 @@ def _uci(spec: _Spec) -> Player:
 
 BUILDERS: dict[str, Callable[[_Spec], Player]] = {
     "random": _random,
+    "greedy": _greedy,
     "uct": _uct,
     "model": _model,
     "gnugo": _gnugo,
