@@ -119,7 +119,13 @@ class OpenVinoEvaluator:
             raise ValueError(f"threads must be >= 1, got {threads}")
         core = openvino.Core()
         model = core.read_model(onnx_bytes(module, planes_shape))
-        config = {"INFERENCE_NUM_THREADS": str(threads), "PERFORMANCE_HINT": "LATENCY"}
+        # f32 always: on CPUs with bfloat16 units (AVX512-BF16, AMX) OpenVINO's default is bf16,
+        # which moves the outputs by ~5e-4, more than the 1e-4 the runtimes are held to.
+        config = {
+            "INFERENCE_NUM_THREADS": str(threads),
+            "PERFORMANCE_HINT": "LATENCY",
+            "INFERENCE_PRECISION_HINT": "f32",
+        }
         self.compiled = core.compile_model(model, "CPU", config)
         self.request = self.compiled.create_infer_request()
         self.calls = 0
