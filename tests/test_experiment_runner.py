@@ -126,3 +126,22 @@ def test_help_lists_the_experiments(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     for name in EXPERIMENTS:
         assert name in text
+
+
+def test_repetitions_override_the_scales_and_are_part_of_the_plan(tmp_path: Path) -> None:
+    curriculum = get_experiment("curriculum")
+    three = len(curriculum.runs("cpu"))
+    curriculum.repeat = 1
+    assert curriculum.repetitions("cpu") == 1 and len(curriculum.runs("cpu")) * 3 == three
+    curriculum.repeat = None
+    with pytest.raises(ValueError, match="toy does not repeat its runs"):
+        run_experiment(Toy(), tmp_path / "x", repetitions=2, write=lambda _: None)
+    with pytest.raises(ValueError, match=r"repetitions must be in 1\.\.100, got 0"):
+        run_experiment(get_experiment("losses"), tmp_path / "x", repetitions=0)
+    out = tmp_path / "toy"
+    run_experiment(Toy(), out, scale="short", write=lambda _: None)
+    assert json.loads((out / "experiment.json").read_text())["repetitions"] == 1
+    toy = Toy()
+    toy.repeated = True
+    with pytest.raises(ValueError, match="repetitions=1, not 2"):
+        run_experiment(toy, out, scale="short", resume=True, repetitions=2, write=lambda _: None)

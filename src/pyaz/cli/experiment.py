@@ -56,6 +56,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--resume", action="store_true", help="continue an interrupted experiment")
     parser.add_argument("--seed", type=int, default=0, help="seed of every run (default 0)")
+    parser.add_argument(
+        "--repetitions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="runs per configuration, instead of the scale's (curriculum, losses; e.g. 1 for a "
+        "first look at the cpu scale in a third of its time)",
+    )
     return parser
 
 
@@ -75,12 +83,14 @@ def main(argv: list[str] | None = None) -> int:
             workers=args.workers,
             resume=args.resume,
             seed=args.seed,
+            repetitions=args.repetitions,
         )
     except KeyboardInterrupt:
         print(
             f"\ninterrupted: finished runs are kept; continue with\n"
             f"  pyaz-experiment {args.name} --out {args.out} --resume"
-            + (" --short" if args.short else f" --scale {args.scale}" if args.scale else ""),
+            + (" --short" if args.short else f" --scale {args.scale}" if args.scale else "")
+            + (f" --repetitions {args.repetitions}" if args.repetitions else ""),
             file=sys.stderr,
         )
         return 130

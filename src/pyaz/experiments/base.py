@@ -79,6 +79,16 @@ class Experiment(ABC):
     title: str = ""
     seed_paper: str = ""
     costs: dict[str, str] = {}  # noqa: RUF012  # scale -> what it costs, for --help and the README
+    repeated: bool = False  # whether its runs are repeated (and --repetitions applies)
+    repeat: int | None = None  # --repetitions: overrides the scale's number of repetitions
+
+    def repetitions(self, scale: str) -> int:
+        """Runs per configuration at ``scale``: ``repeat`` when set, else the scale's own."""
+        return self.repeat if self.repeat is not None else self.scale_repetitions(scale)
+
+    def scale_repetitions(self, scale: str) -> int:
+        """Runs per configuration that ``scale`` asks for."""
+        return 1
 
     @abstractmethod
     def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:

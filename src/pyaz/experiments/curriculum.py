@@ -116,7 +116,9 @@ class CurriculumExperiment(Experiment):
         """The settings (games and loops) run at ``scale``."""
         return ["reversi-az"] if scale == "cpu" else list(SETTINGS)
 
-    def repetitions(self, scale: str) -> int:
+    repeated = True
+
+    def scale_repetitions(self, scale: str) -> int:
         return 1 if scale == "short" else 3
 
     def config(self, setting: str, player: str, scale: str, seed: int) -> dict[str, Any]:

@@ -72,7 +72,9 @@ class LossesExperiment(Experiment):
             return ["othello5", "connect4-5x5", "gobang5"]
         return list(GAMES)
 
-    def repetitions(self, scale: str) -> int:
+    repeated = True
+
+    def scale_repetitions(self, scale: str) -> int:
         return {"short": 1, "cpu": 3, "full": 8}[scale]
 
     def config(self, game: str, target: str, scale: str, seed: int) -> dict[str, Any]:

@@ -98,7 +98,9 @@ def _duration(seconds: float) -> str:
     return f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
 
 
-def _check_plan(out: Path, experiment: Experiment, scale: str, seed: int, resume: bool) -> None:
+def _check_plan(
+    out: Path, experiment: Experiment, scale: str, seed: int, resume: bool, repetitions: int
+) -> None:
     """Refuses a folder that holds another experiment, or this one without ``resume``."""
     saved_path = out / EXPERIMENT_FILE
     if not saved_path.exists():
@@ -108,9 +110,14 @@ def _check_plan(out: Path, experiment: Experiment, scale: str, seed: int, resume
             f"{out} holds an experiment already: resume it (--resume) or pick another folder"
         )
     saved = json.loads(saved_path.read_text())
-    asked = {"experiment": experiment.name, "scale": scale, "seed": seed}
+    asked = {
+        "experiment": experiment.name,
+        "scale": scale,
+        "seed": seed,
+        "repetitions": repetitions,
+    }
     for key, value in asked.items():
-        if saved.get(key) != value:
+        if saved.get(key, 1 if key == "repetitions" else None) != value:
             raise ValueError(
                 f"{out} holds {key}={saved.get(key)!r}, not {value!r}: resume it with the same "
                 "settings or pick another folder"
@@ -125,6 +132,7 @@ def run_experiment(
     workers: int = 1,
     resume: bool = False,
     seed: int = 0,
+    repetitions: int | None = None,
     write: Callable[[str], object] = print,
     executor: Callable[[list[RunSpec], Path, int, Progress], None] | None = None,
 ) -> dict[str, Any]:
@@ -132,15 +140,23 @@ def run_experiment(
 
     ``scale`` is one of :data:`~pyaz.experiments.base.SCALES`. ``workers`` runs play at once,
     each in its own process (1: in this process). With
-    ``resume``, the finished runs of an earlier, interrupted call are skipped. ``executor``
+    ``resume``, the finished runs of an earlier, interrupted call are skipped. ``repetitions``
+    overrides the scale's number of runs per configuration (experiments that repeat runs only).
+    ``executor``
     replaces the local process pool (the Ray engine plugs in here).
     """
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if scale not in SCALES:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+    if repetitions is not None:
+        if not experiment.repeated:
+            raise ValueError(f"{experiment.name} does not repeat its runs: drop --repetitions")
+        if not 1 <= repetitions <= 100:
+            raise ValueError(f"repetitions must be in 1..100, got {repetitions}")
+    experiment.repeat = repetitions
     out = Path(out)
-    _check_plan(out, experiment, scale, seed, resume)
+    _check_plan(out, experiment, scale, seed, resume, experiment.repetitions(scale))
     specs = experiment.runs(scale, seed)
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
@@ -150,6 +166,7 @@ def run_experiment(
         "experiment": experiment.name,
         "scale": scale,
         "seed": seed,
+        "repetitions": experiment.repetitions(scale),
         "runs": [asdict(spec) for spec in specs],
     }
     write_json_atomic(out / EXPERIMENT_FILE, plan)
