@@ -20,6 +20,7 @@ from pyaz.cli import selfplay as cli
 from pyaz.common.runlog import read_metrics
 from pyaz.nets import load_net
 from pyaz.train.curriculum import Curriculum
+from pyaz.train.loop import TrainConfig
 from pyaz.train.preset_files import load_preset, preset_names
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.trainer import combine, loss_terms
@@ -278,3 +279,13 @@ def test_presets_by_name_or_path_and_bad_ones(tmp_path: Path) -> None:
     file.write_text("iterations = = 3\n")
     with pytest.raises(ValueError, match="not valid TOML"):
         load_preset(file)
+
+
+def test_a_time_budget_stops_after_the_iteration_that_passes_it(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert (
+        cli.main([*SMALL, "--iterations", "50", "--max-minutes", "0.0001", "--out", str(out)]) == 0
+    )
+    assert [r["iteration"] for r in _iterations(out)] == [1]
+    with pytest.raises(ValueError, match="max_minutes must be in"):
+        TrainConfig(max_minutes=-1.0).validate()

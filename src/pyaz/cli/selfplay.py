@@ -31,6 +31,12 @@ def _int_list(text: str) -> list[int]:
 # (option, type, help); the option's destination is the TrainConfig field of the same name.
 OPTIONS: list[tuple[str, Any, str]] = [
     ("iterations", int, "I: self-play iterations (seed 001 Table 1: 50/100/150)"),
+    (
+        "max_minutes",
+        float,
+        "stop after the iteration that takes the run time (self-play, training, gating and "
+        "evaluation, summed over resumes) past this many minutes; 0: no limit",
+    ),
     ("episodes", int, "E: self-play games per iteration (10/50/100)"),
     ("sampling_plies", int, "T': moves drawn from the visit policy before this ply, greedy after"),
     ("simulations", int, "m: MCTS simulations per move (25/100/200)"),

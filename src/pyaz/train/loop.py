@@ -73,6 +73,7 @@ class TrainConfig:
     game: str = "othello"
     game_options: dict[str, Any] = field(default_factory=lambda: {"size": 6})
     iterations: int = 100  # I
+    max_minutes: float = 0.0  # stop after the iteration that passes this run time (0: no limit)
     episodes: int = 50  # E: self-play games per iteration
     sampling_plies: int = 15  # T'
     simulations: int = 100  # m
@@ -143,7 +144,7 @@ class TrainConfig:
             "replacement": (0.0, 1.0), "dropout": (0.0, 0.95), "update_threshold": (0.0, 1.0),
             "draw_value": (-1.0, 1.0), "drop_draw": (0.0, 1.0), "loss_lambda": (0.0, 1.0),
             "dirichlet_epsilon": (0.0, 1.0), "lr": (1e-12, 10.0), "l2": (0.0, 1.0),
-            "c_puct": (0.0, 1e6), "dirichlet_alpha": (1e-9, 1e6),
+            "c_puct": (0.0, 1e6), "dirichlet_alpha": (1e-9, 1e6), "max_minutes": (0.0, 1e7),
         }  # fmt: skip
         for name, (bottom, top) in in_range.items():
             number = float(getattr(self, name))
@@ -421,7 +422,10 @@ class TrainingLoop:
 
     @property
     def done(self) -> bool:
-        """Whether every iteration has been played."""
+        """Whether every iteration has been played, or the run time passed ``max_minutes``."""
+        budget = self.config.max_minutes * 60.0
+        if budget > 0 and float(self.counters["elapsed_s"]) >= budget:
+            return True
         return int(self.counters["iteration"]) >= self.config.iterations
 
     def step(self) -> bool:
