@@ -522,7 +522,11 @@ class TrainingLoop:
         )
         self.counters["elapsed_s"] += arena_done - began
         self.counters["iteration"] = iteration
-        record.update(train_steps=self.counters["train_steps"], epochs=self.counters["epochs"])
+        record.update(
+            train_steps=self.counters["train_steps"],
+            epochs=self.counters["epochs"],
+            elapsed_s=self.counters["elapsed_s"],
+        )
         evaluation = self._evaluate() if iteration % max(1, c.eval_every) == 0 else None
         self.counters["elapsed_s"] += _seconds() - arena_done
         self.log.log(record)
