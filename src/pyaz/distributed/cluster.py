@@ -76,15 +76,17 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> Connecti
     ``HOST:PORT`` gives :class:`RayUnavailableError` within a few seconds, not a hang."""
     ray = import_ray()
     chosen = resolve_address(address)
-    if ray.is_initialized():
-        return Connection(chosen, started=False)
     if num_cpus is not None and num_cpus < 1:
         raise ValueError(f"num_cpus must be >= 1, got {num_cpus}")
-    if chosen == LOCAL:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-        return Connection(LOCAL, started=True)
-    if chosen != "auto" and not chosen.startswith("ray://"):
+    if chosen not in (LOCAL, "auto") and not chosen.startswith("ray://"):
         _check_reachable(chosen)
+    if ray.is_initialized():
+        return Connection(chosen, started=False)
+    if chosen == LOCAL:
+        ray.init(
+            address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False
+        )
+        return Connection(LOCAL, started=True)
     try:
         ray.init(address=chosen, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as error:

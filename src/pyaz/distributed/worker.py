@@ -50,7 +50,7 @@ class AsyncOrder:
 class SelfPlayWorker:
     """Self-play for one game on one worker; see the module docstring."""
 
-    MAX_WAITING_CHUNKS = 4  # an asynchronous worker pauses when this many wait for the learner
+    MAX_WAITING_CHUNKS = 1  # an asynchronous worker pauses when this many wait for the learner
 
     def __init__(
         self,
