@@ -83,9 +83,7 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> Connecti
     if ray.is_initialized():
         return Connection(chosen, started=False)
     if chosen == LOCAL:
-        ray.init(
-            address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False
-        )
+        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
         return Connection(LOCAL, started=True)
     try:
         ray.init(address=chosen, log_to_driver=False)
