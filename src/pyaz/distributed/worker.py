@@ -155,6 +155,7 @@ class SelfPlayWorker:
                     chunk = max(chunk + 1, order.first_chunk)  # a restart goes on numbering
                     state = self._weights.get(order.push)
                 if order.push != self._push:
+                    assert state is not None  # pull stored the order's weights first
                     self._evaluator = self._build(state)
                     self._push = order.push
                 seed = chunk_seed(order.seed, self.index, chunk)
