@@ -1,10 +1,10 @@
 """The Python package keeps its layers: each folder imports only the folders below it.
 
 Order (bottom first): common, games, search, nets, engines, eval, train, then the seeds' own
-methods (curling, ...), experiments, and cli on top. ``pyaz/__init__.py`` is the facade that
-re-exports the public names, and ``pyaz._core`` (C++) is below everything. Nothing outside
-``cli/`` may import ``cli/``. Every import counts, also the ones inside functions and under
-``TYPE_CHECKING``.
+methods (curling, ...), distributed (Ray), experiments, and cli on top. ``pyaz/__init__.py`` is
+the facade that re-exports the public names, and ``pyaz._core`` (C++) is below everything.
+Nothing outside ``cli/`` may import ``cli/``. Every import counts, also the ones inside functions
+and under ``TYPE_CHECKING``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ LAYERS = [
     "eval",
     "train",
     "methods",  # curling, alphagomoku, zetago: one subpackage per seed method, side by side
+    "distributed",  # Ray: self-play actors feeding the training loop, runs of experiments
     "experiments",
     "cli",
 ]

@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from pyaz.distributed.cluster import RayUnavailableError
 from pyaz.experiments import EXPERIMENTS, get_experiment
 from pyaz.experiments.base import SCALES
 from pyaz.experiments.runner import run_experiment
@@ -55,6 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, help="runs at once, each in its own process (default 1)"
     )
     parser.add_argument("--resume", action="store_true", help="continue an interrupted experiment")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run each training run as a Ray task (pip install 'pyaz[ray]'): no ADDRESS starts a "
+        "local Ray with --workers CPUs (or joins RAY_ADDRESS), 'auto' or HOST:PORT joins a "
+        "cluster; the folder must be shared by the cluster's nodes",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of every run (default 0)")
     parser.add_argument(
         "--repetitions",
@@ -76,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         experiment = get_experiment(args.name)
         scale = "short" if args.short else (args.scale or "full")
+        executor = None
+        if args.ray is not None:
+            from pyaz.experiments.ray_runner import ray_executor
+
+            executor = ray_executor(args.ray or None)
         run_experiment(
             experiment,
             args.out,
@@ -84,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             resume=args.resume,
             seed=args.seed,
             repetitions=args.repetitions,
+            executor=executor,
         )
     except KeyboardInterrupt:
         print(
@@ -94,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 130
-    except (ValueError, TypeError, FileExistsError, OSError) as error:
+    except (ValueError, TypeError, FileExistsError, OSError, RayUnavailableError) as error:
         print(f"pyaz-experiment: {error}", file=sys.stderr)
         return 2
     return 0

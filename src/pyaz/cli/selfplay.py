@@ -15,6 +15,7 @@ from typing import Any
 
 from pyaz.cli.options import add_game_arguments, given_game_options
 from pyaz.cli.training_run import run_training
+from pyaz.distributed.cluster import RayUnavailableError, WorkerLostError, WorkerTimeoutError
 from pyaz.train.loop import TrainConfig, TrainingLoop
 from pyaz.train.preset_files import load_preset, preset_names, train_config
 
@@ -147,7 +148,62 @@ def build_parser() -> argparse.ArgumentParser:
         parser.add_argument(
             "--" + name.replace("_", "-"), type=kind, help=f"{text} (default {default})"
         )
+    _add_ray_arguments(parser)
     return parser
+
+
+def _add_ray_arguments(parser: argparse.ArgumentParser) -> None:
+    ray = parser.add_argument_group(
+        "Ray (pip install 'pyaz[ray]')",
+        "self-play in Ray actors on a cluster; the learner, gating and evaluation stay here",
+    )
+    ray.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play self-play games on Ray: no ADDRESS starts a local Ray (or joins RAY_ADDRESS), "
+        "'auto' joins the cluster started on this machine, HOST:PORT a cluster's head",
+    )
+    ray.add_argument("--workers", type=int, help="self-play actors (default 1)")
+    ray.add_argument(
+        "--ray-mode",
+        choices=("sync", "async"),
+        help="sync: each iteration waits for its E games (the embedded loop's semantics, the "
+        "default); async: actors keep playing with the latest weights they have",
+    )
+    ray.add_argument(
+        "--ray-timeout", type=float, help="seconds to wait for the workers before an error (600)"
+    )
+    ray.add_argument("--worker-cpus", type=float, help="CPUs per actor (default --threads)")
+    ray.add_argument("--worker-gpus", type=float, help="GPUs per actor (default 0)")
+    ray.add_argument(
+        "--chunk-games", type=int, help="async: games per chunk an actor plays (default E/N)"
+    )
+
+
+def ray_settings(args: argparse.Namespace) -> Any:
+    """The :class:`~pyaz.distributed.RaySettings` of the command line (None without --ray)."""
+    ray_only = ("workers", "ray_mode", "ray_timeout", "worker_cpus", "worker_gpus", "chunk_games")
+    if args.ray is None:
+        given = [name for name in ray_only if getattr(args, name) is not None]
+        if given:
+            names = ", ".join("--" + name.replace("_", "-") for name in given)
+            raise ValueError(f"{names} need --ray")
+        return None
+    from pyaz.distributed import RaySettings
+
+    settings = RaySettings(
+        address=args.ray or None,
+        workers=args.workers if args.workers is not None else 1,
+        mode=args.ray_mode or "sync",
+        timeout_s=args.ray_timeout if args.ray_timeout is not None else 600.0,
+        worker_cpus=args.worker_cpus,
+        worker_gpus=args.worker_gpus or 0.0,
+        chunk_games=args.chunk_games,
+    )
+    settings.validate()
+    return settings
 
 
 def settings_from(args: argparse.Namespace) -> TrainConfig:
@@ -193,24 +249,55 @@ def main(argv: list[str] | None = None) -> int:
         from pyaz.cli import selfplay_curling
 
         return selfplay_curling.main(argv)
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        ray = ray_settings(args)
+    except ValueError as error:
+        parser.error(str(error))
+    engines: list[Any] = []
 
     def build() -> TrainingLoop:
         config = settings_from(args)
-        return TrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
+        engine = None
+        if ray is not None:
+            from pyaz.distributed import RaySelfPlay
+
+            config.validate()
+            engine = RaySelfPlay(config, args.out, ray)
+            engines.append(engine)
+        return TrainingLoop(
+            config, args.out, resume=args.resume, progress=not args.quiet, self_play=engine
+        )
 
     def plot(out: Path) -> None:
         from pyaz.common.plots import make_plots
 
         make_plots(out)
 
-    return run_training(
-        build,
-        args.out,
-        f"pyaz-selfplay --out {args.out} --resume",
-        plot,
-        "plots, metrics, checkpoints, best.torchscript.pt",
-    )
+    resume = f"pyaz-selfplay --out {args.out} --resume" + _ray_words(argv)
+    try:
+        return run_training(
+            build, args.out, resume, plot, "plots, metrics, checkpoints, best.torchscript.pt"
+        )
+    except (RayUnavailableError, WorkerTimeoutError, WorkerLostError) as error:
+        print(f"pyaz-selfplay: {error}", file=sys.stderr)
+        return 1
+    finally:
+        for engine in engines:
+            engine.close()
+
+
+def _ray_words(argv: list[str]) -> str:
+    """The Ray options of the command line, for the resume hint."""
+    words = []
+    for index, word in enumerate(argv):
+        if word == "--ray" or word.startswith(("--ray", "--workers", "--worker-", "--chunk-")):
+            words.append(word)
+            following = argv[index + 1] if index + 1 < len(argv) else ""
+            if "=" not in word and following and not following.startswith("--"):
+                words.append(following)
+    return "".join(" " + word for word in words)
 
 
 if __name__ == "__main__":

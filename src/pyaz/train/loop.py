@@ -63,6 +63,7 @@ from pyaz.train.checkpoint import (
 )
 from pyaz.train.curriculum import Curriculum
 from pyaz.train.replay import ReplayBuffer
+from pyaz.train.selfplay_engine import SelfPlayEngine, SelfPlayJob
 from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 
 
@@ -195,13 +196,21 @@ def _seconds() -> float:
 
 
 class TrainingLoop:
-    """Runs a ``TrainConfig`` in ``run_dir``; see the module docstring."""
+    """Runs a ``TrainConfig`` in ``run_dir``; see the module docstring. ``self_play`` plays the
+    self-play games elsewhere (e.g. :class:`pyaz.distributed.RaySelfPlay`); by default they are
+    played in this process."""
 
     def __init__(
-        self, config: TrainConfig, run_dir: Path, resume: bool = False, progress: bool = True
+        self,
+        config: TrainConfig,
+        run_dir: Path,
+        resume: bool = False,
+        progress: bool = True,
+        self_play: SelfPlayEngine | None = None,
     ):
         config.validate()
         self.config = config
+        self.engine = self_play
         self.run_dir = Path(run_dir)
         self.progress = progress
         self.start_state = make(config.game, **config.game_options)
@@ -268,26 +277,33 @@ class TrainingLoop:
 
     # -- stages ---------------------------------------------------------------------------------
 
-    def _self_play(self, iteration: int) -> SelfPlayRecords:
+    def _self_play_job(self, iteration: int) -> SelfPlayJob:
+        """The iteration's games: E of them, seeded by the run's seed and the iteration."""
         c = self.config
-        net = self.best if c.gating != "none" else self.current
         epoch = self.counters["epochs"]
         mean_length = self.counters["mean_game_length"]
-        player = SelfPlay(
-            self.start_state,
-            simulations=c.simulations,
-            parallel_games=c.parallel_games,
-            sampling_plies=c.sampling_plies,
-            random_opening_plies=self.curriculum.random_plies(epoch, mean_length),
-            opening_rollback_plies=self.curriculum.rollback_plies(epoch, mean_length),
-            threads=c.threads,
-            seed=c.seed * 1_000_003 + iteration,
-            c_puct=c.c_puct,
-            dirichlet_alpha=c.dirichlet_alpha,
-            dirichlet_epsilon=c.dirichlet_epsilon,
-            draw_value=c.draw_value,
-        )
-        return player.play(c.episodes, self._evaluator(net, 0), progress=self.progress)
+        version = int(self.counters["best_iteration"]) if c.gating != "none" else iteration - 1
+        options = {
+            "simulations": c.simulations,
+            "parallel_games": c.parallel_games,
+            "sampling_plies": c.sampling_plies,
+            "random_opening_plies": self.curriculum.random_plies(epoch, mean_length),
+            "opening_rollback_plies": self.curriculum.rollback_plies(epoch, mean_length),
+            "threads": c.threads,
+            "c_puct": c.c_puct,
+            "dirichlet_alpha": c.dirichlet_alpha,
+            "dirichlet_epsilon": c.dirichlet_epsilon,
+            "draw_value": c.draw_value,
+        }
+        return SelfPlayJob(c.episodes, c.seed * 1_000_003 + iteration, version, options)
+
+    def _self_play(self, iteration: int) -> SelfPlayRecords:
+        job = self._self_play_job(iteration)
+        net = self.best if self.config.gating != "none" else self.current
+        if self.engine is not None:
+            return self.engine.play(job, net)
+        player = SelfPlay(self.start_state, seed=job.seed, **job.options)
+        return player.play(job.games, self._evaluator(net, 0), progress=self.progress)
 
     def _train(self, iteration: int) -> dict[str, float]:
         """``epochs`` passes over the buffer; each epoch's losses (every target) are logged."""
@@ -502,6 +518,8 @@ class TrainingLoop:
             "av_length": mean_before,
             "zeta": self.curriculum.zeta(self.counters["epochs"]),
         }
+        if self.engine is not None:
+            record.update(self.engine.metrics())
         if self.buffer.num_games >= max(1, self._min_buffer_games()):
             record.update(self._train(iteration))
             if c.retrain_iterations > 0:
