@@ -179,7 +179,10 @@ def reinforce_loss(
     chosen = log_p.gather(1, action.unsqueeze(1)).squeeze(1)
     policy_loss = -(chosen * advantage).mean()
     total = policy_loss + value_weight * value_loss
-    return total, {"policy_loss": float(policy_loss), "value_loss": float(value_loss)}
+    return total, {
+        "policy_loss": float(policy_loss.detach()),
+        "value_loss": float(value_loss.detach()),
+    }
 
 
 def empty_board_max_probability(net: PolicyNet, komi: float | None = None) -> tuple[float, int]:
