@@ -51,7 +51,7 @@ def test_small_network_shape() -> None:
 
 
 def test_planes_and_masks_follow_the_rules() -> None:
-    state = make("go", size=5)
+    state = Go(5)
     state.play("c3 b3 c4")
     planes = encode_planes(state)
     board = state.board()
@@ -91,7 +91,7 @@ def test_batched_play_replays_under_the_rules() -> None:
     games = play_games([net_a], [(0, 0)] * 6, 5, record_seat=0, seed=5)
     for g in range(6):
         rows = np.flatnonzero(games.game_id == g)
-        state = make("go", size=5)
+        state = Go(5)
         for row in rows:
             assert (games.planes[row] == encode_planes(state)).all()
             assert (games.legal[row] == legal_policy_mask(state)).all()
@@ -102,7 +102,9 @@ def test_batched_play_replays_under_the_rules() -> None:
         if games.resigned[g] < 0:
             assert state.is_terminal()
             status = state.status()
-            expected = -1 if status == Status.DRAW else 0 if status == Status.FIRST_PLAYER_WIN else 1
+            expected = (
+                -1 if status == Status.DRAW else 0 if status == Status.FIRST_PLAYER_WIN else 1
+            )
             assert games.winner[g] == expected
         assert games.length[g] == len(rows)
 
@@ -122,7 +124,9 @@ def test_symmetric_copies_are_go_symmetries() -> None:
         actions: list[int] = []
         state = Go(size)
         while not state.is_terminal() and len(actions) < 40:
-            legal = [a for a in state.legal_actions() if a != state.pass_action] or [state.pass_action]
+            legal = [a for a in state.legal_actions() if a != state.pass_action] or [
+                state.pass_action
+            ]
             actions.append(int(rng.choice(legal)))
             state.apply(actions[-1])
         for k in range(8):
@@ -147,9 +151,10 @@ def test_symmetric_copies_are_go_symmetries() -> None:
         moved = action_permutation(size, k)
         assert (buffer.planes[k] == transform_planes(planes[0], k)).all()
         expected = encode_planes(state.child(8))
-        assert (transform_planes(expected, k) == encode_planes(
-            _position(size, [int(moved[a]) for a in (12, 6, 7, 8)])
-        )).all()
+        assert (
+            transform_planes(expected, k)
+            == encode_planes(_position(size, [int(moved[a]) for a in (12, 6, 7, 8)]))
+        ).all()
         assert buffer.action[k] == moved[8] and buffer.value[k] == 1.0
 
 
@@ -183,7 +188,9 @@ def _result_after(state: Go, action: int) -> float:
 def test_the_capture_position_is_what_it_says() -> None:
     state = _capture_state()
     capture = state.coord_to_action(2, 0)
-    results = {a: _result_after(state, a) for a in np.flatnonzero(legal_policy_mask(state))}
+    results = {
+        int(a): _result_after(state, int(a)) for a in np.flatnonzero(legal_policy_mask(state))
+    }
     assert results[capture] == 1.0
     assert all(r == -1.0 for a, r in results.items() if a != capture)
 
@@ -224,7 +231,12 @@ def test_reinforce_learns_the_winning_capture(baseline: bool) -> None:
 
 def test_transfer_windows_line_up_with_the_board() -> None:
     small = _small(5)
-    net = TransferNet(small, TransferConfig(reductions=2, large_layers=1, large_filters=4, final_layers=1, final_filters=4))
+    net = TransferNet(
+        small,
+        TransferConfig(
+            reductions=2, large_layers=1, large_filters=4, final_layers=1, final_filters=4
+        ),
+    )
     assert net.windows == 25
     # Fill the 5x5 window whose top-left corner is (2, 3) with stones except (4, 5): inside
     # that window the masked 2-D softmax has one empty point, so window (2, 3) of R1 holds a
@@ -257,7 +269,17 @@ def test_transfer_windows_line_up_with_the_board() -> None:
 def test_transfer_is_generic_in_the_sizes() -> None:
     for w1, w2 in ((5, 9), (5, 7), (6, 9), (9, 13)):
         small = _small(6, size=w1)
-        net = TransferNet(small, TransferConfig(size=w2, reductions=2, large_layers=1, large_filters=4, final_layers=1, final_filters=4))
+        net = TransferNet(
+            small,
+            TransferConfig(
+                size=w2,
+                reductions=2,
+                large_layers=1,
+                large_filters=4,
+                final_layers=1,
+                final_filters=4,
+            ),
+        )
         assert net(torch.zeros(2, 3, w2, w2)).shape == (2, w2 * w2 + 2)
         assert net.global_features(torch.zeros(1, 3, w2, w2)).shape == (1, 2 * 8, w2, w2)
 

@@ -125,17 +125,28 @@ class ZetaGoExperiment(Experiment):
         mcts = _cached(
             out / "eval-5x5-mcts.json",
             lambda: _versus_gnugo(
-                folders["5x5"] / "net.pt", MCTS_GAMES[scale], seed * 100 + 50, MCTS_SIMULATIONS[scale]
+                folders["5x5"] / "net.pt",
+                MCTS_GAMES[scale],
+                seed * 100 + 50,
+                MCTS_SIMULATIONS[scale],
             ),
         )
         curves = {label: _curves(read_run(folder)) for label, folder in folders.items()}
         _plot(out / "zetago-curves.png", curves)
         summary = {
-            "5x5_vs_gnugo": {k: agents["5x5"][k] for k in ("as_black", "as_white", "win_ratio", "game_length")},
+            "5x5_vs_gnugo": {
+                k: agents["5x5"][k] for k in ("as_black", "as_white", "win_ratio", "game_length")
+            },
             "5x5_baseline_vs_gnugo": agents["5x5-baseline"],
             "5x5_mcts_vs_gnugo": mcts,
-            "9x9_transfer": {k: agents["9x9-transfer"][k] for k in ("win_ratio", "game_length", "as_black", "as_white")},
-            "9x9_scratch": {k: agents["9x9-scratch"][k] for k in ("win_ratio", "game_length", "as_black", "as_white")},
+            "9x9_transfer": {
+                k: agents["9x9-transfer"][k]
+                for k in ("win_ratio", "game_length", "as_black", "as_white")
+            },
+            "9x9_scratch": {
+                k: agents["9x9-scratch"][k]
+                for k in ("win_ratio", "game_length", "as_black", "as_white")
+            },
             "agents": agents,
             "training": {label: _final(curve) for label, curve in curves.items()},
         }
@@ -158,7 +169,9 @@ def _versus_gnugo(path: Path, games: int, seed: int, simulations: int = 0) -> di
     start = make("go", size=net.size)
     agent: Player
     if simulations:
-        agent = ZetaGoMctsPlayer(net, simulations, name=f"zetago-mcts:{path.parent.name}", seed=seed)
+        agent = ZetaGoMctsPlayer(
+            net, simulations, name=f"zetago-mcts:{path.parent.name}", seed=seed
+        )
     else:
         agent = ZetaGoPlayer(net, name=f"zetago:{path.parent.name}")
     opponent = make_player(OPPONENT, start, seed=seed)
@@ -237,32 +250,46 @@ def _plot(path: Path, curves: dict[str, dict[str, list[float]]]) -> None:
 def _write_readme(out: Path, scale: str, summary: dict[str, Any], folders: dict[str, Path]) -> None:
     rows = []
     for label, agent in summary["agents"].items():
-        rows.append([
-            label,
-            agent["win_ratio"],
-            agent["as_black"]["win_ratio"],
-            agent["as_white"]["win_ratio"],
-            agent["game_length"],
-            f"{agent['distinct_games']}/{agent['games']}",
-        ])
+        rows.append(
+            [
+                label,
+                agent["win_ratio"],
+                agent["as_black"]["win_ratio"],
+                agent["as_white"]["win_ratio"],
+                agent["game_length"],
+                f"{agent['distinct_games']}/{agent['games']}",
+            ]
+        )
     mcts = summary["5x5_mcts_vs_gnugo"]
-    rows.append([
-        "5x5 MCTS",
-        mcts["win_ratio"],
-        mcts["as_black"]["win_ratio"],
-        mcts["as_white"]["win_ratio"],
-        mcts["game_length"],
-        f"{mcts['distinct_games']}/{mcts['games']}",
-    ])
+    rows.append(
+        [
+            "5x5 MCTS",
+            mcts["win_ratio"],
+            mcts["as_black"]["win_ratio"],
+            mcts["as_white"]["win_ratio"],
+            mcts["game_length"],
+            f"{mcts['distinct_games']}/{mcts['games']}",
+        ]
+    )
     transfer, scratch = summary["9x9_transfer"], summary["9x9_scratch"]
     verdict = (
-        "transfer ahead" if transfer["win_ratio"] > scratch["win_ratio"] else
-        "scratch ahead" if transfer["win_ratio"] < scratch["win_ratio"] else "no difference"
+        "transfer ahead"
+        if transfer["win_ratio"] > scratch["win_ratio"]
+        else "scratch ahead"
+        if transfer["win_ratio"] < scratch["win_ratio"]
+        else "no difference"
     )
     training = summary["training"]
     train_rows = [
-        [label, t.get("episodes", 0), t.get("max_probability", 0.0), t.get("loss", 0.0),
-         t.get("grad_norm", 0.0), t.get("game_length", 0.0), t.get("elapsed_s", 0.0)]
+        [
+            label,
+            t.get("episodes", 0),
+            t.get("max_probability", 0.0),
+            t.get("loss", 0.0),
+            t.get("grad_norm", 0.0),
+            t.get("game_length", 0.0),
+            t.get("elapsed_s", 0.0),
+        ]
         for label, t in training.items()
     ]
     sections = [
@@ -272,14 +299,23 @@ def _write_readme(out: Path, scale: str, summary: dict[str, Any], folders: dict[
         "opening, played once with each colour.",
         "## Against GNU Go\n\n"
         + markdown_table(
-            ["agent", "win ratio", "as Black", "as White", "avg game length", "distinct games"], rows
+            ["agent", "win ratio", "as Black", "as White", "avg game length", "distinct games"],
+            rows,
         )
         + f"\n\n9x9 transfer vs scratch: {transfer['win_ratio']:.3f} vs {scratch['win_ratio']:.3f}"
         f" ({verdict}; the paper: neither faster convergence nor better play with transfer, and "
         "no 9x9 agent ever beat Pachi).",
         "## Training (last iteration)\n\n"
         + markdown_table(
-            ["run", "episodes", "max p (empty board)", "loss", "grad norm", "game length", "seconds"],
+            [
+                "run",
+                "episodes",
+                "max p (empty board)",
+                "loss",
+                "grad norm",
+                "game length",
+                "seconds",
+            ],
             train_rows,
         )
         + "\n\n![curves](zetago-curves.png)",

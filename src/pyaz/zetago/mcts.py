@@ -74,7 +74,9 @@ class ZetaMcts:
             actions = np.flatnonzero(node.priors > 0)
             if len(actions) == 0:
                 actions = np.array(node.state.legal_actions())
-            visits = np.array([node.children[a].visits if a in node.children else 0 for a in actions])
+            visits = np.array(
+                [node.children[int(a)].visits if int(a) in node.children else 0 for a in actions]
+            )
             weights = node.priors[actions] / (visits + 1) + 1e-12
             action = int(self.rng.choice(actions, p=weights / weights.sum()))
             child = node.children.get(action)
@@ -106,7 +108,11 @@ class ZetaMcts:
             )
             for i, winner in zip(playing, games.winner, strict=True):
                 statuses[i] = (
-                    Status.DRAW if winner < 0 else Status.FIRST_PLAYER_WIN if winner == 0 else Status.SECOND_PLAYER_WIN
+                    Status.DRAW
+                    if winner < 0
+                    else Status.FIRST_PLAYER_WIN
+                    if winner == 0
+                    else Status.SECOND_PLAYER_WIN
                 )
         for i, path in enumerate(paths):
             for node in path:
@@ -119,7 +125,10 @@ class ZetaMcts:
         if state.is_terminal():
             raise ValueError("the game is over: no move to search for")
         if int(state.size) != self.net.size:
-            raise ValueError(f"the network plays {self.net.size}x{self.net.size}, the board is {state.size}x{state.size}")
+            raise ValueError(
+                f"the network plays {self.net.size}x{self.net.size}, "
+                f"the board is {state.size}x{state.size}"
+            )
         root = _Node(state.clone(), 1 - state.to_move())
         self._evaluate_priors([root])
         done = 0
@@ -127,6 +136,8 @@ class ZetaMcts:
             count = min(self.batch, self.simulations - done)
             self._wave(root, count)
             done += count
-        stats = {a: (c.visits, c.value_sum / c.visits) for a, c in root.children.items() if c.visits}
+        stats = {
+            a: (c.visits, c.value_sum / c.visits) for a, c in root.children.items() if c.visits
+        }
         best = max(stats, key=lambda a: (stats[a][1], stats[a][0]))
         return best, stats

@@ -195,7 +195,13 @@ class TransferConfig:
 
     def __post_init__(self) -> None:
         check_board_size(self.size)
-        for name in ("reductions", "large_layers", "large_filters", "final_layers", "final_filters"):
+        for name in (
+            "reductions",
+            "large_layers",
+            "large_filters",
+            "final_layers",
+            "final_filters",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
 
@@ -293,7 +299,8 @@ class TransferNet(nn.Module):
         windows = windows.permute(0, 2, 3, 1, 4, 5).reshape(-1, 3, w1, w1)
         probabilities = self.small.point_probabilities(windows).reshape(batch, self.windows, -1)
         placed = planes.new_zeros(batch, self.windows, self.size * self.size)
-        index = self.window_index.unsqueeze(0).expand(batch, -1, -1)
+        window_index: torch.Tensor = self.window_index  # type: ignore[assignment]
+        index = window_index.unsqueeze(0).expand(batch, -1, -1)
         placed.scatter_(2, index, probabilities)
         return placed.reshape(batch, self.windows, self.size, self.size)
 

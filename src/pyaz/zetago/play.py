@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from pyaz._core import Go, Status, go_policy_play
-from pyaz.zetago.net import PolicyNet, check_board_size
+from pyaz.zetago.net import PolicyNet, SmallPolicyNet, TransferNet, check_board_size
 
 __all__ = ["PlayedGames", "play_games", "policy_function"]
 
@@ -81,7 +81,9 @@ def play_games(
     size = check_board_size(size)
     if not seats:
         raise ValueError("play_games needs at least one game (seats is empty)")
-    functions = [p if not isinstance(p, torch.nn.Module) else policy_function(p) for p in policies]
+    functions = [
+        policy_function(p) if isinstance(p, SmallPolicyNet | TransferNet) else p for p in policies
+    ]
     start_states = list(starts) if starts is not None else [Go(size, komi=komi)] * len(seats)
     if len(start_states) != len(seats):
         raise ValueError(f"{len(start_states)} start positions for {len(seats)} games")

@@ -33,7 +33,9 @@ def _check_state(net: PolicyNet, state: GameState, name: str) -> Go:
     if not isinstance(state, Go):
         raise ValueError(f"{name} plays Go, not {state.name}")
     if int(state.size) != net.size:
-        raise ValueError(f"{name}'s network plays {net.size}x{net.size}, not {state.size}x{state.size}")
+        raise ValueError(
+            f"{name}'s network plays {net.size}x{net.size}, not {state.size}x{state.size}"
+        )
     return state
 
 
@@ -49,7 +51,12 @@ class ZetaGoPlayer:
         allow_resign: bool = True,
         seed: int = 0,
     ) -> None:
-        self.net, self.name, self.temperature, self.allow_resign = net, name, temperature, allow_resign
+        self.net, self.name, self.temperature, self.allow_resign = (
+            net,
+            name,
+            temperature,
+            allow_resign,
+        )
         self.rng = np.random.default_rng(seed)
 
     def reset(self, state: GameState) -> None:
@@ -78,7 +85,12 @@ class ZetaGoMctsPlayer:
     """Seed 003's MCTS player (:class:`~pyaz.zetago.mcts.ZetaMcts`); it never resigns."""
 
     def __init__(
-        self, net: PolicyNet, simulations: int, name: str = "zetago-mcts", batch: int = 16, seed: int = 0
+        self,
+        net: PolicyNet,
+        simulations: int,
+        name: str = "zetago-mcts",
+        batch: int = 16,
+        seed: int = 0,
     ) -> None:
         self.net, self.name = net, name
         self.search = ZetaMcts(net, simulations, batch=batch, seed=seed)

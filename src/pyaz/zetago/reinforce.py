@@ -118,7 +118,9 @@ class ReplayBuffer:
     def __len__(self) -> int:
         return min(self.count, self.capacity)
 
-    def add(self, planes: np.ndarray, legal: np.ndarray, action: np.ndarray, value: np.ndarray) -> None:
+    def add(
+        self, planes: np.ndarray, legal: np.ndarray, action: np.ndarray, value: np.ndarray
+    ) -> None:
         """Adds each triple in its 8 symmetric copies."""
         for k in range(8):
             moved = self._moves[k]
@@ -127,7 +129,14 @@ class ReplayBuffer:
             legal_k[:, moved] = legal
             self._put(transform_planes(planes, k), legal_k, moved[action], value, rows)
 
-    def _put(self, planes: np.ndarray, legal: np.ndarray, action: np.ndarray, value: np.ndarray, rows: int) -> None:
+    def _put(
+        self,
+        planes: np.ndarray,
+        legal: np.ndarray,
+        action: np.ndarray,
+        value: np.ndarray,
+        rows: int,
+    ) -> None:
         index = (self.count + np.arange(rows)) % self.capacity
         self.planes[index], self.legal[index] = planes, legal
         self.action[index], self.value[index] = action, value
@@ -217,7 +226,14 @@ class ReinforceConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("iterations", "games", "updates", "minibatch", "snapshot_every", "checkpoint_every"):
+        for name in (
+            "iterations",
+            "games",
+            "updates",
+            "minibatch",
+            "snapshot_every",
+            "checkpoint_every",
+        ):
             if getattr(self, name) < 1 and not (name == "iterations" and self.iterations == 0):
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.optimizer not in ("adam", "sgd"):
@@ -238,7 +254,9 @@ class ReinforceTrainer:
         self.folder.mkdir(parents=True, exist_ok=True)
         parameters = [p for p in net.parameters() if p.requires_grad]
         if config.optimizer == "adam":
-            self.optimizer: torch.optim.Optimizer = torch.optim.Adam(parameters, lr=config.learning_rate)
+            self.optimizer: torch.optim.Optimizer = torch.optim.Adam(
+                parameters, lr=config.learning_rate
+            )
         else:
             self.optimizer = torch.optim.SGD(parameters, lr=config.learning_rate)
         self.pool = OpponentPool(config.pool_capacity)
@@ -250,7 +268,8 @@ class ReinforceTrainer:
         if not self._resume():
             self.pool.add(net)  # the pool starts with the initial network
             (self.folder / "config.json").write_text(
-                json.dumps({"reinforce": asdict(self.config), "network": net.describe()}, indent=2) + "\n"
+                json.dumps({"reinforce": asdict(self.config), "network": net.describe()}, indent=2)
+                + "\n"
             )
 
     def _resume(self) -> bool:
@@ -264,7 +283,11 @@ class ReinforceTrainer:
         self.buffer.load(saved["buffer"])
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = saved["rng"]
-        self.iteration, self.episodes, self.elapsed = saved["iteration"], saved["episodes"], saved["elapsed"]
+        self.iteration, self.episodes, self.elapsed = (
+            saved["iteration"],
+            saved["episodes"],
+            saved["elapsed"],
+        )
         metrics = self.folder / "metrics.jsonl"
         if metrics.exists():  # drop the records of iterations after the checkpoint
             kept = [
@@ -295,7 +318,10 @@ class ReinforceTrainer:
         records = []
         while self.iteration < self.config.iterations:
             records.append(self.step())
-            if self.iteration % self.config.checkpoint_every == 0 or self.iteration == self.config.iterations:
+            if (
+                self.iteration % self.config.checkpoint_every == 0
+                or self.iteration == self.config.iterations
+            ):
                 self._checkpoint()
         if not (self.folder / "net.pt").exists():
             self._checkpoint()
