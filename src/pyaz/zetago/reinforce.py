@@ -39,6 +39,8 @@ from pyaz.zetago.net import (
 )
 from pyaz.zetago.play import play_games
 
+LOG_PROB_FLOOR = -7.0  # log(0.0009): see reinforce_loss
+
 __all__ = [
     "OpponentPool",
     "ReinforceConfig",
@@ -171,10 +173,19 @@ class ReplayBuffer:
 
 
 def reinforce_loss(
-    net: PolicyNet, batch: dict[str, torch.Tensor], baseline: bool, value_weight: float = 1.0
+    net: PolicyNet,
+    batch: dict[str, torch.Tensor],
+    baseline: bool,
+    value_weight: float = 1.0,
+    log_prob_floor: float | None = LOG_PROB_FLOOR,
 ) -> tuple[torch.Tensor, dict[str, float]]:
     """The loss of a minibatch: REINFORCE ``-mean(log p(a|s) (r - b))`` (b = v(s), detached, with
-    ``baseline``; the value head then adds ``value_weight * mean((v - r)^2)``)."""
+    ``baseline``; the value head then adds ``value_weight * mean((v - r)^2)``).
+
+    ``log p`` is clamped below at ``log_prob_floor`` (None: not at all), so a replayed move the
+    policy no longer plays stops pushing its probability down: without it, the replay buffer's
+    stale losing moves drive the logits to infinity (measured: loss -2e11 after 500 iterations
+    on 5x5)."""
     planes, legal, action, reward = batch["planes"], batch["legal"], batch["action"], batch["value"]
     if baseline:
         logits, values = net.logits_and_values(planes)
@@ -186,6 +197,8 @@ def reinforce_loss(
         value_loss = torch.zeros(())
     log_p = torch.log_softmax(masked_logits(logits, legal), dim=1)
     chosen = log_p.gather(1, action.unsqueeze(1)).squeeze(1)
+    if log_prob_floor is not None:
+        chosen = chosen.clamp(min=log_prob_floor)
     policy_loss = -(chosen * advantage).mean()
     total = policy_loss + value_weight * value_loss
     return total, {
@@ -219,6 +232,7 @@ class ReinforceConfig:
     buffer_capacity: int = 40_000  # symmetric copies kept
     baseline: bool = False  # r - v(s) with a value head trained alongside
     value_weight: float = 1.0
+    log_prob_floor: float | None = LOG_PROB_FLOOR
     allow_resign: bool = True
     max_grad_norm: float | None = None
     checkpoint_every: int = 25
@@ -353,7 +367,9 @@ class ReinforceTrainer:
         losses, norms, values = [], [], []
         for _ in range(config.updates):
             batch = self.buffer.sample(config.minibatch, self.rng)
-            loss, parts = reinforce_loss(self.net, batch, config.baseline, config.value_weight)
+            loss, parts = reinforce_loss(
+                self.net, batch, config.baseline, config.value_weight, config.log_prob_floor
+            )
             self.optimizer.zero_grad()
             loss.backward()
             norms.append(_gradient_norm(self.net))
