@@ -85,17 +85,20 @@ class ZetaGoExperiment(Experiment):
     costs = {  # noqa: RUF012
         "short": "tiny networks, 4 iterations of 8 games, 2-game matches: about 1-2 minutes",
         "cpu": "Table 1's networks (N = 8 reductions), 1500 iterations of 32 games on 5x5, "
-        "1500/3000 iterations of 16 games on 9x9, 40-game matches: several hours on 2 cores",
+        "1500/3000 iterations of 16 games on 9x9, 40-game matches: about 2 hours on 2 cores "
+        "(estimated from measured per-iteration times, not yet run end to end)",
         "full": "Table 1's networks, 20,000 iterations: days on 2 cores",
     }
 
     def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
         config = CONFIGS[scale]
-        reinforce = {**config["reinforce"], "seed": seed}
+        # No resign action in training: with it, the measured 5x5 run (Adam, 32 games an
+        # iteration) collapsed by iteration 600 into resigning every game (README).
+        reinforce = {**config["reinforce"], "seed": seed, "allow_resign": False}
         pipeline = {
             **config,
             "reinforce": reinforce,
-            "reinforce_large": {**config["reinforce_large"], "seed": seed},
+            "reinforce_large": {**config["reinforce_large"], "seed": seed, "allow_resign": False},
         }
         baseline = {
             "small": {**config["small"], "value_head": True},
@@ -173,7 +176,7 @@ def _versus_gnugo(path: Path, games: int, seed: int, simulations: int = 0) -> di
             net, simulations, name=f"zetago-mcts:{path.parent.name}", seed=seed
         )
     else:
-        agent = ZetaGoPlayer(net, name=f"zetago:{path.parent.name}")
+        agent = ZetaGoPlayer(net, name=f"zetago:{path.parent.name}", allow_resign=False)
     opponent = make_player(OPPONENT, start, seed=seed)
     try:
         result = play_match(agent, opponent, games, start, seed=seed)
@@ -295,8 +298,8 @@ def _write_readme(out: Path, scale: str, summary: dict[str, Any], folders: dict[
     sections = [
         f"Scale: **{scale}**. Settings in `runs/pipeline/config.json` and each run's "
         "`config.json`. The agents are the raw policies (most probable legal move, resign "
-        f"included) against {OPPONENT}; each pair of games starts from its own random 2-ply "
-        "opening, played once with each colour.",
+        f"excluded, as in training) against {OPPONENT}; each pair of games starts from its "
+        "own random 2-ply opening, played once with each colour.",
         "## Against GNU Go\n\n"
         + markdown_table(
             ["agent", "win ratio", "as Black", "as White", "avg game length", "distinct games"],
