@@ -20,6 +20,7 @@ REQUIRED: dict[str, list[str]] = {
     "losses": ["games"],
     "grid": ["points", "effects", "tournament", "best"],
     "curling": ["learning_curve", "figure3", "kr_minus_dl", "uniform_search"],
+    "zetago": ["5x5_vs_gnugo", "9x9_transfer", "9x9_scratch"],
 }
 
 

@@ -7,7 +7,7 @@ import numpy
 import numpy.typing
 import typing
 from . import curling
-__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
+__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
 class Status:
     """
     Game outcome, or ONGOING.
@@ -944,6 +944,10 @@ class GomokuMentor:
         """
         What the last choose() did: reason ('opening', 'win', 'block', 'vcf', 'vct', 'defend', 'search'), depth (completed alpha-beta depth), nodes, score (alpha-beta, for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as actions), threat (the opponent's forced line that 'defend' answered), root_moves, candidates (moves within the random margin), root_scores ((action, score) pairs of the last completed iteration, best first; below best - margin only upper bounds).
         """
+def go_policy_play(starts: collections.abc.Sequence[Go], policies: collections.abc.Sequence[typing.Any], seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], record_seat: typing.SupportsInt | typing.SupportsIndex = 0, allow_resign: bool = True, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+    """
+    Plays Go games from `starts` with no search (seed 003): seats[2*g + colour] is the index of the policy fn(planes[B,3,n,n], legal[B,n*n+2]) -> logits[B,n*n+2] that plays that colour in game g; each step calls every policy once for all the games it moves in and samples from the softmax over legal actions (temperature 0: argmax). Action n*n is the pass, n*n+1 resigns. Returns the positions where policy `record_seat` moved (planes black/white/empty, legal masks, actions, colour, game id, ply) and each game's status, resigning colour (-1 none) and length.
+    """
 @typing.overload
 def perft(state: Othello, depth: typing.SupportsInt | typing.SupportsIndex, count_finished: bool = False) -> int:
     ...

@@ -1,0 +1,141 @@
+"""Arena players for seed 003's networks, and their presets:
+
+``zetago:PATH``              the raw policy (the paper's "reflex agent"): the most probable legal
+                             move of the network saved at PATH (resign included: it resigns when
+                             resigning is its most probable action)
+``zetago-mcts:PATH[:SIMS]``  the paper's MCTS (section 3.6) with that policy, SIMS simulations
+                             (default 200)
+
+:func:`register_presets` adds both kinds to :data:`pyaz.eval.presets.BUILDERS`; importing
+:mod:`pyaz.zetago` does it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from pyaz._core import Go
+from pyaz.eval.players import Player, Resignation
+from pyaz.eval.presets import BUILDERS
+from pyaz.games import GameState
+from pyaz.zetago.mcts import ZetaMcts
+from pyaz.zetago.net import PolicyNet, encode_planes, legal_policy_mask, load_network, masked_logits
+
+__all__ = ["ZetaGoMctsPlayer", "ZetaGoPlayer", "register_presets"]
+
+DEFAULT_SIMULATIONS = 200
+
+
+def _check_state(net: PolicyNet, state: GameState, name: str) -> Go:
+    if not isinstance(state, Go):
+        raise ValueError(f"{name} plays Go, not {state.name}")
+    if int(state.size) != net.size:
+        raise ValueError(
+            f"{name}'s network plays {net.size}x{net.size}, not {state.size}x{state.size}"
+        )
+    return state
+
+
+class ZetaGoPlayer:
+    """The raw policy: samples from the masked softmax (``temperature`` > 0) or plays its most
+    probable legal action (0); resigning raises :class:`~pyaz.eval.players.Resignation`."""
+
+    def __init__(
+        self,
+        net: PolicyNet,
+        name: str = "zetago",
+        temperature: float = 0.0,
+        allow_resign: bool = True,
+        seed: int = 0,
+    ) -> None:
+        self.net, self.name, self.temperature, self.allow_resign = (
+            net,
+            name,
+            temperature,
+            allow_resign,
+        )
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, state: GameState) -> None:
+        _check_state(self.net, state, self.name)
+
+    def choose(self, state: GameState) -> int:
+        go = _check_state(self.net, state, self.name)
+        planes = torch.from_numpy(encode_planes(go)).unsqueeze(0)
+        legal = torch.from_numpy(legal_policy_mask(go, self.allow_resign)).unsqueeze(0)
+        with torch.inference_mode():
+            logits = masked_logits(self.net(planes), legal)[0]
+        if self.temperature > 0:
+            p = torch.softmax(logits / self.temperature, dim=0).double().numpy()
+            action = int(self.rng.choice(len(p), p=p / p.sum()))
+        else:
+            action = int(logits.argmax())
+        if action == go.size * go.size + 1:
+            raise Resignation(self.name)
+        return action
+
+    def observe(self, action: int) -> None:
+        del action
+
+
+class ZetaGoMctsPlayer:
+    """Seed 003's MCTS player (:class:`~pyaz.zetago.mcts.ZetaMcts`); it never resigns."""
+
+    def __init__(
+        self,
+        net: PolicyNet,
+        simulations: int,
+        name: str = "zetago-mcts",
+        batch: int = 16,
+        seed: int = 0,
+    ) -> None:
+        self.net, self.name = net, name
+        self.search = ZetaMcts(net, simulations, batch=batch, seed=seed)
+
+    def reset(self, state: GameState) -> None:
+        _check_state(self.net, state, self.name)
+
+    def choose(self, state: GameState) -> int:
+        action, _ = self.search.search(_check_state(self.net, state, self.name))
+        return action
+
+    def observe(self, action: int) -> None:
+        del action
+
+
+def _load(text: str, path: str) -> PolicyNet:
+    if not path:
+        raise ValueError(f"{text!r}: say which network, e.g. zetago:run/net.pt")
+    if not Path(path).exists():
+        raise FileNotFoundError(f"{text!r}: no network at {path}")
+    return load_network(path)
+
+
+def _raw(spec: object) -> Player:
+    text, rest, state, seed = spec.text, spec.rest, spec.state, spec.seed  # type: ignore[attr-defined]
+    net = _load(text, rest)
+    player = ZetaGoPlayer(net, name=text, seed=seed)
+    player.reset(state)
+    return player
+
+
+def _mcts(spec: object) -> Player:
+    text, rest, state, seed = spec.text, spec.rest, spec.state, spec.seed  # type: ignore[attr-defined]
+    path, simulations = rest, DEFAULT_SIMULATIONS
+    head, _, tail = rest.rpartition(":")
+    if head and tail.isdigit():
+        path, simulations = head, int(tail)
+    if simulations < 1:
+        raise ValueError(f"{text!r}: the number of simulations must be >= 1, got {simulations}")
+    player = ZetaGoMctsPlayer(_load(text, path), simulations, name=text, seed=seed)
+    player.reset(state)
+    return player
+
+
+def register_presets() -> None:
+    """Adds ``zetago`` and ``zetago-mcts`` to the arena's presets (idempotent)."""
+    BUILDERS.setdefault("zetago", _raw)
+    BUILDERS.setdefault("zetago-mcts", _mcts)
