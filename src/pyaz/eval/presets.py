@@ -28,6 +28,8 @@ Presets (``spec``), checked against the game of ``start_state``:
 ``gtp:COMMAND ARGS...``          any GTP engine (Go, or Othello with Othello coordinates)
 ``uci:COMMAND ARGS...``          any UCI engine playing Racing Kings (``UCI_Variant
                                  racingkings``), ``go movetime 100``
+``zetago:PATH``                  seed 003's policy network (Go): its most probable legal move
+``zetago-mcts:PATH[:SIMS]``      seed 003's tree search with that policy (default 200)
 ===============================  ==============================================================
 
 Each kind has one builder in :data:`BUILDERS`; the engines themselves are in
@@ -36,6 +38,7 @@ Each kind has one builder in :data:`BUILDERS`; the engines themselves are in
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Sequence
 
@@ -46,7 +49,9 @@ from pyaz.games import GameState
 __all__ = [
     "BUILDERS",
     "DEFAULT_MODEL_SIMULATIONS",
+    "METHOD_PRESETS",
     "PRESETS_HELP",
+    "PresetSpec",
     "is_external",
     "make_player",
     "spec_kind",
@@ -73,6 +78,8 @@ player presets (SPEC):
                               (racingkings); seed 000's 'Stockfish level 2' is lichess:2
   gtp:COMMAND ARGS...         any GTP engine (go or othello), e.g. 'gtp:gnugo --mode gtp'
   uci:COMMAND ARGS...         any UCI engine that plays racingkings (go movetime 100)
+  zetago:PATH                 seed 003's policy network (go), its most probable legal move
+  zetago-mcts:PATH[:SIMS]     seed 003's tree search with that policy, SIMS simulations (200)
 Engines are looked up on PATH and in /usr/games (Debian: apt-get install gnugo grhino
 fairy-stockfish)."""
 
@@ -226,6 +233,27 @@ def _uci(spec: _Spec) -> Player:
     return external.uci_player(spec.text, command)
 
 
+PresetSpec = _Spec
+"""A parsed preset (``text``, ``kind``, ``rest``, ``state``, ``seed``, ``runtime``), the argument
+of every builder."""
+
+METHOD_PRESETS: dict[str, str] = {
+    "zetago": "pyaz.zetago.players:build_policy_player",
+    "zetago-mcts": "pyaz.zetago.players:build_mcts_player",
+}
+"""Presets built by a seed method's subpackage (kind -> ``module:function``), imported when first
+asked for: the methods sit above this layer, so it names them instead of importing them."""
+
+
+def _method_builder(kind: str) -> Callable[[_Spec], Player] | None:
+    target = METHOD_PRESETS.get(kind)
+    if target is None:
+        return None
+    module, _, function = target.partition(":")
+    builder: Callable[[_Spec], Player] = getattr(importlib.import_module(module), function)
+    return builder
+
+
 BUILDERS: dict[str, Callable[[_Spec], Player]] = {
     "random": _random,
     "greedy": _greedy,
@@ -255,7 +283,7 @@ def make_player(
     if not isinstance(spec, str):
         raise TypeError(f"a player spec is a string such as 'uct:200', got {spec!r}")
     parsed = _Spec(spec, start_state, seed, runtime)
-    builder = BUILDERS.get(parsed.kind)
+    builder = BUILDERS.get(parsed.kind) or _method_builder(parsed.kind)
     if builder is None:
         raise ValueError(f"unknown player {spec!r}\n{PRESETS_HELP}")
     return builder(parsed)

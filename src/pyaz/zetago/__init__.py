@@ -27,7 +27,7 @@ from pyaz.zetago.net import (
     save_network,
 )
 from pyaz.zetago.play import PlayedGames, play_games
-from pyaz.zetago.players import ZetaGoMctsPlayer, ZetaGoPlayer, register_presets
+from pyaz.zetago.players import ZetaGoMctsPlayer, ZetaGoPlayer
 from pyaz.zetago.reinforce import OpponentPool, ReinforceConfig, ReinforceTrainer, ReplayBuffer
 
 __all__ = [
@@ -48,8 +48,5 @@ __all__ = [
     "load_network",
     "load_transfer_source",
     "play_games",
-    "register_presets",
     "save_network",
 ]
-
-register_presets()

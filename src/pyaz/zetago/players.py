@@ -6,8 +6,9 @@
 ``zetago-mcts:PATH[:SIMS]``  the paper's MCTS (section 3.6) with that policy, SIMS simulations
                              (default 200)
 
-:func:`register_presets` adds both kinds to :data:`pyaz.eval.presets.BUILDERS`; importing
-:mod:`pyaz.zetago` does it.
+:data:`pyaz.eval.presets.METHOD_PRESETS` names both builders, so every ``make_player`` (the arena,
+the training loop's evaluation, their worker processes) finds them without importing this
+package first.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ import torch
 
 from pyaz._core import Go
 from pyaz.eval.players import Player, Resignation
-from pyaz.eval.presets import BUILDERS
+from pyaz.eval.presets import PresetSpec
 from pyaz.games import GameState
 from pyaz.zetago.mcts import ZetaMcts
 from pyaz.zetago.net import PolicyNet, encode_planes, legal_policy_mask, load_network, masked_logits
 
-__all__ = ["ZetaGoMctsPlayer", "ZetaGoPlayer", "register_presets"]
+__all__ = ["ZetaGoMctsPlayer", "ZetaGoPlayer", "build_mcts_player", "build_policy_player"]
 
 DEFAULT_SIMULATIONS = 200
 
@@ -114,16 +115,18 @@ def _load(text: str, path: str) -> PolicyNet:
     return load_network(path)
 
 
-def _raw(spec: object) -> Player:
-    text, rest, state, seed = spec.text, spec.rest, spec.state, spec.seed  # type: ignore[attr-defined]
+def build_policy_player(spec: PresetSpec) -> Player:
+    """The ``zetago:PATH`` preset: the raw policy network."""
+    text, rest, state, seed = spec.text, spec.rest, spec.state, spec.seed
     net = _load(text, rest)
     player = ZetaGoPlayer(net, name=text, seed=seed)
     player.reset(state)
     return player
 
 
-def _mcts(spec: object) -> Player:
-    text, rest, state, seed = spec.text, spec.rest, spec.state, spec.seed  # type: ignore[attr-defined]
+def build_mcts_player(spec: PresetSpec) -> Player:
+    """The ``zetago-mcts:PATH[:SIMS]`` preset: the policy inside seed 003's tree search."""
+    text, rest, state, seed = spec.text, spec.rest, spec.state, spec.seed
     path, simulations = rest, DEFAULT_SIMULATIONS
     head, _, tail = rest.rpartition(":")
     if head and tail.isdigit():
@@ -133,9 +136,3 @@ def _mcts(spec: object) -> Player:
     player = ZetaGoMctsPlayer(_load(text, path), simulations, name=text, seed=seed)
     player.reset(state)
     return player
-
-
-def register_presets() -> None:
-    """Adds ``zetago`` and ``zetago-mcts`` to the arena's presets (idempotent)."""
-    BUILDERS.setdefault("zetago", _raw)
-    BUILDERS.setdefault("zetago-mcts", _mcts)
