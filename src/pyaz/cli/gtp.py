@@ -7,6 +7,7 @@ as the command ``pyaz-gtp --game go --size 9 [--model PATH]``. Logging goes to s
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import sys
 from typing import TYPE_CHECKING
@@ -152,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         engine.description,
         args.simulations,
     )
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bad bytes become U+FFFD, reported as such
+        sys.stdin.reconfigure(errors="replace")
     try:
         return server.serve(sys.stdin, sys.stdout)
     except KeyboardInterrupt:

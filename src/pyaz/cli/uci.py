@@ -8,6 +8,7 @@ command ``pyaz-uci --game racingkings [--model PATH]``; the GUI selects the vari
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import sys
 from typing import TYPE_CHECKING
@@ -99,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("pyaz.engines.uci").info(
         "ready: %s, %s, %d simulations per plain go", args.game, engine.description, args.nodes
     )
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bad bytes become U+FFFD, reported as such
+        sys.stdin.reconfigure(errors="replace")
     try:
         return server.serve(sys.stdin, sys.stdout)
     except KeyboardInterrupt:
