@@ -80,3 +80,161 @@ def test_uci_non_utf8_input_is_reported_not_fatal() -> None:
     assert process.returncode == 0, process.stderr
     lines = process.stdout.decode().splitlines()
     assert lines[-1] == "readyok" and "unknown command" in lines[0]
+
+
+# --------------------------------------------------------------------------- 3: re-entry
+
+
+def zeros_for(planes: np.ndarray, actions: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros((len(planes), actions)), np.zeros(len(planes))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_evaluator_calling_back_into_its_search_gets_a_runtime_error(threads: int) -> None:
+    game = pyaz.make("connect_four", width=5, height=4)
+    search = pyaz.Search(game, threads=threads)
+    calls = {"advance": lambda: search.advance(0), "set_root": lambda: search.set_root(game)}
+    for name, reenter in [("run", lambda: search.run(5, "uniform")), *calls.items()]:
+
+        def evaluator(planes: np.ndarray, reenter=reenter):  # type: ignore[no-untyped-def]
+            reenter()
+            return zeros_for(planes, 5)
+
+        with pytest.raises(RuntimeError, match=f"Search.{name} called while this search is running"):
+            search.run(40, evaluator)
+    assert search.pending_visits == 0  # the tree is consistent and usable afterwards
+    search.run(20, "uniform")
+    assert search.root_visits == 20
+
+
+# --------------------------------------------------------------------------- 4: Ctrl-C
+
+SIGINT_PROGRAMS = {
+    "search": "s = pyaz.Search(pyaz.make('go', size=9)); print(1, flush=True); "
+    "s.run(10**9, 'rollout')",
+    "search-threads": "s = pyaz.Search(pyaz.make('go', size=9), threads=2); "
+    "print(1, flush=True); s.run(10**9, 'rollout')",
+    "self-play": "p = pyaz.SelfPlay(pyaz.make('go', size=9), simulations=800, parallel_games=2); "
+    "print(1, flush=True); p.play(10**6, 'rollout')",
+}
+
+
+@pytest.mark.parametrize("program", sorted(SIGINT_PROGRAMS))
+def test_ctrl_c_stops_long_searches_and_self_play(program: str) -> None:
+    code = "import pyaz\n" + SIGINT_PROGRAMS[program]
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None and process.stdout.readline().strip() == "1"
+        time.sleep(0.5)  # inside the C++ loop by now
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=5)
+    finally:
+        process.kill()
+    assert process.stderr is not None and "KeyboardInterrupt" in process.stderr.read()
+
+
+# --------------------------------------------------------------------------- 6: silent accepts
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "shown"),
+    [
+        ("c_puct", NAN, "nan"),
+        ("c_puct", -1, "-1"),
+        ("c_uct", float("inf"), "inf"),
+        ("dirichlet_epsilon", NAN, "nan"),
+        ("dirichlet_alpha", NAN, "nan"),
+        ("virtual_loss", NAN, "nan"),
+        ("fpu_value", NAN, "nan"),
+        ("draw_value", NAN, "nan"),
+        ("max_nodes", 2**40, "1099511627776"),
+    ],
+)
+def test_search_refuses_nan_and_out_of_range_options(option: str, value: float, shown: str) -> None:
+    game = pyaz.make("connect_four", width=5, height=4)
+    with pytest.raises(ValueError, match=f"{option} must be .*, got {shown}"):
+        pyaz.Search(game, **{option: value})
+    with pytest.raises(ValueError, match=f"{option} must be .*, got {shown}"):
+        pyaz.SelfPlay(game, **{option: value}).play(1)
+
+
+@pytest.mark.parametrize("temperature", [NAN, float("inf"), -0.5])
+def test_temperature_must_be_finite_and_non_negative(temperature: float) -> None:
+    game = pyaz.make("connect_four", width=5, height=4)
+    search = pyaz.Search(game)
+    search.run(10)
+    message = f"temperature must be a finite number >= 0, got {temperature:g}"
+    with pytest.raises(ValueError, match=message):
+        search.policy(temperature)
+    with pytest.raises(ValueError, match=message):
+        search.choose_action(temperature)
+    with pytest.raises(ValueError, match=message):
+        pyaz.SelfPlay(game, temperature=temperature).play(1)
+
+
+def test_actions_must_be_integers_in_range() -> None:
+    game = pyaz.make("connect_four")
+    for method in (game.clone().apply, game.child, game.action_to_str):
+        with pytest.raises(TypeError, match=r"action must be an integer, got np.float32\(1.7\)"):
+            method(np.float32(1.7))  # used to play 1
+        with pytest.raises(TypeError, match="action must be an integer, got 1.0"):
+            method(1.0)
+        with pytest.raises(TypeError, match="action must be an integer, got True"):
+            method(True)
+        with pytest.raises(ValueError, match=f"action {2**64} is out of range 0..6"):
+            method(2**64)  # used to be pybind11's "incompatible function arguments"
+    assert game.child(np.int64(3)).ply == 1
+    assert not game.is_legal(2**64) and not game.is_legal(-1) and game.is_legal(np.int8(3))
+    search = pyaz.Search(game)
+    search.run(5)
+    with pytest.raises(TypeError, match="action must be an integer"):
+        search.advance(np.float32(1.7))
+
+
+def test_complex_evaluator_outputs_are_refused() -> None:
+    game = pyaz.make("connect_four", width=5, height=4)
+    search = pyaz.Search(game)
+    with pytest.raises(TypeError, match="policy_logits must be an array of real numbers"):
+        search.run(5, lambda p: (np.zeros((len(p), 5), complex), np.zeros(len(p))))
+    with pytest.raises(TypeError, match="values must be an array of real numbers"):
+        search.run(5, lambda p: (np.zeros((len(p), 5)), np.zeros(len(p), complex)))
+    with pytest.raises(TypeError, match="values must be an array of real numbers"):
+        search.run(5, lambda p: (np.zeros((len(p), 5)), ["a"] * len(p)))
+    assert search.pending_visits == 0
+
+
+# --------------------------------------------------------------------------- 7: clear errors
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"seed": -1}, ValueError, r"seed must be in \[0, 18446744073709551615\], got -1"),
+        ({"seed": 2**64}, ValueError, "seed must be in .*, got 18446744073709551616"),
+        ({"seed": 1.5}, TypeError, "seed must be an integer, got 1.5"),
+        ({"threads": 0}, ValueError, "threads must be in .*, got 0"),
+        ({"threads": "2"}, TypeError, "threads must be an integer, got '2'"),
+        ({"c_puct": "1"}, TypeError, "c_puct must be a real number, got '1'"),
+        ({"fpu_relative": "no"}, TypeError, "fpu_relative must be True or False, got 'no'"),
+        ({"rule": 3}, TypeError, "rule must be a str, got 3"),
+    ],
+)
+def test_search_option_types_and_ranges_are_named(
+    options: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        pyaz.Search(pyaz.make("connect_four"), **options)
+
+
+def test_run_simulations_must_be_an_integer_in_range() -> None:
+    search = pyaz.Search(pyaz.make("connect_four"))
+    with pytest.raises(ValueError, match=f"simulations must be in .*, got {2**64}"):
+        search.run(2**64)
+    with pytest.raises(TypeError, match="simulations must be an integer, got 1.5"):
+        search.run(1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="simulations must be in .*, got -1"):
+        search.run(-1)
