@@ -238,3 +238,51 @@ def test_run_simulations_must_be_an_integer_in_range() -> None:
         search.run(1.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="simulations must be in .*, got -1"):
         search.run(-1)
+
+
+# --------------------------------------------------------------------------- 6: curling inputs
+
+INF = float("inf")
+
+
+def curling_cases() -> list[tuple[str, object]]:
+    from pyaz._core import curling as c
+
+    state = c.GameState()
+
+    def noise(**sigmas: float) -> object:
+        params = c.NoiseParams(c.Noise.DC3)
+        for name, value in sigmas.items():
+            setattr(params, name, value)
+        return params
+
+    shot = c.Shot(0.1, 2.5, 1)
+    cases: list[tuple[str, object]] = []
+    for bad in (NAN, INF, 1e30):
+        cases += [
+            ("shot vx", lambda bad=bad: c.Shot(bad, 2.5)),
+            ("shot vy", lambda bad=bad: state.copy().apply(c.Shot(0.0, bad))),
+            ("target x", lambda bad=bad: c.target_to_shot(c.Target(bad, 38.0))),
+            ("stone x", lambda bad=bad: state.copy().set_stone(0, bad, 38.0)),
+            ("stone y", lambda bad=bad: state.copy().set_stone(0, 0.0, bad)),
+            ("stone 0 vx", lambda bad=bad: c.simulate_stones(np.array([[0, 30, bad, 1, 0]]))),
+            ("shots row 0", lambda bad=bad: c.simulate_batch(state, np.array([[bad, 2.5, 1]]))),
+        ]
+    cases += [
+        ("shot spin", lambda: c.Shot(0.0, 2.5, 7)),
+        ("target spin", lambda: c.Target(0.0, 38.0, 0)),
+        ("noise sigma_speed", lambda: c.perturb(shot, noise(sigma_speed=NAN))),
+        ("noise sigma_angle", lambda: c.perturb(shot, noise(sigma_angle=-1.0))),
+        ("noise sigma_x", lambda: state.copy().apply_noisy(shot, noise(sigma_x=INF), 0)),
+        ("stone index", lambda: state.copy().set_stone(-1, 0.0, 38.0)),
+        ("stone index", lambda: state.copy().set_stone(16, 0.0, 38.0)),
+    ]
+    return cases
+
+
+def test_curling_refuses_nan_infinite_and_huge_values() -> None:
+    cases = curling_cases()
+    assert len(cases) >= 21
+    for name, case in cases:
+        with pytest.raises(ValueError, match=name):
+            case()  # type: ignore[operator]
