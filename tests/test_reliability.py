@@ -100,7 +100,8 @@ def test_an_evaluator_calling_back_into_its_search_gets_a_runtime_error(threads:
             reenter()
             return zeros_for(planes, 5)
 
-        with pytest.raises(RuntimeError, match=f"Search.{name} called while this search is running"):
+        message = rf"Search\.{name} called while this search is running"
+        with pytest.raises(RuntimeError, match=message):
             search.run(40, evaluator)
     assert search.pending_visits == 0  # the tree is consistent and usable afterwards
     search.run(20, "uniform")
@@ -181,9 +182,9 @@ def test_actions_must_be_integers_in_range() -> None:
     for method in (game.clone().apply, game.child, game.action_to_str):
         with pytest.raises(TypeError, match=r"action must be an integer, got np.float32\(1.7\)"):
             method(np.float32(1.7))  # used to play 1
-        with pytest.raises(TypeError, match="action must be an integer, got 1.0"):
+        with pytest.raises(TypeError, match=r"action must be an integer, got 1.0"):
             method(1.0)
-        with pytest.raises(TypeError, match="action must be an integer, got True"):
+        with pytest.raises(TypeError, match=r"action must be an integer, got True"):
             method(True)
         with pytest.raises(ValueError, match=f"action {2**64} is out of range 0..6"):
             method(2**64)  # used to be pybind11's "incompatible function arguments"
@@ -234,9 +235,9 @@ def test_run_simulations_must_be_an_integer_in_range() -> None:
     search = pyaz.Search(pyaz.make("connect_four"))
     with pytest.raises(ValueError, match=f"simulations must be in .*, got {2**64}"):
         search.run(2**64)
-    with pytest.raises(TypeError, match="simulations must be an integer, got 1.5"):
+    with pytest.raises(TypeError, match=r"simulations must be an integer, got 1.5"):
         search.run(1.5)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="simulations must be in .*, got -1"):
+    with pytest.raises(ValueError, match=r"simulations must be in .*, got -1"):
         search.run(-1)
 
 
@@ -286,3 +287,66 @@ def test_curling_refuses_nan_infinite_and_huge_values() -> None:
     for name, case in cases:
         with pytest.raises(ValueError, match=name):
             case()  # type: ignore[operator]
+
+
+# --------------------------------------------------------------------------- 6, 7: text and API
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("(;GM[1]SZ[9];B[aa];W[aa])", r"move 2 W\[aa\] .*illegal"),  # occupied point
+        ("(;GM[1]SZ[9]KM[nan])", r"KM\[nan\] is not a finite number"),
+        ("(;GM[1]SZ[9]KM[inf])", r"KM\[inf\] is not a finite number"),
+        ("(;GM[1]SZ[9]AB[aa]AW[aa])", r"AB and AW both hold point \[aa\]"),
+        ("(;GM[1]SZ[9]AB[aa:bb]AW[bb])", r"AB and AW both hold point \[bb\]"),
+        ("(;GM[1]SZ[9]AB[aa]AW[ab][ba])", r"setup stone \[aa\] .* no liberties"),
+        ("(;GM[1]SZ[9];B[];W[];B[cc])", r"move 3 B\[cc\] .*the game is over"),
+    ],
+)
+def test_parse_sgf_refuses_impossible_records(text: str, message: str) -> None:
+    from pyaz.games.sgf import parse_sgf
+
+    with pytest.raises(ValueError, match=message):
+        parse_sgf(text)
+
+
+def test_an_empty_othello_board_is_not_a_finished_draw() -> None:
+    with pytest.raises(ValueError, match="this text has none"):
+        pyaz.Othello.from_text("\n".join(["." * 8] * 8))
+
+
+@pytest.mark.parametrize("parse", [pyaz.Othello.from_text, pyaz.ConnectFour.from_text])
+def test_non_ascii_board_text_names_the_character(parse: object) -> None:
+    with pytest.raises(ValueError, match="must be ASCII; found 'é' at line 2, column 4"):
+        parse("........\n...é....")  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("clocks", "message"),
+    [
+        ("99999999999 1", "halfmove clock '99999999999' is out of range"),
+        ("-1 1", "halfmove clock '-1' must be >= 0"),
+        ("0 99999999999", "fullmove number '99999999999' is out of range"),
+        ("x 1", "halfmove clock 'x' is not a number"),
+    ],
+)
+def test_fen_clock_errors_say_what_is_wrong(clocks: str, message: str) -> None:
+    board = pyaz.RacingKings.STANDARD_FEN.split()[0]
+    with pytest.raises(ValueError, match=message):
+        pyaz.RacingKings.from_fen(f"{board} w - - {clocks}")
+    with pytest.raises(ValueError, match="must be ASCII; found 'ü'"):
+        pyaz.RacingKings.from_fen(f"{board} ü - - 0 1")
+
+
+def test_none_and_wrong_types_are_type_errors_naming_the_value() -> None:
+    with pytest.raises(TypeError, match="a game name must be a str, got None"):
+        pyaz.make(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="no self-play for None"):
+        pyaz.SelfPlay(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="planes must be a numpy array, got NoneType"):
+        pyaz.transform_planes(None, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"symmetry id must be an integer in 0..7, got 1.5"):
+        pyaz.transform_planes(np.zeros((2, 3, 3)), 1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"games must be an integer, got 2.5"):
+        pyaz.SelfPlay(pyaz.make("connect_four")).play(2.5)  # type: ignore[arg-type]

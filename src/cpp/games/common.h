@@ -74,6 +74,9 @@ struct ParsedGrid {
     int side_to_move = -1;  // -1: the text did not say
 };
 
+// Fails naming the first non-ASCII character of `text` (and its line and column) if there is one.
+void check_ascii(const std::string& text, const std::string& what);
+
 // Parses the board text that the games print (or bare rows of `.XO`): column headers of letters
 // or digits and row numbers are skipped; a line "X to move" / "O to move" sets the side.
 ParsedGrid parse_grid(const std::string& text);

@@ -66,6 +66,8 @@ _ALIASES = {alias: name for name, spec in GAMES.items() for alias in (name, *spe
 
 def canonical_name(name: str) -> str:
     """The registry name for ``name`` or one of its aliases (case-insensitive)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a game name must be a str, got {name!r}")
     key = name.strip().lower().replace(" ", "_")
     if key not in _ALIASES:
         known = ", ".join(sorted(GAMES))
