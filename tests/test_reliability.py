@@ -14,6 +14,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -96,7 +98,9 @@ def test_an_evaluator_calling_back_into_its_search_gets_a_runtime_error(threads:
     calls = {"advance": lambda: search.advance(0), "set_root": lambda: search.set_root(game)}
     for name, reenter in [("run", lambda: search.run(5, "uniform")), *calls.items()]:
 
-        def evaluator(planes: np.ndarray, reenter=reenter):  # type: ignore[no-untyped-def]
+        def evaluator(
+            planes: np.ndarray, reenter: Callable[[], None] = reenter
+        ) -> tuple[np.ndarray, np.ndarray]:
             reenter()
             return zeros_for(planes, 5)
 
@@ -193,7 +197,7 @@ def test_actions_must_be_integers_in_range() -> None:
     search = pyaz.Search(game)
     search.run(5)
     with pytest.raises(TypeError, match="action must be an integer"):
-        search.advance(np.float32(1.7))
+        search.advance(np.float32(1.7))  # type: ignore[arg-type]
 
 
 def test_complex_evaluator_outputs_are_refused() -> None:
@@ -251,7 +255,7 @@ def curling_cases() -> list[tuple[str, object]]:
 
     state = c.GameState()
 
-    def noise(**sigmas: float) -> object:
+    def noise(**sigmas: float) -> c.NoiseParams:
         params = c.NoiseParams(c.Noise.DC3)
         for name, value in sigmas.items():
             setattr(params, name, value)
@@ -350,3 +354,94 @@ def test_none_and_wrong_types_are_type_errors_naming_the_value() -> None:
         pyaz.transform_planes(np.zeros((2, 3, 3)), 1.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"games must be an integer, got 2.5"):
         pyaz.SelfPlay(pyaz.make("connect_four")).play(2.5)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- 5: resume
+
+TRAIN = [
+    *["--game", "connect_four", "--width", "4", "--height", "4", "--episodes", "4"],
+    *["--simulations", "4", "--epochs", "1", "--eval-games", "2", "--eval-opponent", "random"],
+    *["--parallel-games", "4", "--quiet"],
+]
+
+
+def train(out: Path, iterations: int, *extra: str) -> int:
+    from pyaz.cli import selfplay
+
+    return selfplay.main([*TRAIN, "--iterations", str(iterations), "--out", str(out), *extra])
+
+
+def iteration_numbers(run: Path) -> list[int]:
+    from pyaz.common.runlog import read_metrics
+
+    return [r["iteration"] for r in read_metrics(run) if r["kind"] == "iteration"]
+
+
+@pytest.mark.parametrize("resume", [True, False])
+def test_a_run_killed_before_its_first_checkpoint_starts_clean(
+    tmp_path: Path, resume: bool
+) -> None:
+    import json
+
+    out = tmp_path / "run"
+    (out / "nets").mkdir(parents=True)
+    # What a kill during iteration 1's checkpoint leaves: its metrics, its network, temporaries.
+    (out / "metrics.jsonl").write_text(json.dumps({"kind": "iteration", "iteration": 1}) + "\n")
+    (out / "nets" / "iter-00001.pt").write_bytes(b"half")
+    (out / ".checkpoint.pt.x1y2.tmp").write_bytes(b"half")
+    (out / "nets" / ".iter-00001.pt.abcd.tmp").write_bytes(b"half")
+    assert train(out, 2, *(["--resume"] if resume else [])) == 0
+    assert iteration_numbers(out) == [1, 2]  # was [1, 1, 2]
+    assert not list(out.rglob("*.tmp"))
+    assert sorted(p.name for p in (out / "nets").iterdir()) == ["iter-00001.pt", "iter-00002.pt"]
+
+
+def test_resume_rederives_best_and_drops_uncommitted_files(tmp_path: Path) -> None:
+    import torch
+
+    from pyaz.nets import load_net
+
+    out = tmp_path / "run"
+    assert train(out, 2) == 0
+    # A kill after iteration 3 wrote its files but before its checkpoint.pt.
+    (out / "best.torchscript.pt").write_bytes(b"iteration 3's, uncommitted")
+    (out / "nets" / "iter-00003.pt").write_bytes(b"iteration 3's, uncommitted")
+    (out / ".best.torchscript.pt.q9.tmp").write_bytes(b"half")
+    assert train(out, 2, "--resume") == 0  # nothing left to play: only the repairs
+    assert not (out / "nets" / "iter-00003.pt").exists() and not list(out.rglob("*.tmp"))
+    scripted = torch.jit.load(str(out / "best.torchscript.pt"))
+    best = load_net(str(out / "nets" / "iter-00002.pt"))
+    planes = torch.rand(3, 2, 4, 4)
+    best.eval()
+    with torch.no_grad():
+        assert torch.allclose(scripted(planes)[0], best(planes)[0], atol=1e-6)
+    assert iteration_numbers(out) == [1, 2]
+
+
+def test_an_unwritable_run_folder_is_a_one_line_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    command = [sys.executable, "-m", "pyaz.cli.selfplay", *TRAIN, "--iterations", "1"]
+    done = subprocess.run(
+        [*command, "--out", str(blocker / "run")], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "cannot write in the run folder" in lines[0] and "pick another folder" in lines[0]
+
+
+def test_check_writable_names_a_read_only_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from pyaz.common import runlog
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
+    with pytest.raises(OSError, match=f"cannot write in the run folder {tmp_path} "):
+        runlog.check_writable(tmp_path)

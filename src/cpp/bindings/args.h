@@ -64,5 +64,44 @@ inline std::string text(const py::handle& value, const std::string& name) {
     return value.cast<std::string>();
 }
 
+// Parameter types that take any Python object (checked by integer() / real() inside the
+// function, so that the error names the value) while the signature, and so the stubs, still say
+// what is expected.
+struct IndexArg {
+    py::object value;
+};
+struct RealArg {
+    py::object value;
+};
+
 }  // namespace args
 }  // namespace pyaz
+
+namespace pybind11 {
+namespace detail {
+
+template <class Arg>
+struct any_object_caster {
+    bool load(handle source, bool) {
+        value.value = reinterpret_borrow<object>(source);
+        return true;
+    }
+    static handle cast(const Arg& arg, return_value_policy, handle) { return arg.value.inc_ref(); }
+    Arg value;
+    operator Arg&() { return value; }
+    template <class T>
+    using cast_op_type = Arg&;
+};
+
+template <>
+struct type_caster<pyaz::args::IndexArg> : any_object_caster<pyaz::args::IndexArg> {
+    static constexpr auto name = const_name("typing.SupportsIndex");
+};
+
+template <>
+struct type_caster<pyaz::args::RealArg> : any_object_caster<pyaz::args::RealArg> {
+    static constexpr auto name = const_name("float");
+};
+
+}  // namespace detail
+}  // namespace pybind11

@@ -142,24 +142,24 @@ py::class_<Game> bind_game(py::module_& m, const char* class_name, const char* d
         .def("legal_mask", &legal_mask_array<Game>, "Boolean mask over the action space.")
         .def(
             "is_legal",
-            [](const Game& s, const py::object& a) {
-                const py::int_ number = args::python_int(a, "action");
+            [](const Game& s, const args::IndexArg& a) {
+                const py::int_ number = args::python_int(a.value, "action");
                 return number >= py::int_(0) && number < py::int_(s.num_actions()) &&
                        s.is_legal(number.cast<Action>());
             },
             py::arg("action"))
         .def(
             "apply",
-            [](Game& s, const py::object& action) {
-                const Action a = action_arg(s, action);
+            [](Game& s, const args::IndexArg& action) {
+                const Action a = action_arg(s, action.value);
                 check_legal(s, a);
                 s.apply(a);
             },
             py::arg("action"), "Applies a legal action in place; ValueError if it is illegal or the game is over.")
         .def(
             "child",
-            [](const Game& s, const py::object& action) {
-                const Action a = action_arg(s, action);
+            [](const Game& s, const args::IndexArg& action) {
+                const Action a = action_arg(s, action.value);
                 check_legal(s, a);
                 Game next = s;
                 next.apply(a);
@@ -189,7 +189,7 @@ py::class_<Game> bind_game(py::module_& m, const char* class_name, const char* d
                         status_line(s.status(), s.to_move()) + ">";
              })
         .def(
-            "action_to_str", [](const Game& s, const py::object& a) { return s.action_to_string(action_arg(s, a)); },
+            "action_to_str", [](const Game& s, const args::IndexArg& a) { return s.action_to_string(action_arg(s, a.value)); },
             py::arg("action"))
         .def("str_to_action", &Game::parse_action, py::arg("text"));
     m.def(

@@ -175,8 +175,8 @@ std::unique_ptr<BatchEvaluator<Game>> make_evaluator(const py::object& evaluator
 }
 
 template <class Game>
-void run_search(Search<Game>& search, const py::object& simulations, const py::object& evaluator) {
-    const auto count = args::integer<std::int64_t>(simulations, "simulations", 0, kMaxSimulations);
+void run_search(Search<Game>& search, const args::IndexArg& simulations, const py::object& evaluator) {
+    const auto count = args::integer<std::int64_t>(simulations.value, "simulations", 0, kMaxSimulations);
     auto owned = make_evaluator<Game>(evaluator, search.params(), search.next_stream_seed());
     InterruptPoll interrupt = python_signal_poll();
     py::gil_scoped_release release;
@@ -263,8 +263,8 @@ void bind_search(py::module_& m, const char* name) {
         .def("run", &run_search<Game>, py::arg("simulations"), py::arg("evaluator") = "uniform")
         .def(
             "advance",
-            [](Search<Game>& s, const py::object& action) {
-                s.advance(args::integer<Action>(action, "action"));
+            [](Search<Game>& s, const args::IndexArg& action) {
+                s.advance(args::integer<Action>(action.value, "action"));
             },
             py::arg("action"))
         .def("set_root", &Search<Game>::set_root, py::arg("state"))
@@ -284,15 +284,15 @@ void bind_search(py::module_& m, const char* name) {
         .def("priors", [](const Search<Game>& s) { return to_array<Game>(s.priors()); })
         .def(
             "policy",
-            [](const Search<Game>& s, const py::object& t) {
-                return to_array<Game>(s.policy(args::real(t, "temperature")));
+            [](const Search<Game>& s, const args::RealArg& t) {
+                return to_array<Game>(s.policy(args::real(t.value, "temperature")));
             },
             py::arg("temperature") = 1.0)
         .def(
             "choose_action",
-            [](const Search<Game>& s, const py::object& t, const py::object& seed) {
-                Rng rng(args::integer<std::uint64_t>(seed, "seed"));
-                return s.choose_action(args::real(t, "temperature"), rng);
+            [](const Search<Game>& s, const args::RealArg& t, const args::IndexArg& seed) {
+                Rng rng(args::integer<std::uint64_t>(seed.value, "seed"));
+                return s.choose_action(args::real(t.value, "temperature"), rng);
             },
             py::arg("temperature") = 0.0, py::arg("seed") = 0);
 }

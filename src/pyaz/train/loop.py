@@ -59,6 +59,7 @@ from pyaz.train.checkpoint import (
     changed_settings,
     read_checkpoint,
     torch_bytes,
+    write_files,
     write_iteration,
 )
 from pyaz.train.curriculum import Curriculum
@@ -568,12 +569,17 @@ class TrainingLoop:
             f"nets/iter-{iteration:05d}.pt": torch_bytes(
                 {"net": net_state(self.best), "iteration": iteration}
             ),
-            TORCHSCRIPT_FILE: torchscript_bytes(self.best),
+            **self._latest_files(),
         }
         write_iteration(self.run_dir, iteration, state, self.buffer.to_bytes(), files)
 
+    def _latest_files(self) -> dict[str, bytes]:
+        """The files that hold the latest best network, rewritten at every checkpoint."""
+        return {TORCHSCRIPT_FILE: torchscript_bytes(self.best)}
+
     def _resume(self) -> int:
         self._load_checkpoint()
+        write_files(self.run_dir, self._latest_files())  # may be an uncommitted iteration's
         return int(self.counters["iteration"])
 
     def _load_checkpoint(self) -> None:
