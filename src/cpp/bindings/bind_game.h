@@ -71,6 +71,10 @@ Action action_from_object(const Game& state, const py::handle& move) {
 template <class Game>
 void play_moves(Game& state, const py::object& moves) {
     std::vector<py::object> items;
+    if (py::isinstance<py::bytes>(moves) || py::isinstance<py::bytearray>(moves) || !py::isinstance<py::iterable>(moves)) {
+        throw py::type_error("moves must be a str such as '" + state.action_to_string(0) +
+                             "' or a sequence of moves, got " + args::repr_text(moves));
+    }
     if (py::isinstance<py::str>(moves)) {
         for (const auto& token : split_moves(moves.cast<std::string>())) items.push_back(py::str(token));
     } else {

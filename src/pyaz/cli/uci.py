@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # torch loads only with --model
     from pyaz.nets import LoadedModel
 
 DEFAULT_NODES = 1000
+MAX_NODES = 100_000_000  # as the Nodes option says in answer to 'uci'
+MAX_MOVE_OVERHEAD = 5000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,10 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     setup_logging("pyaz-uci", verbose=args.verbose, quiet=args.quiet)
-    if args.nodes < 1:
-        parser.error("--nodes must be >= 1")
-    if args.move_overhead < 0:
-        parser.error("--move-overhead must be >= 0")
+    if not 1 <= args.nodes <= MAX_NODES:
+        parser.error(f"--nodes must be in 1..{MAX_NODES}, got {args.nodes}")
+    if not 0 <= args.move_overhead <= MAX_MOVE_OVERHEAD:
+        parser.error(f"--move-overhead must be in 0..{MAX_MOVE_OVERHEAD}, got {args.move_overhead}")
     options.check_search_arguments(parser, args)
     model: LoadedModel | None = None
     if args.model is not None:
