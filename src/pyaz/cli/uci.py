@@ -74,8 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     setup_logging("pyaz-uci", verbose=args.verbose, quiet=args.quiet)
-    if not 1 <= args.nodes <= MAX_NODES:
-        parser.error(f"--nodes must be in 1..{MAX_NODES}, got {args.nodes}")
+    if args.nodes < 1:
+        parser.error(f"--nodes must be >= 1, got {args.nodes}")
+    if args.nodes > MAX_NODES:
+        parser.error(f"--nodes must be <= {MAX_NODES}, got {args.nodes}")
     if not 0 <= args.move_overhead <= MAX_MOVE_OVERHEAD:
         parser.error(f"--move-overhead must be in 0..{MAX_MOVE_OVERHEAD}, got {args.move_overhead}")
     options.check_search_arguments(parser, args)
