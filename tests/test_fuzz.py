@@ -181,9 +181,7 @@ TOML_VALUE = st.one_of(
     st.sampled_from(["true", "[1, 2]", "{}", '"connect_four"', '"none"']),
 )
 TOML_TEXT = st.one_of(
-    st.lists(st.builds(lambda k, v: f"{k} = {v}", SETTING, TOML_VALUE), max_size=6).map(
-        "\n".join
-    ),
+    st.lists(st.builds(lambda k, v: f"{k} = {v}", SETTING, TOML_VALUE), max_size=6).map("\n".join),
     st.text(max_size=80),
 )
 

@@ -141,9 +141,9 @@ class TrainConfig:
             if value is not None and value < low:
                 raise ValueError(f"{name} must be >= {low}, got {value}")
         for item in fields(self):  # the C++ core counts in 32 bits (seeds in 64)
-            value, top = getattr(self, item.name), 2**64 - 1 if item.name == "seed" else 2**31 - 1
-            if isinstance(value, int) and not isinstance(value, bool) and value > top:
-                raise ValueError(f"{item.name} must be <= {top}, got {value}")
+            value, most = getattr(self, item.name), 2**64 - 1 if item.name == "seed" else 2**31 - 1
+            if isinstance(value, int) and not isinstance(value, bool) and value > most:
+                raise ValueError(f"{item.name} must be <= {most}, got {value}")
         in_range: dict[str, tuple[float, float]] = {
             "replacement": (0.0, 1.0), "dropout": (0.0, 0.95), "update_threshold": (0.0, 1.0),
             "draw_value": (-1.0, 1.0), "drop_draw": (0.0, 1.0), "loss_lambda": (0.0, 1.0),
