@@ -66,12 +66,13 @@ inline std::string text(const py::handle& value, const std::string& name) {
 
 // Parameter types that take any Python object (checked by integer() / real() inside the
 // function, so that the error names the value) while the signature, and so the stubs, still say
-// what is expected.
+// what is expected. `value` is borrowed from the call's arguments (valid during the call; a
+// plain PyObject*, as a pybind11 member would need hidden visibility).
 struct IndexArg {
-    py::object value;
+    PyObject* value = nullptr;
 };
 struct RealArg {
-    py::object value;
+    PyObject* value = nullptr;
 };
 
 }  // namespace args
@@ -83,10 +84,10 @@ namespace detail {
 template <class Arg>
 struct any_object_caster {
     bool load(handle source, bool) {
-        value.value = reinterpret_borrow<object>(source);
+        value.value = source.ptr();
         return true;
     }
-    static handle cast(const Arg& arg, return_value_policy, handle) { return arg.value.inc_ref(); }
+    static handle cast(const Arg& arg, return_value_policy, handle) { return handle(arg.value).inc_ref(); }
     Arg value;
     operator Arg&() { return value; }
     template <class T>
