@@ -445,3 +445,13 @@ def test_check_writable_names_a_read_only_folder(
     monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
     with pytest.raises(OSError, match=f"cannot write in the run folder {tmp_path} "):
         runlog.check_writable(tmp_path)
+
+
+def test_gtp_non_utf8_input_is_reported_not_fatal() -> None:
+    command = [sys.executable, "-m", "pyaz.cli.gtp", "--game", "go"]
+    done = subprocess.run(
+        command, input=b"\xff\xfe name\nprotocol_version\nquit\n", capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    answers = done.stdout.decode().split("\n\n")
+    assert answers[0].startswith("?") and answers[1] == "= 2"
