@@ -4,10 +4,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "bindings/bindings.h"
+#include "games/common.h"
 #include "games/curling.h"
 #include "search/kr_uct.h"
 
@@ -18,6 +20,48 @@ namespace {
 
 using curling::GameState;
 using curling::Shot;
+
+// Limits of the values the bindings accept (far beyond any real throw or position, close enough
+// that no simulation is asked to integrate nonsense such as 1e30 m/s).
+constexpr double kMaxShotSpeed = 100.0;  // m/s, per component (GAT units reach 40)
+constexpr double kMaxCoordinate = 1000.0;  // m, from the sheet's origin
+constexpr double kMaxSigma = 100.0;
+
+void check_spin(int spin, const std::string& what) {
+    if (spin != 1 && spin != -1) fail(what + " spin must be 1 or -1, got " + std::to_string(spin));
+}
+
+// ValueError naming the component unless the shot is a finite throw with spin +-1.
+const Shot& checked(const Shot& shot) {
+    check_range(shot.vx, -kMaxShotSpeed, kMaxShotSpeed, "shot vx", "a finite speed within +-100 m/s");
+    check_range(shot.vy, -kMaxShotSpeed, kMaxShotSpeed, "shot vy", "a finite speed within +-100 m/s");
+    check_spin(shot.spin, "shot");
+    return shot;
+}
+
+const curling::Target& checked(const curling::Target& target) {
+    check_range(target.x, -kMaxCoordinate, kMaxCoordinate, "target x", "a finite coordinate within +-1000 m");
+    check_range(target.y, -kMaxCoordinate, kMaxCoordinate, "target y", "a finite coordinate within +-1000 m");
+    check_spin(target.spin, "target");
+    return target;
+}
+
+const curling::NoiseParams& checked(const curling::NoiseParams& noise) {
+    check_range(noise.sigma_x, 0, kMaxSigma, "noise sigma_x", "a finite number in [0, 100]");
+    check_range(noise.sigma_y, 0, kMaxSigma, "noise sigma_y", "a finite number in [0, 100]");
+    check_range(noise.sigma_speed, 0, kMaxSigma, "noise sigma_speed", "a finite number in [0, 100]");
+    check_range(noise.sigma_angle, 0, kMaxSigma, "noise sigma_angle", "a finite number in [0, 100]");
+    return noise;
+}
+
+void check_body(const double* row, std::size_t index) {
+    static const char* const names[] = {"x", "y", "vx", "vy", "omega"};
+    for (int k = 0; k < 5; ++k) {
+        const double limit = k < 2 ? kMaxCoordinate : kMaxShotSpeed * (k == 4 ? 10 : 1);
+        check_range(row[k], -limit, limit, "stone " + std::to_string(index) + " " + names[k],
+                    "finite and within +-" + number_text(limit));
+    }
+}
 
 py::array_t<double> stone_array(const GameState& state) {
     py::array_t<double> out({curling::kStonesPerEnd, 3});
@@ -39,6 +83,15 @@ py::tuple simulate_batch(const GameState& state, const py::array_t<double, py::a
     if (state.shot() >= curling::kStonesPerEnd) throw py::value_error("the end is over");
     const auto n = static_cast<std::size_t>(shots.shape(0));
     std::vector<double> input(shots.data(), shots.data() + shots.size());
+    checked(noise);
+    for (std::size_t k = 0; k < n; ++k) {
+        try {
+            checked(Shot{input[3 * k], input[3 * k + 1], 1});
+            if (std::isnan(input[3 * k + 2])) fail("spin (its sign) must be a number, got nan");
+        } catch (const std::invalid_argument& error) {
+            fail("shots row " + std::to_string(k) + ": " + error.what());
+        }
+    }
     py::array_t<double> positions({static_cast<py::ssize_t>(n), py::ssize_t(curling::kStonesPerEnd), py::ssize_t(2)});
     py::array_t<bool> in_play({static_cast<py::ssize_t>(n), py::ssize_t(curling::kStonesPerEnd)});
     py::array_t<bool> fouls(static_cast<py::ssize_t>(n));
@@ -73,7 +126,8 @@ void bind_types(py::module_& m) {
         .value("GAT", curling::Noise::kGAT)
         .value("DC3", curling::Noise::kDC3);
     py::class_<Shot>(m, "Shot")
-        .def(py::init<double, double, int>(), py::arg("vx"), py::arg("vy"), py::arg("spin") = 1)
+        .def(py::init([](double vx, double vy, int spin) { return checked(Shot{vx, vy, spin}); }), py::arg("vx"),
+             py::arg("vy"), py::arg("spin") = 1)
         .def_readwrite("vx", &Shot::vx)
         .def_readwrite("vy", &Shot::vy)
         .def_readwrite("spin", &Shot::spin)
@@ -81,7 +135,8 @@ void bind_types(py::module_& m) {
             return "Shot(vx=" + std::to_string(s.vx) + ", vy=" + std::to_string(s.vy) + ", spin=" + std::to_string(s.spin) + ")";
         });
     py::class_<curling::Target>(m, "Target")
-        .def(py::init<double, double, int>(), py::arg("x"), py::arg("y"), py::arg("spin") = 1)
+        .def(py::init([](double x, double y, int spin) { return checked(curling::Target{x, y, spin}); }), py::arg("x"),
+             py::arg("y"), py::arg("spin") = 1)
         .def_readwrite("x", &curling::Target::x)
         .def_readwrite("y", &curling::Target::y)
         .def_readwrite("spin", &curling::Target::spin)
@@ -127,6 +182,7 @@ void bind_functions(py::module_& m) {
             }
             std::array<curling::Body, curling::kStonesPerEnd> stones{};
             const auto n = bodies.shape(0);
+            for (py::ssize_t i = 0; i < n; ++i) check_body(bodies.data() + 5 * i, static_cast<std::size_t>(i));
             auto in = bodies.unchecked<2>();
             for (py::ssize_t i = 0; i < n; ++i) stones[i] = curling::Body{in(i, 0), in(i, 1), in(i, 2), in(i, 3), in(i, 4), true};
             curling::SimStats stats;
@@ -153,6 +209,8 @@ void bind_functions(py::module_& m) {
     m.def(
         "collide",
         [](std::array<double, 5> a, std::array<double, 5> b, const curling::PhysicsParams& params) {
+            check_body(a.data(), 0);
+            check_body(b.data(), 1);
             curling::Body ba{a[0], a[1], a[2], a[3], a[4], true};
             curling::Body bb{b[0], b[1], b[2], b[3], b[4], true};
             const bool hit = curling::collide(ba, bb, params);
@@ -164,19 +222,25 @@ void bind_functions(py::module_& m) {
     m.def(
         "rest_point",
         [](const Shot& shot, const curling::PhysicsParams& params) {
-            const auto b = curling::rest_point(shot, params);
+            const auto b = curling::rest_point(checked(shot), params);
             return py::make_tuple(b.x, b.y);
         },
         py::arg("shot"), py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"),
         "Rest point of a lone stone thrown from the hack on an unbounded sheet.");
-    m.def("target_to_shot", &curling::target_to_shot, py::arg("target"), py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"));
-    m.def("shot_to_target", &curling::shot_to_target, py::arg("shot"), py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"));
+    m.def(
+        "target_to_shot",
+        [](const curling::Target& target, curling::Physics model) { return curling::target_to_shot(checked(target), model); },
+        py::arg("target"), py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"));
+    m.def(
+        "shot_to_target",
+        [](const Shot& shot, curling::Physics model) { return curling::shot_to_target(checked(shot), model); },
+        py::arg("shot"), py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"));
     m.def("max_speed", &curling::max_speed, py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"));
     m.def(
         "perturb",
         [](const Shot& shot, const curling::NoiseParams& noise, curling::Physics model, std::uint64_t seed) {
             Rng rng(seed);
-            return curling::perturb(shot, noise, model, rng);
+            return curling::perturb(checked(shot), checked(noise), model, rng);
         },
         py::arg("shot"), py::arg("noise"), py::arg_v("model", curling::Physics::kFCV1, "Physics.FCV1"), py::arg("seed") = 0);
     m.def("in_house", &curling::in_house);
@@ -248,13 +312,27 @@ void bind_search(py::module_& m) {
     m.def(
         "rule_based_shot",
         [](const GameState& state, const curling::NoiseParams& noise, int samples, std::uint64_t seed) {
+            checked(noise);
+            if (samples < 1) fail("samples must be >= 1, got " + std::to_string(samples));
             py::gil_scoped_release release;
             return curling::rule_based_shot(state, noise, samples, seed);
         },
         py::arg("state"), py::arg_v("noise", curling::NoiseParams{}, "NoiseParams()"), py::arg("samples") = 4, py::arg("seed") = 0);
-    m.def("aim_through", &curling::aim_through, py::arg("x"), py::arg("y"), py::arg("speed"), py::arg("spin"),
+    m.def(
+        "aim_through",
+        [](double x, double y, double speed, int spin, const curling::PhysicsParams& params) {
+            checked(curling::Target{x, y, spin});
+            check_range(speed, 0, kMaxShotSpeed, "speed", "a finite speed in [0, 100] m/s");
+            return curling::aim_through(x, y, speed, spin, params);
+        },
+        py::arg("x"), py::arg("y"), py::arg("speed"), py::arg("spin"),
           py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"));
-    m.def("lateral_at", &curling::lateral_at, py::arg("shot"), py::arg("y_line"), py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"));
+    m.def(
+        "lateral_at",
+        [](const Shot& shot, double y_line, const curling::PhysicsParams& params) {
+            return curling::lateral_at(checked(shot), y_line, params);
+        },
+        py::arg("shot"), py::arg("y_line"), py::arg_v("params", curling::PhysicsParams{}, "PhysicsParams()"));
 }
 
 void bind_state(py::module_& m) {
@@ -269,20 +347,30 @@ void bind_state(py::module_& m) {
         .def_property_readonly("in_extra_end", &GameState::in_extra_end)
         .def("team_of", &GameState::team_of)
         .def("stones", &stone_array, "Array [16, 3] of x, y, in_play (stone i = i-th stone thrown this end).")
-        .def("set_stone", &GameState::set_stone, py::arg("index"), py::arg("x"), py::arg("y"), py::arg("in_play") = true)
+        .def(
+            "set_stone",
+            [](GameState& s, int index, double x, double y, bool in_play) {
+                if (index < 0 || index >= curling::kStonesPerEnd) {
+                    fail("stone index must be in 0..15, got " + std::to_string(index));
+                }
+                check_range(x, -kMaxCoordinate, kMaxCoordinate, "stone x", "a finite coordinate within +-1000 m");
+                check_range(y, -kMaxCoordinate, kMaxCoordinate, "stone y", "a finite coordinate within +-1000 m");
+                s.set_stone(index, x, y, in_play);
+            },
+            py::arg("index"), py::arg("x"), py::arg("y"), py::arg("in_play") = true)
         .def_property_readonly("end_scores", &GameState::end_scores)
         .def("total_score", &GameState::total_score)
         .def("house_score", &GameState::house_score, "(team 0 points, team 1 points) if the end ended now.")
-        .def("apply", py::overload_cast<const Shot&>(&GameState::apply), py::arg("shot"),
+        .def("apply", [](GameState& s, const Shot& shot) { return s.apply(checked(shot)); }, py::arg("shot"),
              "Throw the next stone (no noise); scores the end after its 16th stone. Returns True on a FGZ foul.")
         .def(
             "apply_noisy",
             [](GameState& s, const Shot& shot, const curling::NoiseParams& noise, std::uint64_t seed) {
                 Rng rng(seed);
-                return s.apply(shot, noise, rng);
+                return s.apply(checked(shot), checked(noise), rng);
             },
             py::arg("shot"), py::arg("noise"), py::arg("seed"))
-        .def("apply_no_end", &GameState::apply_no_end, py::arg("shot"))
+        .def("apply_no_end", [](GameState& s, const Shot& shot) { return s.apply_no_end(checked(shot)); }, py::arg("shot"))
         .def("finish_end", &GameState::finish_end)
         .def("copy", [](const GameState& s) { return GameState(s); })
         .def("__str__", &GameState::to_string);

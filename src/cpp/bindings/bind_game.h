@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/args.h"
 #include "games/common.h"
 #include "games/playouts.h"
 
@@ -43,6 +44,17 @@ void check_legal(const Game& state, Action action) {
          ") for " + (state.to_move() == 0 ? "X" : "O") + "; legal: " + describe_legal(state));
 }
 
+// An int action argument: TypeError unless an integer (a float such as numpy.float32(1.7) is
+// never truncated), ValueError naming it when it is not in 0..num_actions-1.
+template <class Game>
+Action action_arg(const Game& state, const py::handle& action) {
+    const py::int_ number = args::python_int(action, "action");
+    if (number < py::int_(0) || number >= py::int_(state.num_actions())) {
+        fail("action " + args::repr_text(number) + " is out of range 0.." + std::to_string(state.num_actions() - 1));
+    }
+    return number.cast<Action>();
+}
+
 template <class Game>
 Action action_from_object(const Game& state, const py::handle& move) {
     if (py::isinstance<py::str>(move)) return state.parse_action(move.cast<std::string>());
@@ -51,7 +63,7 @@ Action action_from_object(const Game& state, const py::handle& move) {
                              state.action_to_string(0) + "', got " +
                              std::string(py::str(py::type::of(move))));
     }
-    return move.cast<Action>();
+    return action_arg(state, move);
 }
 
 // Applies a move list (a string of tokens, or a sequence of ints/strs) to a copy of the state,
@@ -59,6 +71,10 @@ Action action_from_object(const Game& state, const py::handle& move) {
 template <class Game>
 void play_moves(Game& state, const py::object& moves) {
     std::vector<py::object> items;
+    if (py::isinstance<py::bytes>(moves) || py::isinstance<py::bytearray>(moves) || !py::isinstance<py::iterable>(moves)) {
+        throw py::type_error("moves must be a str such as '" + state.action_to_string(0) +
+                             "' or a sequence of moves, got " + args::repr_text(moves));
+    }
     if (py::isinstance<py::str>(moves)) {
         for (const auto& token : split_moves(moves.cast<std::string>())) items.push_back(py::str(token));
     } else {
@@ -128,13 +144,26 @@ py::class_<Game> bind_game(py::module_& m, const char* class_name, const char* d
             },
             "Legal actions, ascending; empty when the game is over.")
         .def("legal_mask", &legal_mask_array<Game>, "Boolean mask over the action space.")
-        .def("is_legal", &Game::is_legal, py::arg("action"))
         .def(
-            "apply", [](Game& s, Action a) { check_legal(s, a); s.apply(a); }, py::arg("action"),
-            "Applies a legal action in place; ValueError if it is illegal or the game is over.")
+            "is_legal",
+            [](const Game& s, const args::IndexArg& a) {
+                const py::int_ number = args::python_int(a.value, "action");
+                return number >= py::int_(0) && number < py::int_(s.num_actions()) &&
+                       s.is_legal(number.cast<Action>());
+            },
+            py::arg("action"))
+        .def(
+            "apply",
+            [](Game& s, const args::IndexArg& action) {
+                const Action a = action_arg(s, action.value);
+                check_legal(s, a);
+                s.apply(a);
+            },
+            py::arg("action"), "Applies a legal action in place; ValueError if it is illegal or the game is over.")
         .def(
             "child",
-            [](const Game& s, Action a) {
+            [](const Game& s, const args::IndexArg& action) {
+                const Action a = action_arg(s, action.value);
                 check_legal(s, a);
                 Game next = s;
                 next.apply(a);
@@ -163,7 +192,9 @@ py::class_<Game> bind_game(py::module_& m, const char* class_name, const char* d
                         std::to_string(s.width()) + " ply " + std::to_string(s.ply()) + ", " +
                         status_line(s.status(), s.to_move()) + ">";
              })
-        .def("action_to_str", &Game::action_to_string, py::arg("action"))
+        .def(
+            "action_to_str", [](const Game& s, const args::IndexArg& a) { return s.action_to_string(action_arg(s, a.value)); },
+            py::arg("action"))
         .def("str_to_action", &Game::parse_action, py::arg("text"));
     m.def(
         "perft",

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/args.h"
 #include "bindings/bindings.h"
 #include "games/connect_four.h"
 #include "games/go.h"
@@ -22,6 +23,19 @@ namespace py = pybind11;
 
 namespace pyaz {
 namespace {
+
+constexpr int kMaxThreads = 1024;                 // search or self-play threads
+constexpr std::int64_t kMaxNodes = 1LL << 31;     // tree nodes are indexed by int32
+constexpr std::int64_t kMaxSimulations = 1LL << 62;
+
+// Polls Python's signal handlers (Ctrl-C raises KeyboardInterrupt) from a long C++ loop that runs
+// without the GIL, taking the GIL only for the check.
+InterruptPoll python_signal_poll() {
+    return InterruptPoll([] {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    });
+}
 
 // Calls fn(planes[B, C, H, W]) -> (policy_logits[B, A], values[B]) with the GIL held only for
 // the call. The planes array is a read-only view of a C++ buffer, valid during the call.
@@ -65,6 +79,8 @@ private:
         }
         py::sequence pair = result.cast<py::sequence>();
         if (pair.size() != 2) throw py::value_error("the evaluator must return exactly (policy_logits, values)");
+        check_real(pair[0], "policy_logits");
+        check_real(pair[1], "values");
         auto logits = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(pair[0]);
         auto vals = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(pair[1]);
         if (!logits || !vals) throw py::type_error("policy_logits and values must be numeric arrays");
@@ -86,6 +102,16 @@ private:
             }
             values[i] = std::max(-1.0f, std::min(1.0f, v));
             softmax_over_legal(*states[i], logits.data() + i * num_actions, priors + i * num_actions);
+        }
+    }
+
+    // TypeError unless `data` converts to an array of real numbers (not complex, str or objects).
+    static void check_real(const py::handle& data, const char* what) {
+        const py::array array = py::array::ensure(data);
+        const char kind = array ? array.dtype().kind() : 'O';
+        if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b') {
+            throw py::type_error(std::string(what) + " must be an array of real numbers, got " +
+                                 std::string(py::repr(array ? py::object(array.dtype()) : py::type::of(data))));
         }
     }
 
@@ -113,24 +139,25 @@ SearchParams params_from_kwargs(const py::kwargs& kwargs) {
         const std::string key = item.first.cast<std::string>();
         const py::handle value = item.second;
         if (key == "rule") {
-            const std::string rule = value.cast<std::string>();
+            const std::string rule = args::text(value, "rule");
             if (rule == "puct") p.rule = SelectionRule::kPuct;
             else if (rule == "uct" || rule == "ucb1") p.rule = SelectionRule::kUcb1;
             else throw py::value_error("rule must be 'puct' or 'uct', got '" + rule + "'");
-        } else if (key == "c_puct") p.c_puct = value.cast<double>();
-        else if (key == "c_uct") p.c_uct = value.cast<double>();
-        else if (key == "dirichlet_alpha") p.dirichlet_alpha = value.cast<double>();
-        else if (key == "dirichlet_epsilon") p.dirichlet_epsilon = value.cast<double>();
-        else if (key == "fpu_value") p.fpu_value = value.cast<double>();
-        else if (key == "fpu_relative") p.fpu_relative = value.cast<bool>();
-        else if (key == "draw_value") p.draw_value = value.cast<double>();
-        else if (key == "virtual_loss") p.virtual_loss = value.cast<double>();
-        else if (key == "threads") p.threads = value.cast<int>();
-        else if (key == "batch_size") p.batch_size = value.cast<int>();
-        else if (key == "max_nodes") p.max_nodes = value.cast<std::int64_t>();
-        else if (key == "seed") p.seed = value.cast<std::uint64_t>();
+        } else if (key == "c_puct") p.c_puct = args::real(value, key);
+        else if (key == "c_uct") p.c_uct = args::real(value, key);
+        else if (key == "dirichlet_alpha") p.dirichlet_alpha = args::real(value, key);
+        else if (key == "dirichlet_epsilon") p.dirichlet_epsilon = args::real(value, key);
+        else if (key == "fpu_value") p.fpu_value = args::real(value, key);
+        else if (key == "fpu_relative") p.fpu_relative = args::boolean(value, key);
+        else if (key == "draw_value") p.draw_value = args::real(value, key);
+        else if (key == "virtual_loss") p.virtual_loss = args::real(value, key);
+        else if (key == "threads") p.threads = args::integer<int>(value, key, 1, kMaxThreads);
+        else if (key == "batch_size") p.batch_size = args::integer<int>(value, key, 1);
+        else if (key == "max_nodes") p.max_nodes = args::integer<std::int64_t>(value, key, 2, kMaxNodes);
+        else if (key == "seed") p.seed = args::integer<std::uint64_t>(value, key);
         else throw py::type_error("unknown search option '" + key + "'");
     }
+    check_search_params(p);
     return p;
 }
 
@@ -148,10 +175,12 @@ std::unique_ptr<BatchEvaluator<Game>> make_evaluator(const py::object& evaluator
 }
 
 template <class Game>
-void run_search(Search<Game>& search, std::int64_t simulations, const py::object& evaluator) {
+void run_search(Search<Game>& search, const args::IndexArg& simulations, const py::object& evaluator) {
+    const auto count = args::integer<std::int64_t>(simulations.value, "simulations", 0, kMaxSimulations);
     auto owned = make_evaluator<Game>(evaluator, search.params(), search.next_stream_seed());
+    InterruptPoll interrupt = python_signal_poll();
     py::gil_scoped_release release;
-    search.run(simulations, *owned);
+    search.run(count, *owned, &interrupt);
 }
 
 template <class T>
@@ -166,13 +195,17 @@ py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const p
     auto owned = make_evaluator<Game>(evaluator, config.search, config.seed + 1);
     SelfPlay<Game> driver(start, config);
     SelfPlayRecords r;
+    InterruptPoll interrupt = python_signal_poll();
     {
         py::gil_scoped_release release;
-        r = driver.play(*owned, [&](std::int64_t games_done) {
-            py::gil_scoped_acquire gil;
-            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-            if (!on_game_end.is_none()) on_game_end(games_done);
-        });
+        r = driver.play(
+            *owned,
+            [&](std::int64_t games_done) {
+                if (on_game_end.is_none()) return;
+                py::gil_scoped_acquire gil;
+                on_game_end(games_done);
+            },
+            &interrupt);
     }
     const py::ssize_t n = static_cast<py::ssize_t>(r.player.size());
     const py::ssize_t g = static_cast<py::ssize_t>(r.game_status.size());
@@ -198,16 +231,16 @@ SelfPlayConfig self_play_config(const py::kwargs& kwargs) {
     for (const auto& item : kwargs) {
         const std::string key = item.first.cast<std::string>();
         const py::handle value = item.second;
-        if (key == "games") config.games = value.cast<std::int64_t>();
-        else if (key == "parallel_games") config.parallel_games = value.cast<int>();
-        else if (key == "simulations") config.simulations = value.cast<int>();
-        else if (key == "leaves_per_game") config.leaves_per_game = value.cast<int>();
-        else if (key == "sampling_plies") config.sampling_plies = value.cast<int>();
-        else if (key == "temperature") config.temperature = value.cast<double>();
-        else if (key == "random_opening_plies") config.random_opening_plies = value.cast<int>();
-        else if (key == "opening_rollback_plies") config.opening_rollback_plies = value.cast<int>();
-        else if (key == "threads") config.threads = value.cast<int>();
-        else if (key == "seed") config.seed = value.cast<std::uint64_t>();
+        if (key == "games") config.games = args::integer<std::int64_t>(value, key, 1, 1LL << 31);
+        else if (key == "parallel_games") config.parallel_games = args::integer<int>(value, key, 1, 1 << 20);
+        else if (key == "simulations") config.simulations = args::integer<int>(value, key, 1, 1 << 30);
+        else if (key == "leaves_per_game") config.leaves_per_game = args::integer<int>(value, key, 1, 1 << 20);
+        else if (key == "sampling_plies") config.sampling_plies = args::integer<int>(value, key);
+        else if (key == "temperature") config.temperature = args::real(value, key);
+        else if (key == "random_opening_plies") config.random_opening_plies = args::integer<int>(value, key, 0);
+        else if (key == "opening_rollback_plies") config.opening_rollback_plies = args::integer<int>(value, key, -1);
+        else if (key == "threads") config.threads = args::integer<int>(value, key, 1, kMaxThreads);
+        else if (key == "seed") config.seed = args::integer<std::uint64_t>(value, key);
         else search_options[item.first] = item.second;
     }
     config.search = params_from_kwargs(search_options);
@@ -228,7 +261,12 @@ void bind_search(py::module_& m, const char* name) {
              }),
              py::arg("state"))
         .def("run", &run_search<Game>, py::arg("simulations"), py::arg("evaluator") = "uniform")
-        .def("advance", &Search<Game>::advance, py::arg("action"))
+        .def(
+            "advance",
+            [](Search<Game>& s, const args::IndexArg& action) {
+                s.advance(args::integer<Action>(action.value, "action"));
+            },
+            py::arg("action"))
         .def("set_root", &Search<Game>::set_root, py::arg("state"))
         .def_property_readonly("root_state", &Search<Game>::root_state)
         .def_property_readonly("tree_size", &Search<Game>::tree_size)
@@ -244,13 +282,17 @@ void bind_search(py::module_& m, const char* name) {
              })
         .def("q_values", [](const Search<Game>& s) { return to_array<Game>(s.q_values()); })
         .def("priors", [](const Search<Game>& s) { return to_array<Game>(s.priors()); })
-        .def("policy", [](const Search<Game>& s, double t) { return to_array<Game>(s.policy(t)); },
-             py::arg("temperature") = 1.0)
+        .def(
+            "policy",
+            [](const Search<Game>& s, const args::RealArg& t) {
+                return to_array<Game>(s.policy(args::real(t.value, "temperature")));
+            },
+            py::arg("temperature") = 1.0)
         .def(
             "choose_action",
-            [](const Search<Game>& s, double t, std::uint64_t seed) {
-                Rng rng(seed);
-                return s.choose_action(t, rng);
+            [](const Search<Game>& s, const args::RealArg& t, const args::IndexArg& seed) {
+                Rng rng(args::integer<std::uint64_t>(seed.value, "seed"));
+                return s.choose_action(args::real(t.value, "temperature"), rng);
             },
             py::arg("temperature") = 0.0, py::arg("seed") = 0);
 }

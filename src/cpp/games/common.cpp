@@ -65,7 +65,26 @@ std::vector<Cell> parse_row(const std::string& line) {
 
 }  // namespace
 
+void check_ascii(const std::string& text, const std::string& what) {
+    int line = 1;
+    int column = 1;
+    for (std::size_t i = 0; i < text.size(); ++i, ++column) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte == '\n') {
+            ++line;
+            column = 0;
+        }
+        if (byte < 0x80) continue;
+        // The whole UTF-8 sequence, so that the message (a Python str) names the character.
+        std::size_t end = i + 1;
+        while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+        fail(what + " must be ASCII; found '" + text.substr(i, end - i) + "' at line " + std::to_string(line) +
+             ", column " + std::to_string(column));
+    }
+}
+
 ParsedGrid parse_grid(const std::string& text) {
+    check_ascii(text, "board text");
     ParsedGrid grid;
     std::istringstream lines(text);
     std::string raw;

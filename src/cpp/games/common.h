@@ -5,6 +5,7 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +53,18 @@ private:
 // Throws std::invalid_argument (ValueError in Python) with `message`.
 [[noreturn]] inline void fail(const std::string& message) { throw std::invalid_argument(message); }
 
+// `x` as an error message shows it: "nan", "inf", "-1", "0.25", "1e+30".
+inline std::string number_text(double x) {
+    std::ostringstream text;
+    text << x;
+    return text.str();
+}
+
+// Fails with "`name` must be <what>, got x" unless low <= x <= high (NaN never passes).
+inline void check_range(double x, double low, double high, const std::string& name, const std::string& what) {
+    if (!(x >= low && x <= high)) fail(name + " must be " + what + ", got " + number_text(x));
+}
+
 // Cell contents of a grid board, absolute colours.
 enum Cell : std::int8_t { kEmpty = 0, kFirst = 1, kSecond = 2 };
 
@@ -60,6 +73,9 @@ struct ParsedGrid {
     std::vector<std::vector<Cell>> rows;
     int side_to_move = -1;  // -1: the text did not say
 };
+
+// Fails naming the first non-ASCII character of `text` (and its line and column) if there is one.
+void check_ascii(const std::string& text, const std::string& what);
 
 // Parses the board text that the games print (or bare rows of `.XO`): column headers of letters
 // or digits and row numbers are skipped; a line "X to move" / "O to move" sets the side.

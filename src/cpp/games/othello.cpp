@@ -372,6 +372,7 @@ Othello Othello::from_text(const std::string& text) {
             if (grid.rows[r][c] == kSecond) white |= bit(r * 8 + c);
         }
     }
+    if ((black | white) == 0) fail("an Othello board holds discs (the game starts with 4); this text has none");
     state.to_move_ = static_cast<std::int8_t>(side);
     state.own_ = side == 0 ? black : white;
     state.opponent_ = side == 0 ? white : black;

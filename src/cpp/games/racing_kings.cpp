@@ -89,10 +89,13 @@ std::vector<std::string> split_fields(const std::string& text) {
 
 // A non-negative decimal count of at most 9 digits.
 int parse_count(const std::string& text, const std::string& fen, const char* what) {
-    bool digits = !text.empty() && text.size() <= 9;
-    for (char c : text) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-    if (!digits) fail_fen(fen, std::string("the ") + what + " '" + text + "' is not a number");
-    return std::stoi(text);
+    const std::string digits = !text.empty() && (text[0] == '-' || text[0] == '+') ? text.substr(1) : text;
+    bool is_number = !digits.empty();
+    for (char c : digits) is_number = is_number && std::isdigit(static_cast<unsigned char>(c));
+    if (!is_number) fail_fen(fen, std::string("the ") + what + " '" + text + "' is not a number");
+    if (text[0] == '-') fail_fen(fen, std::string("the ") + what + " '" + text + "' must be >= 0");
+    if (digits.size() > 9) fail_fen(fen, std::string("the ") + what + " '" + text + "' is out of range (at most 999999999)");
+    return std::stoi(digits);
 }
 
 int kind_of_letter(char letter) {
@@ -118,6 +121,7 @@ void RacingKings::put_piece(int side, int kind, int square) {
 }
 
 RacingKings RacingKings::from_fen(const std::string& fen) {
+    check_ascii(fen, "a Racing Kings FEN");
     const std::vector<std::string> fields = split_fields(fen);
     if (fields.empty() || fields.size() > 6) {
         fail_fen(fen, "expected 1 to 6 fields (board, side, castling, en passant, halfmove clock, "

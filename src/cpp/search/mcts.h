@@ -9,7 +9,9 @@
 // - batched (Python network) evaluators: in rounds, the workers gather up to `batch_size` leaves
 //   under virtual loss (a leaf already pending in the round is a collision and is given back),
 //   the calling thread evaluates them in one call, then they are expanded and backed up.
-// Thread-safety: run() is not reentrant; call the other members between runs.
+// Thread-safety: run() is not reentrant; call the other members between runs. A run(),
+// advance() or set_root() during a run (from the evaluator the run is calling, or from another
+// thread) throws std::runtime_error instead of corrupting the tree.
 #pragma once
 
 #include <algorithm>
@@ -26,6 +28,7 @@
 #include "core/thread_pool.h"
 #include "games/common.h"
 #include "search/evaluator.h"
+#include "search/interrupt.h"
 #include "search/params.h"
 #include "search/tree.h"
 
@@ -69,8 +72,9 @@ public:
     // Plays `action` at the root, keeping its subtree (tree reuse).
     void advance(Action action);
 
-    // Runs `simulations` more simulations.
-    void run(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
+    // Runs `simulations` more simulations; `interrupt` (if any) is polled between chunks of
+    // simulations and stops the run by throwing (the tree stays consistent).
+    void run(std::int64_t simulations, BatchEvaluator<Game>& evaluator, InterruptPoll* interrupt = nullptr);
 
     // Step-wise use by drivers that batch many searches (self-play), from one thread per search:
     // collect() selects up to `wanted` leaves under virtual loss (appending those that need an
@@ -104,6 +108,7 @@ private:
     using Leaf = SearchLeaf<Game>;
     enum class SelectResult { kNeedsEvaluation, kFinished, kCollision };
 
+    void reset_root(const Game& state);  // set_root without the busy check
     SelectResult select_leaf(Leaf& leaf, bool wait_on_expanding);
     std::int32_t best_child(std::int32_t parent) const;
     double first_play_value(std::int32_t parent) const;
@@ -118,8 +123,10 @@ private:
     void evaluate_leaf(Leaf& leaf, BatchEvaluator<Game>& evaluator, std::vector<float>& priors,
                        std::uint64_t stream);
     void flush_root_share(WorkerShare& share);
-    void run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
-    void run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator);
+    void run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator, InterruptPoll* interrupt);
+    void run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator, InterruptPoll* interrupt);
+    // Holds the search busy for one run or change of root (throws if it already is).
+    class BusyGuard;
     std::int64_t gather(std::int64_t wanted, std::vector<Leaf>& leaves, std::mutex& lock, int threads);
     template <class Work>
     void on_threads(int count, Work&& work);
@@ -134,6 +141,26 @@ private:
     std::int64_t collisions_ = 0;
     std::uint64_t streams_ = 0;
     std::unique_ptr<ThreadPool> pool_;
+    std::atomic<bool> busy_{false};
+};
+
+template <class Game>
+class Search<Game>::BusyGuard {
+public:
+    BusyGuard(Search& search, const char* what) : busy_(search.busy_) {
+        if (busy_.exchange(true)) {
+            throw std::runtime_error(std::string(what) +
+                                     " called while this search is running: the evaluator (or another "
+                                     "thread) called back into the search that is calling it; use a "
+                                     "separate Search object");
+        }
+    }
+    ~BusyGuard() { busy_.store(false); }
+    BusyGuard(const BusyGuard&) = delete;
+    BusyGuard& operator=(const BusyGuard&) = delete;
+
+private:
+    std::atomic<bool>& busy_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -146,20 +173,17 @@ Search<Game>::Search(const Game& root_state, const SearchParams& params)
       tree_(params.max_nodes),
       spare_(1),
       rng_(params.seed) {
-    if (params.threads < 1) fail("threads must be >= 1, got " + std::to_string(params.threads));
-    if (params.batch_size < 1) fail("batch_size must be >= 1, got " + std::to_string(params.batch_size));
-    if (params.max_nodes < 2) fail("max_nodes must be >= 2");
-    if (params.virtual_loss < 0) fail("virtual_loss must be >= 0");
-    // Values live in [-1, 1] (the fixed-point value sums of the tree assume it).
-    if (!(params.draw_value >= -1 && params.draw_value <= 1)) fail("draw_value must be in [-1, 1]");
-    if (params.dirichlet_epsilon < 0 || params.dirichlet_epsilon > 1) {
-        fail("dirichlet_epsilon must be in [0, 1]");
-    }
-    if (params.dirichlet_epsilon > 0 && params.dirichlet_alpha <= 0) fail("dirichlet_alpha must be > 0");
+    check_search_params(params);
 }
 
 template <class Game>
 void Search<Game>::set_root(const Game& state) {
+    const BusyGuard busy(*this, "Search.set_root");
+    reset_root(state);
+}
+
+template <class Game>
+void Search<Game>::reset_root(const Game& state) {
     root_state_ = state;
     tree_.reset(params_.max_nodes);
     root_noised_ = false;
@@ -168,6 +192,7 @@ void Search<Game>::set_root(const Game& state) {
 
 template <class Game>
 void Search<Game>::advance(Action action) {
+    const BusyGuard busy(*this, "Search.advance");
     if (!root_state_.is_legal(action)) fail("advance: action " + std::to_string(action) + " is not legal at the root");
     Game next = root_state_;
     next.apply(action);
@@ -179,7 +204,7 @@ void Search<Game>::advance(Action action) {
         }
     }
     if (kept < 0) {
-        set_root(next);
+        reset_root(next);
         return;
     }
     tree_.keep_subtree(kept, spare_);
@@ -424,7 +449,8 @@ void Search<Game>::evaluate_leaf(Leaf& leaf, BatchEvaluator<Game>& evaluator,
 }
 
 template <class Game>
-void Search<Game>::run(std::int64_t simulations, BatchEvaluator<Game>& evaluator) {
+void Search<Game>::run(std::int64_t simulations, BatchEvaluator<Game>& evaluator, InterruptPoll* interrupt) {
+    const BusyGuard busy(*this, "Search.run");
     if (simulations < 0) fail("simulations must be >= 0");
     if (is_terminal(root_state_.status())) fail("the game at the root is over; there is nothing to search");
     if (simulations == 0) return;
@@ -433,8 +459,8 @@ void Search<Game>::run(std::int64_t simulations, BatchEvaluator<Game>& evaluator
         --simulations;
     }
     add_root_noise();
-    if (evaluator.thread_safe()) run_free(simulations, evaluator);
-    else run_batched(simulations, evaluator);
+    if (evaluator.thread_safe()) run_free(simulations, evaluator, interrupt);
+    else run_batched(simulations, evaluator, interrupt);
 }
 
 template <class Game>
@@ -448,7 +474,8 @@ void Search<Game>::flush_root_share(WorkerShare& share) {
 // (flushed after every chunk), so that the only cache lines the threads share on every
 // simulation are those of the nodes they pass through.
 template <class Game>
-void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator) {
+void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& evaluator,
+                            InterruptPoll* interrupt) {
     std::atomic<std::int64_t> claimed{0};
     const std::int64_t chunk = std::clamp<std::int64_t>(simulations / (16 * params_.threads), 1, 32);
     on_threads(params_.threads, [&](int worker) {
@@ -461,6 +488,7 @@ void Search<Game>::run_free(std::int64_t simulations, BatchEvaluator<Game>& eval
         std::uint64_t stream = (static_cast<std::uint64_t>(worker) << 40) + 1;
         try {
             for (;;) {
+                if (interrupt != nullptr && interrupt->poll()) break;
                 const std::int64_t first = claimed.fetch_add(chunk, std::memory_order_relaxed);
                 if (first >= simulations) break;
                 const std::int64_t last = std::min(first + chunk, simulations);
@@ -506,7 +534,8 @@ std::int64_t Search<Game>::gather(std::int64_t wanted, std::vector<Leaf>& leaves
 }
 
 template <class Game>
-void Search<Game>::run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator) {
+void Search<Game>::run_batched(std::int64_t simulations, BatchEvaluator<Game>& evaluator,
+                               InterruptPoll* interrupt) {
     std::vector<Leaf> leaves;
     std::vector<const Game*> states;
     std::vector<float> priors;
@@ -514,6 +543,7 @@ void Search<Game>::run_batched(std::int64_t simulations, BatchEvaluator<Game>& e
     std::mutex lock;
     std::int64_t done = 0;
     while (done < simulations) {
+        if (interrupt != nullptr && interrupt->poll()) break;
         leaves.clear();
         const std::int64_t wanted = std::min<std::int64_t>(params_.batch_size, simulations - done);
         done += gather(wanted, leaves, lock, params_.threads);
@@ -578,7 +608,7 @@ double Search<Game>::root_value() const {
 
 template <class Game>
 std::vector<float> Search<Game>::policy(double temperature) const {
-    if (temperature < 0) fail("temperature must be >= 0");
+    check_range(temperature, 0, std::numeric_limits<double>::max(), "temperature", "a finite number >= 0");
     const std::vector<std::int32_t> counts = visit_counts();
     std::vector<float> pi(counts.size(), 0.0f);
     const auto best = std::max_element(counts.begin(), counts.end());

@@ -4,6 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <string>
+
+#include "games/common.h"
 
 namespace pyaz {
 
@@ -27,6 +31,26 @@ struct SearchParams {
     std::int64_t max_nodes = 2'000'000;  // arena size; when full the tree stops growing
     std::uint64_t seed = 0;
 };
+
+// Fails (std::invalid_argument, naming the option and its value) unless every option is in range;
+// NaN never is.
+inline void check_search_params(const SearchParams& p) {
+    constexpr double kBig = std::numeric_limits<double>::max();
+    if (p.threads < 1) fail("threads must be >= 1, got " + std::to_string(p.threads));
+    if (p.batch_size < 1) fail("batch_size must be >= 1, got " + std::to_string(p.batch_size));
+    if (p.max_nodes < 2) fail("max_nodes must be >= 2, got " + std::to_string(p.max_nodes));
+    check_range(p.c_puct, 0, kBig, "c_puct", "a finite number >= 0");
+    check_range(p.c_uct, 0, kBig, "c_uct", "a finite number >= 0");
+    check_range(p.virtual_loss, 0, kBig, "virtual_loss", "a finite number >= 0");
+    check_range(p.fpu_value, -kBig, kBig, "fpu_value", "a finite number");
+    // Values live in [-1, 1] (the fixed-point value sums of the tree assume it).
+    check_range(p.draw_value, -1, 1, "draw_value", "in [-1, 1]");
+    check_range(p.dirichlet_epsilon, 0, 1, "dirichlet_epsilon", "in [0, 1]");
+    check_range(p.dirichlet_alpha, -kBig, kBig, "dirichlet_alpha", "a finite number");
+    if (p.dirichlet_epsilon > 0 && p.dirichlet_alpha <= 0) {
+        fail("dirichlet_alpha must be > 0, got " + number_text(p.dirichlet_alpha));
+    }
+}
 
 // Self-play: many games in flight, each with its own tree; moves drawn from pi early, greedy later.
 struct SelfPlayConfig {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "core/thread_pool.h"
 #include "games/common.h"
 #include "search/evaluator.h"
+#include "search/interrupt.h"
 #include "search/mcts.h"
 #include "search/params.h"
 
@@ -45,9 +47,11 @@ template <class Game>
 class SelfPlay {
 public:
     SelfPlay(const Game& start, const SelfPlayConfig& config);
-    // Plays config.games games; `on_game_end(games_done)` runs (on the calling thread) after each.
+    // Plays config.games games; `on_game_end(games_done)` runs (on the calling thread) after each;
+    // `interrupt` (if any) is polled every round and stops the games by throwing.
     template <class Progress>
-    SelfPlayRecords play(BatchEvaluator<Game>& evaluator, Progress&& on_game_end);
+    SelfPlayRecords play(BatchEvaluator<Game>& evaluator, Progress&& on_game_end,
+                         InterruptPoll* interrupt = nullptr);
 
 private:
     struct Slot {
@@ -85,8 +89,10 @@ SelfPlay<Game>::SelfPlay(const Game& start, const SelfPlayConfig& config)
     if (config.simulations < 1) fail("simulations must be >= 1");
     if (config.leaves_per_game < 1) fail("leaves_per_game must be >= 1");
     if (config.threads < 1) fail("threads must be >= 1");
-    if (config.temperature < 0) fail("temperature must be >= 0");
+    check_range(config.temperature, 0, std::numeric_limits<double>::max(), "temperature",
+                "a finite number >= 0");
     if (config.random_opening_plies < 0) fail("random_opening_plies must be >= 0");
+    check_search_params(config.search);
     if (is_terminal(start.status())) fail("the start position is already over");
 }
 
@@ -188,7 +194,8 @@ void SelfPlay<Game>::parallel_over_slots(Work&& work) {
 
 template <class Game>
 template <class Progress>
-SelfPlayRecords SelfPlay<Game>::play(BatchEvaluator<Game>& evaluator, Progress&& on_game_end) {
+SelfPlayRecords SelfPlay<Game>::play(BatchEvaluator<Game>& evaluator, Progress&& on_game_end,
+                                     InterruptPoll* interrupt) {
     SelfPlayRecords out;
     pool_ = std::make_unique<ThreadPool>(config_.threads);
     out.game_status.assign(config_.games, 0);
@@ -203,6 +210,7 @@ SelfPlayRecords SelfPlay<Game>::play(BatchEvaluator<Game>& evaluator, Progress&&
     std::vector<float> priors;
     std::vector<float> values;
     while (done < config_.games) {
+        if (interrupt != nullptr) interrupt->poll();
         parallel_over_slots([&](Slot& slot) { collect_slot(slot); });
         states.clear();
         for (Slot& slot : slots_) {

@@ -84,9 +84,9 @@ class Othello:
         """
         (row, col) of a board action; row 0 is the top.
         """
-    def action_to_str(self, action: typing.SupportsInt | typing.SupportsIndex) -> str:
+    def action_to_str(self, action: typing.SupportsIndex) -> str:
         ...
-    def apply(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def apply(self, action: typing.SupportsIndex) -> None:
         """
         Applies a legal action in place; ValueError if it is illegal or the game is over.
         """
@@ -94,7 +94,7 @@ class Othello:
         """
         int8 (H, W): 0 empty, 1 first player, 2 second player; row 0 is the top.
         """
-    def child(self, action: typing.SupportsInt | typing.SupportsIndex) -> Othello:
+    def child(self, action: typing.SupportsIndex) -> Othello:
         """
         A new state with the action applied; this one is unchanged.
         """
@@ -108,7 +108,7 @@ class Othello:
         """
         Network input, float32 (C, H, W), from the side to move's point of view.
         """
-    def is_legal(self, action: typing.SupportsInt | typing.SupportsIndex) -> bool:
+    def is_legal(self, action: typing.SupportsIndex) -> bool:
         ...
     def is_terminal(self) -> bool:
         ...
@@ -176,9 +176,9 @@ class ConnectFour:
         ...
     def __str__(self) -> str:
         ...
-    def action_to_str(self, action: typing.SupportsInt | typing.SupportsIndex) -> str:
+    def action_to_str(self, action: typing.SupportsIndex) -> str:
         ...
-    def apply(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def apply(self, action: typing.SupportsIndex) -> None:
         """
         Applies a legal action in place; ValueError if it is illegal or the game is over.
         """
@@ -186,7 +186,7 @@ class ConnectFour:
         """
         int8 (H, W): 0 empty, 1 first player, 2 second player; row 0 is the top.
         """
-    def child(self, action: typing.SupportsInt | typing.SupportsIndex) -> ConnectFour:
+    def child(self, action: typing.SupportsIndex) -> ConnectFour:
         """
         A new state with the action applied; this one is unchanged.
         """
@@ -196,7 +196,7 @@ class ConnectFour:
         """
         Network input, float32 (C, H, W), from the side to move's point of view.
         """
-    def is_legal(self, action: typing.SupportsInt | typing.SupportsIndex) -> bool:
+    def is_legal(self, action: typing.SupportsIndex) -> bool:
         ...
     def is_terminal(self) -> bool:
         ...
@@ -262,9 +262,9 @@ class Gomoku:
         """
         (row, col) of a board action; row 0 is the top.
         """
-    def action_to_str(self, action: typing.SupportsInt | typing.SupportsIndex) -> str:
+    def action_to_str(self, action: typing.SupportsIndex) -> str:
         ...
-    def apply(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def apply(self, action: typing.SupportsIndex) -> None:
         """
         Applies a legal action in place; ValueError if it is illegal or the game is over.
         """
@@ -272,7 +272,7 @@ class Gomoku:
         """
         int8 (H, W): 0 empty, 1 first player, 2 second player; row 0 is the top.
         """
-    def child(self, action: typing.SupportsInt | typing.SupportsIndex) -> Gomoku:
+    def child(self, action: typing.SupportsIndex) -> Gomoku:
         """
         A new state with the action applied; this one is unchanged.
         """
@@ -284,7 +284,7 @@ class Gomoku:
         """
         Network input, float32 (C, H, W), from the side to move's point of view.
         """
-    def is_legal(self, action: typing.SupportsInt | typing.SupportsIndex) -> bool:
+    def is_legal(self, action: typing.SupportsIndex) -> bool:
         ...
     def is_terminal(self) -> bool:
         ...
@@ -375,13 +375,13 @@ class Go:
         """
         (row, col) of a board action; row 0 is the top.
         """
-    def action_to_str(self, action: typing.SupportsInt | typing.SupportsIndex) -> str:
+    def action_to_str(self, action: typing.SupportsIndex) -> str:
         ...
     def action_to_vertex(self, action: typing.SupportsInt | typing.SupportsIndex) -> str:
         """
         GTP vertex of an action: 'D4' or 'pass'.
         """
-    def apply(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def apply(self, action: typing.SupportsIndex) -> None:
         """
         Applies a legal action in place; ValueError if it is illegal or the game is over.
         """
@@ -393,7 +393,7 @@ class Go:
         """
         int8 (H, W): 0 empty, 1 first player, 2 second player; row 0 is the top.
         """
-    def child(self, action: typing.SupportsInt | typing.SupportsIndex) -> Go:
+    def child(self, action: typing.SupportsIndex) -> Go:
         """
         A new state with the action applied; this one is unchanged.
         """
@@ -405,7 +405,7 @@ class Go:
         """
         Network input, float32 (C, H, W), from the side to move's point of view.
         """
-    def is_legal(self, action: typing.SupportsInt | typing.SupportsIndex) -> bool:
+    def is_legal(self, action: typing.SupportsIndex) -> bool:
         ...
     def is_terminal(self) -> bool:
         ...
@@ -604,9 +604,9 @@ class RacingKings:
         ...
     def __str__(self) -> str:
         ...
-    def action_to_str(self, action: typing.SupportsInt | typing.SupportsIndex) -> str:
+    def action_to_str(self, action: typing.SupportsIndex) -> str:
         ...
-    def apply(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def apply(self, action: typing.SupportsIndex) -> None:
         """
         Applies a legal action in place; ValueError if it is illegal or the game is over.
         """
@@ -614,7 +614,7 @@ class RacingKings:
         """
         int8 (H, W): 0 empty, 1 first player, 2 second player; row 0 is the top.
         """
-    def child(self, action: typing.SupportsInt | typing.SupportsIndex) -> RacingKings:
+    def child(self, action: typing.SupportsIndex) -> RacingKings:
         """
         A new state with the action applied; this one is unchanged.
         """
@@ -626,7 +626,7 @@ class RacingKings:
         """
     def fen(self) -> str:
         ...
-    def is_legal(self, action: typing.SupportsInt | typing.SupportsIndex) -> bool:
+    def is_legal(self, action: typing.SupportsIndex) -> bool:
         ...
     def is_terminal(self) -> bool:
         ...
@@ -715,17 +715,17 @@ class RacingKings:
 class OthelloSearch:
     def __init__(self, state: Othello, **kwargs) -> None:
         ...
-    def advance(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def advance(self, action: typing.SupportsIndex) -> None:
         ...
-    def choose_action(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 0.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
-    def policy(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> numpy.typing.NDArray[numpy.float32]:
+    def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
-    def run(self, simulations: typing.SupportsInt | typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
+    def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
         ...
     def set_root(self, state: Othello) -> None:
         ...
@@ -755,17 +755,17 @@ class OthelloSearch:
 class ConnectFourSearch:
     def __init__(self, state: ConnectFour, **kwargs) -> None:
         ...
-    def advance(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def advance(self, action: typing.SupportsIndex) -> None:
         ...
-    def choose_action(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 0.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
-    def policy(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> numpy.typing.NDArray[numpy.float32]:
+    def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
-    def run(self, simulations: typing.SupportsInt | typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
+    def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
         ...
     def set_root(self, state: ConnectFour) -> None:
         ...
@@ -795,17 +795,17 @@ class ConnectFourSearch:
 class GomokuSearch:
     def __init__(self, state: Gomoku, **kwargs) -> None:
         ...
-    def advance(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def advance(self, action: typing.SupportsIndex) -> None:
         ...
-    def choose_action(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 0.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
-    def policy(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> numpy.typing.NDArray[numpy.float32]:
+    def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
-    def run(self, simulations: typing.SupportsInt | typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
+    def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
         ...
     def set_root(self, state: Gomoku) -> None:
         ...
@@ -835,17 +835,17 @@ class GomokuSearch:
 class GoSearch:
     def __init__(self, state: Go, **kwargs) -> None:
         ...
-    def advance(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def advance(self, action: typing.SupportsIndex) -> None:
         ...
-    def choose_action(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 0.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
-    def policy(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> numpy.typing.NDArray[numpy.float32]:
+    def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
-    def run(self, simulations: typing.SupportsInt | typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
+    def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
         ...
     def set_root(self, state: Go) -> None:
         ...
@@ -875,17 +875,17 @@ class GoSearch:
 class RacingKingsSearch:
     def __init__(self, state: RacingKings, **kwargs) -> None:
         ...
-    def advance(self, action: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def advance(self, action: typing.SupportsIndex) -> None:
         ...
-    def choose_action(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 0.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
-    def policy(self, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> numpy.typing.NDArray[numpy.float32]:
+    def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
-    def run(self, simulations: typing.SupportsInt | typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
+    def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
         ...
     def set_root(self, state: RacingKings) -> None:
         ...

@@ -7,6 +7,7 @@ as the command ``pyaz-gtp --game go --size 9 [--model PATH]``. Logging goes to s
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import sys
 from typing import TYPE_CHECKING
@@ -96,8 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     setup_logging("pyaz-gtp", verbose=args.verbose, quiet=args.quiet)
-    if args.simulations < 1:
-        parser.error("--simulations must be >= 1")
+    if not 1 <= args.simulations <= 2**30:
+        parser.error(f"--simulations must be in 1..{2**30}, got {args.simulations}")
     if args.max_seconds is not None and args.max_seconds <= 0:
         parser.error("--max-seconds must be > 0")
     if not 0.0 <= args.resign_threshold <= 1.0:
@@ -152,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         engine.description,
         args.simulations,
     )
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bad bytes become U+FFFD, reported as such
+        sys.stdin.reconfigure(errors="replace")
     try:
         return server.serve(sys.stdin, sys.stdout)
     except KeyboardInterrupt:

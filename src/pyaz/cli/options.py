@@ -4,6 +4,7 @@ every command), the model, search and logging options of the engines."""
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING, Any
 
 from pyaz.engines.search import EngineSearch
@@ -141,10 +142,20 @@ def add_logging_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+MAX_THREADS = 1024
+"""The most search threads an option takes (as the C++ core)."""
+
+
 def check_search_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Exits through ``parser.error`` when the options of :func:`add_search_arguments` are off."""
-    if args.threads < 1:
-        parser.error("--threads must be >= 1")
+    if not 1 <= args.threads <= MAX_THREADS:
+        parser.error(f"--threads must be in 1..{MAX_THREADS}, got {args.threads}")
+    if not 0 <= args.seed < 2**64:
+        parser.error(f"--seed must be in 0..2**64-1, got {args.seed}")
+    for name in ("c_puct", "c_uct"):
+        value = getattr(args, name)
+        if not 0 <= value < math.inf:  # NaN fails too
+            parser.error(f"--{name.replace('_', '-')} must be a finite number >= 0, got {value}")
 
 
 def engine_from_arguments(args: argparse.Namespace, model: LoadedModel | None) -> EngineSearch:

@@ -36,7 +36,17 @@ def run_training(
             file=sys.stderr,
         )
         return 130
+    except OSError as error:  # a full disk or a folder made read-only during the run
+        print(
+            f"pyaz-selfplay: cannot write the run ({error}); the last finished iteration is "
+            f"saved: free space or fix the permissions, then continue with  {resume_command}",
+            file=sys.stderr,
+        )
+        return 2
     finally:
-        plot(out)
+        try:
+            plot(out)
+        except OSError as error:
+            print(f"pyaz-selfplay: no plots written: {error}", file=sys.stderr)
     print(f"done: {out} ({outputs})")
     return 0

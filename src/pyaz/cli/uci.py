@@ -8,6 +8,7 @@ command ``pyaz-uci --game racingkings [--model PATH]``; the GUI selects the vari
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import sys
 from typing import TYPE_CHECKING
@@ -20,6 +21,8 @@ if TYPE_CHECKING:  # torch loads only with --model
     from pyaz.nets import LoadedModel
 
 DEFAULT_NODES = 1000
+MAX_NODES = 100_000_000  # as the Nodes option says in answer to 'uci'
+MAX_MOVE_OVERHEAD = 5000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,9 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     setup_logging("pyaz-uci", verbose=args.verbose, quiet=args.quiet)
     if args.nodes < 1:
-        parser.error("--nodes must be >= 1")
-    if args.move_overhead < 0:
-        parser.error("--move-overhead must be >= 0")
+        parser.error(f"--nodes must be >= 1, got {args.nodes}")
+    if args.nodes > MAX_NODES:
+        parser.error(f"--nodes must be <= {MAX_NODES}, got {args.nodes}")
+    if not 0 <= args.move_overhead <= MAX_MOVE_OVERHEAD:
+        parser.error(f"--move-overhead must be in 0..{MAX_MOVE_OVERHEAD}, got {args.move_overhead}")
     options.check_search_arguments(parser, args)
     model: LoadedModel | None = None
     if args.model is not None:
@@ -99,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("pyaz.engines.uci").info(
         "ready: %s, %s, %d simulations per plain go", args.game, engine.description, args.nodes
     )
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bad bytes become U+FFFD, reported as such
+        sys.stdin.reconfigure(errors="replace")
     try:
         return server.serve(sys.stdin, sys.stdout)
     except KeyboardInterrupt:

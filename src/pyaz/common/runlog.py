@@ -173,11 +173,54 @@ def open_run(
         raise FileExistsError(
             f"{run_dir} holds a run already: resume it (--resume) or pick another folder"
         )
-    run_dir.mkdir(parents=True, exist_ok=True)
-    if resume and checkpoint.exists():
-        truncate_after(run_dir, load_checkpoint())
+    check_writable(run_dir)
+    remove_temporaries(run_dir)
+    # Without a checkpoint no iteration was committed: what a killed run logged goes too.
+    iteration = load_checkpoint() if resume and checkpoint.exists() else 0
+    truncate_after(run_dir, iteration)
+    remove_networks_after(run_dir, iteration)
     write_json_atomic(run_dir / "config.json", dict(config))
     return RunLog(run_dir)
+
+
+def check_writable(run_dir: str | os.PathLike[str]) -> None:
+    """Creates ``run_dir`` if needed and checks that files can be written in it; else raises
+    OSError with one line that names the folder and says what to do."""
+    run_dir = Path(run_dir)
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=run_dir) as probe:
+            probe.write(b"pyaz")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise OSError(
+            error.errno,
+            f"cannot write in the run folder {run_dir} ({reason}): make it writable, free "
+            "space, or pick another folder",
+        ) from None
+
+
+def remove_temporaries(run_dir: str | os.PathLike[str]) -> int:
+    """Removes the temporary files that :func:`atomic_write_bytes` leaves when killed
+    (``.NAME.XXXX.tmp``) anywhere under ``run_dir``; returns how many."""
+    removed = 0
+    for path in Path(run_dir).rglob(".*.tmp"):
+        if path.is_file():
+            path.unlink()
+            removed += 1
+    return removed
+
+
+def remove_networks_after(run_dir: str | os.PathLike[str], iteration: int) -> int:
+    """Removes ``nets/iter-NNNNN.pt`` of iterations after ``iteration``, written by a run
+    killed before it committed them; returns how many."""
+    removed = 0
+    for path in (Path(run_dir) / "nets").glob("iter-*.pt"):
+        number = path.stem.removeprefix("iter-")
+        if number.isdigit() and int(number) > iteration:
+            path.unlink()
+            removed += 1
+    return removed
 
 
 def truncate_after(run_dir: str | os.PathLike[str], iteration: int) -> int:

@@ -54,6 +54,7 @@ from pyaz.train.checkpoint import (
     changed_settings,
     read_checkpoint,
     torch_bytes,
+    write_files,
     write_iteration,
 )
 
@@ -372,14 +373,20 @@ class CurlingTrainingLoop:
             f"nets/iter-{iteration:05d}.pt": torch_bytes(
                 {"net": self.net.state_dict(), **net, "iteration": iteration}
             ),
-            "net.torchscript.pt": self._traced_bytes(),
+            **self._latest_files(),
         }
+        write_iteration(self.run_dir, iteration, state, blob.getvalue(), files)
+
+    def _latest_files(self) -> dict[str, bytes]:
+        """The files that hold the latest network and P_win table, rewritten at every
+        checkpoint (and on resume: a kill may have left an uncommitted iteration's)."""
+        files = {"net.torchscript.pt": self._traced_bytes()}
         table = self.own_table()  # the run's own P_win table (used at the leaves with "own")
         if table is not None:
             table_blob = io.BytesIO()
             np.save(table_blob, table)
             files["win_table.npy"] = table_blob.getvalue()
-        write_iteration(self.run_dir, iteration, state, blob.getvalue(), files)
+        return files
 
     def _traced_bytes(self) -> bytes:
         """The network as TorchScript, traced, not scripted: tracing needs no source files (safe
@@ -393,6 +400,7 @@ class CurlingTrainingLoop:
 
     def _resume(self) -> int:
         self._load_checkpoint()
+        write_files(self.run_dir, self._latest_files())
         return int(self.counters["iteration"])
 
     def _load_checkpoint(self) -> None:

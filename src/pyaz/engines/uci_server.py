@@ -4,6 +4,8 @@
 output lines through a callback, so it can be driven in-process; :meth:`UciServer.serve` runs it
 on a pair of text streams. ``go`` searches in a background thread, so ``stop``, ``isready`` and
 ``quit`` are answered while it thinks; :meth:`UciServer.wait` waits for the search to finish.
+The input is never blocked by a search: a ``go`` or ``ucinewgame`` sent while a search runs
+stops that search first (it answers its ``bestmove``), as a ``stop`` would.
 
 Supported: ``uci`` (``id``, the options, ``uciok``), ``isready``, ``ucinewgame``, ``setoption``
 (``UCI_Variant`` racingkings only, ``Nodes``, ``Move Overhead``), ``position startpos|fen FEN
@@ -71,10 +73,7 @@ def parse_go(words: list[str]) -> GoLimits:
         elif word in GO_INT_WORDS:
             if index + 1 >= len(words):
                 raise ValueError(f"go {word} needs a number")
-            try:
-                value = int(float(words[index + 1]))
-            except ValueError:
-                raise ValueError(f"go {word} {words[index + 1]!r} is not a number") from None
+            value = _go_number(word, words[index + 1])
             setattr(limits, word, value)
             index += 2
         elif word == "searchmoves":
@@ -82,6 +81,22 @@ def parse_go(words: list[str]) -> GoLimits:
         else:
             raise ValueError(f"unknown go parameter {words[index]!r}")
     return limits
+
+
+MAX_GO_NUMBER = 2**62
+"""The largest number a ``go`` parameter takes (larger ones are refused, not wrapped)."""
+
+
+def _go_number(word: str, text: str) -> int:
+    """The integer value of ``go WORD TEXT`` (ValueError naming TEXT unless it is a finite number
+    of at most ``MAX_GO_NUMBER`` in size; fractions are cut, as ``int``)."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError(f"go {word} {text!r} is not a number") from None
+    if not abs(number) <= MAX_GO_NUMBER:
+        raise ValueError(f"go {word} {text!r} is out of range (at most {MAX_GO_NUMBER})")
+    return int(number)
 
 
 class UciServer:
@@ -133,12 +148,14 @@ class UciServer:
 
     def serve(self, stdin: TextIO, stdout: TextIO) -> int:
         """Answers ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
-        while not self.quit:
-            line = stdin.readline()
-            if not line:
-                break
-            self.handle(line)
-        self.stop()
+        try:
+            while not self.quit:
+                line = stdin.readline()
+                if not line:
+                    break
+                self.handle(line)
+        finally:  # a search thread must not outlive the input (nor the interpreter)
+            self.stop()
         return 0
 
     @property
@@ -188,6 +205,9 @@ class UciServer:
             handler(args)
         except ValueError as err:
             self.error(str(err))
+        except Exception as err:  # never let one bad line end the engine (and abort a search)
+            log.exception("command %r failed", line.strip())
+            self.error(f"{command} failed: {type(err).__name__}: {err}")
 
     def _uci(self, args: list[str]) -> None:
         self.send(f"id name {self.name} {__version__} ({self.engine.description})")
@@ -207,7 +227,7 @@ class UciServer:
         self.stop()
 
     def _ucinewgame(self, args: list[str]) -> None:
-        self.wait()
+        self.stop()  # the engine's tree is dropped below: no search may be using it
         self._set_position(RacingKings.STANDARD_FEN, [])
         self.engine.forget()
 
@@ -244,9 +264,9 @@ class UciServer:
             head, moves = words[:cut], words[cut + 1 :]
         else:
             head, moves = words, []
-        if head[0] == "startpos" and len(head) == 1:
+        if head == ["startpos"]:
             fen = RacingKings.STANDARD_FEN
-        elif head[0] == "fen" and len(head) > 1:
+        elif len(head) > 1 and head[0] == "fen":
             fen = " ".join(head[1:])
         else:
             raise ValueError(f"position needs 'startpos' or 'fen FEN', got {' '.join(args)!r}")
@@ -274,7 +294,7 @@ class UciServer:
 
     def _go(self, args: list[str]) -> None:
         limits = parse_go(args)
-        self.wait()  # a go while searching waits for that search to finish (as Stockfish)
+        self.stop()  # a go while searching ends that search (so that the input is never blocked)
         self._stop = threading.Event()
         state = self.state.clone()
         origin, line = self.start_fen, tuple(self.actions)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
+
+import numpy as np
 
 from pyaz._core import ConnectFour, Go, Gomoku, Othello, RacingKings
 
@@ -66,6 +69,8 @@ _ALIASES = {alias: name for name, spec in GAMES.items() for alias in (name, *spe
 
 def canonical_name(name: str) -> str:
     """The registry name for ``name`` or one of its aliases (case-insensitive)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a game name must be a str, got {name!r}")
     key = name.strip().lower().replace(" ", "_")
     if key not in _ALIASES:
         known = ", ".join(sorted(GAMES))
@@ -84,7 +89,22 @@ def make(name: str, **options: Any) -> GameState:
     if unknown:
         allowed = ", ".join(f"{k}={v!r}" for k, v in spec.options.items())
         raise TypeError(f"{name!r} takes no option(s) {sorted(unknown)}; its options: {allowed}")
+    for option, value in options.items():
+        _check_option(name, option, value, spec.options[option])
     return spec.cls(**{**spec.options, **options})
+
+
+def _check_option(game: str, option: str, value: Any, default: Any) -> None:
+    """TypeError naming ``option`` when ``value`` is not of its default's type (a bool option
+    takes True/False only; an int option an integer, never a float or a bool)."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool | np.bool_):
+            raise TypeError(f"{game} option {option} must be True or False, got {value!r}")
+    elif isinstance(default, int):
+        if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{game} option {option} must be an integer, got {value!r}")
+    elif isinstance(default, str) and not isinstance(value, str):
+        raise TypeError(f"{game} option {option} must be a str, got {value!r}")
 
 
 def same_position(a: GameState, b: GameState) -> bool:

@@ -19,6 +19,7 @@ a 9x9 board is row 1, column 2: action ``1 * 9 + 2`` (GTP vertex ``C8``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -263,9 +264,12 @@ def _komi(root: Node, size: int) -> float:
     if text is None:
         return float(Go.default_komi(size))
     try:
-        return float(text)
+        komi = float(text)
     except ValueError:
         raise ValueError(f"SGF KM[{text}] is not a number") from None
+    if not math.isfinite(komi):
+        raise ValueError(f"SGF KM[{text}] is not a finite number")
+    return komi
 
 
 def _colour(text: str, ident: str) -> int:
@@ -294,6 +298,9 @@ def parse_sgf(text: str) -> SgfGame:
     game = SgfGame(size=size, komi=_komi(root, size), properties=dict(root))
     game.black_stones = _point_list(root.get("AB", []), size)
     game.white_stones = _point_list(root.get("AW", []), size)
+    both = sorted(set(game.black_stones) & set(game.white_stones))
+    if both:
+        raise ValueError(f"SGF AB and AW both hold point [{action_to_sgf_point(both[0], size)}]")
     game.result = _single(root, "RE")
     colours: list[int] = []
     for number, node in enumerate(nodes):
@@ -315,7 +322,35 @@ def parse_sgf(text: str) -> SgfGame:
                 f"SGF move {number + 1} is by {'BW'[colour]}, but {'BW'[1 - colour]} is to move "
                 "(pyaz needs alternating moves; write a pass in between)"
             )
+    _check_setup_liberties(game)
+    game.final(allow_suicide=True, max_game_length=10**6)  # ValueError names an illegal move
     return game
+
+
+def _check_setup_liberties(game: SgfGame) -> None:
+    """ValueError naming a setup stone whose group has no liberty (no game reaches that)."""
+    size = game.size
+    colour = {point: 1 for point in game.black_stones} | {point: 2 for point in game.white_stones}
+    seen: set[int] = set()
+    for start in colour:
+        if start in seen:
+            continue
+        group, frontier, free = {start}, [start], False
+        while frontier:
+            row, col = divmod(frontier.pop(), size)
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if not (0 <= r < size and 0 <= c < size):
+                    continue
+                neighbour = r * size + c
+                if neighbour not in colour:
+                    free = True
+                elif colour[neighbour] == colour[start] and neighbour not in group:
+                    group.add(neighbour)
+                    frontier.append(neighbour)
+        seen |= group
+        if not free:
+            point = action_to_sgf_point(min(group), size)
+            raise ValueError(f"SGF setup stone [{point}] belongs to a group with no liberties")
 
 
 # --------------------------------------------------------------------------- writing

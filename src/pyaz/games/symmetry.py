@@ -8,6 +8,7 @@ Racing Kings (both kings race up the board; mirroring the files a <-> h keeps th
 
 from __future__ import annotations
 
+import numbers
 from functools import cache
 
 import numpy as np
@@ -41,6 +42,8 @@ def _racing_kings_mirror() -> np.ndarray:
 
 
 def _check_id(k: int) -> None:
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"symmetry id must be an integer in 0..7, got {k!r}")
     if not 0 <= k < 8:
         raise ValueError(f"symmetry id must be in 0..7, got {k}")
 
@@ -48,6 +51,8 @@ def _check_id(k: int) -> None:
 def transform_planes(planes: np.ndarray, k: int) -> np.ndarray:
     """Applies transform ``k`` to the last two axes (H, W) of ``planes``."""
     _check_id(k)
+    if not isinstance(planes, np.ndarray):
+        raise TypeError(f"planes must be a numpy array, got {type(planes).__name__}")
     if planes.ndim < 2:
         raise ValueError(f"planes need at least 2 dimensions (H, W), got shape {planes.shape}")
     out = np.flip(planes, axis=-1) if k >= 4 else planes
@@ -75,6 +80,8 @@ def transform_policy(policy: np.ndarray, k: int, state: GameState) -> np.ndarray
     Board actions move with the board; a trailing pass action (Othello) stays in place.
     """
     _check_id(k)
+    if not isinstance(policy, np.ndarray):
+        raise TypeError(f"policy must be a numpy array, got {type(policy).__name__}")
     if policy.shape[-1] != state.num_actions:
         raise ValueError(
             f"policy's last axis has {policy.shape[-1]} entries, the game has "

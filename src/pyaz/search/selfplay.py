@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from tqdm import tqdm
 
 from pyaz import _core
 from pyaz.games import GameState
-from pyaz.search.search import Evaluator
+from pyaz.search.search import _SEARCH_CLASSES, Evaluator
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,9 @@ class SelfPlay:
     """
 
     def __init__(self, start: GameState, **options: Any) -> None:
+        if type(start) not in _SEARCH_CLASSES:
+            known = ", ".join(cls.__name__ for cls in _SEARCH_CLASSES)
+            raise TypeError(f"no self-play for {start!r}; games with self-play: {known}")
         if start.is_terminal():
             raise ValueError("the start position is already over")
         self.start = start.clone()
@@ -89,6 +93,8 @@ class SelfPlay:
         self, games: int, evaluator: Evaluator = "uniform", progress: bool = False
     ) -> SelfPlayRecords:
         """Plays ``games`` games; ``evaluator`` as for ``pyaz.Search``; ``progress`` shows a bar."""
+        if isinstance(games, bool) or not isinstance(games, numbers.Integral):
+            raise TypeError(f"games must be an integer, got {games!r}")
         if games < 1:
             raise ValueError(f"games must be >= 1, got {games}")
         bar = tqdm(total=games, desc="self-play", unit="game", disable=not progress)

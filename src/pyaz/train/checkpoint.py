@@ -24,6 +24,7 @@ __all__ = [
     "changed_settings",
     "read_checkpoint",
     "torch_bytes",
+    "write_files",
     "write_iteration",
 ]
 
@@ -54,16 +55,23 @@ def write_iteration(
     run_dir = Path(run_dir)
     buffer_name = f"buffer-{iteration:05d}.npz"
     atomic_write_bytes(run_dir / buffer_name, buffer)
-    for relative, data in (files or {}).items():
-        path = run_dir / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(path, data)
+    write_files(run_dir, files or {})
     atomic_write_bytes(
         run_dir / CHECKPOINT_FILE, torch_bytes({**checkpoint, "buffer": buffer_name})
     )
     for old in run_dir.glob("buffer-*.npz"):
         if old.name != buffer_name:
             old.unlink()
+
+
+def write_files(run_dir: str | os.PathLike[str], files: Mapping[str, bytes]) -> None:
+    """Writes ``files`` (paths relative to ``run_dir`` -> bytes), each atomically. A loop calls
+    it on resume too, to re-derive the files that name the latest network (``best.*``): a run
+    killed after writing them but before its checkpoint left them one iteration ahead."""
+    for relative, data in files.items():
+        path = Path(run_dir) / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, data)
 
 
 def read_checkpoint(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], bytes]:

@@ -59,6 +59,7 @@ from pyaz.train.checkpoint import (
     changed_settings,
     read_checkpoint,
     torch_bytes,
+    write_files,
     write_iteration,
 )
 from pyaz.train.curriculum import Curriculum
@@ -141,6 +142,10 @@ class TrainConfig:
             value = getattr(self, name)
             if value is not None and value < low:
                 raise ValueError(f"{name} must be >= {low}, got {value}")
+        for item in fields(self):  # the C++ core counts in 32 bits (seeds in 64)
+            value, most = getattr(self, item.name), 2**64 - 1 if item.name == "seed" else 2**31 - 1
+            if isinstance(value, int) and not isinstance(value, bool) and value > most:
+                raise ValueError(f"{item.name} must be <= {most}, got {value}")
         in_range: dict[str, tuple[float, float]] = {
             "replacement": (0.0, 1.0), "dropout": (0.0, 0.95), "update_threshold": (0.0, 1.0),
             "draw_value": (-1.0, 1.0), "drop_draw": (0.0, 1.0), "loss_lambda": (0.0, 1.0),
@@ -594,12 +599,17 @@ class TrainingLoop:
             f"nets/iter-{iteration:05d}.pt": torch_bytes(
                 {"net": net_state(self.best), "iteration": iteration}
             ),
-            TORCHSCRIPT_FILE: torchscript_bytes(self.best),
+            **self._latest_files(),
         }
         write_iteration(self.run_dir, iteration, state, self.buffer.to_bytes(), files)
 
+    def _latest_files(self) -> dict[str, bytes]:
+        """The files that hold the latest best network, rewritten at every checkpoint."""
+        return {TORCHSCRIPT_FILE: torchscript_bytes(self.best)}
+
     def _resume(self) -> int:
         self._load_checkpoint()
+        write_files(self.run_dir, self._latest_files())  # may be an uncommitted iteration's
         return int(self.counters["iteration"])
 
     def _load_checkpoint(self) -> None:
