@@ -10,5 +10,6 @@ void register_search(pybind11::module_& m);
 void register_racing_kings(pybind11::module_& m);
 void register_curling(pybind11::module_& m);
 void register_gomoku_mentor(pybind11::module_& m);
+void register_connect_four_solver(pybind11::module_& m);
 
 }  // namespace pyaz
