@@ -11,6 +11,7 @@ and the first line of his Test_L3_R1 set), and a plain minimax written here in P
 from __future__ import annotations
 
 import random
+
 import pytest
 
 import pyaz
@@ -152,9 +153,8 @@ def test_every_move_matches_brute_force(width: int, height: int, low: int) -> No
 
 
 def test_solution_fields_agree() -> None:
-    state = _from_moves("4455")
-    solution = pyaz.solve(state)
-    assert solution.move_values[3].score == 21 - 3  # four in column 4 at once: the 3rd disc
+    solution = pyaz.solve(_from_moves("44455554221"))
+    assert solution.move_values[3].score == -15 and solution.move_values[5].score == -15
     assert solution.best_moves == [
         c for c, m in solution.move_values.items() if m.score == solution.score
     ]
@@ -194,7 +194,7 @@ def test_hard_positions_are_distinct_hard_and_reproducible(positions_7x6: list) 
         solution = pyaz.solve(state)
         values = {m.value for m in solution.move_values.values()}
         assert len(values) > 1
-        won = pyaz.Status.FIRST_PLAYER_WIN if state.to_move() == 0 else pyaz.Status.SECOND_PLAYER_WIN
+        won = (pyaz.Status.FIRST_PLAYER_WIN, pyaz.Status.SECOND_PLAYER_WIN)[state.to_move()]
         assert all(state.child(a).status() != won for a in state.legal_actions())
         assert position.value == solution.value
         assert position.good_moves == frozenset(solution.value_preserving_moves)
