@@ -21,6 +21,7 @@ from typing import Any
 
 from pyaz._core import (
     ConnectFour,
+    ConnectFourSolver,
     Go,
     Gomoku,
     Othello,
@@ -35,11 +36,12 @@ from pyaz._version import __version__
 from pyaz.games import GAMES, GameState, make
 from pyaz.games.sgf import go_from_sgf, go_to_sgf
 from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
-from pyaz.search import Search, SelfPlay, SelfPlayRecords
+from pyaz.search import Search, SelfPlay, SelfPlayRecords, Solution, solve
 
 __all__ = [
     "GAMES",
     "ConnectFour",
+    "ConnectFourSolver",
     "GameState",
     "Go",
     "Gomoku",
@@ -49,6 +51,7 @@ __all__ = [
     "Search",
     "SelfPlay",
     "SelfPlayRecords",
+    "Solution",
     "Status",
     "TorchEvaluator",
     "__version__",
@@ -59,6 +62,7 @@ __all__ = [
     "perft",
     "random_game_lengths",
     "random_playouts",
+    "solve",
     "transform_planes",
     "transform_policy",
 ]

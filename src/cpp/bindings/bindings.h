@@ -11,5 +11,6 @@ void register_racing_kings(pybind11::module_& m);
 void register_curling(pybind11::module_& m);
 void register_gomoku_mentor(pybind11::module_& m);
 void register_policy_play(pybind11::module_& m);
+void register_connect_four_solver(pybind11::module_& m);
 
 }  // namespace pyaz

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_core, m) {
     pyaz::register_curling(m);
     pyaz::register_gomoku_mentor(m);
     pyaz::register_policy_play(m);
+    pyaz::register_connect_four_solver(m);
 }

@@ -7,7 +7,7 @@ import numpy
 import numpy.typing
 import typing
 from . import curling
-__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
+__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'ConnectFourSolver', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
 class Status:
     """
     Game outcome, or ONGOING.
@@ -943,6 +943,31 @@ class GomokuMentor:
     def last_info(self) -> dict:
         """
         What the last choose() did: reason ('opening', 'win', 'block', 'vcf', 'vct', 'defend', 'search'), depth (completed alpha-beta depth), nodes, score (alpha-beta, for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as actions), threat (the opponent's forced line that 'defend' answered), root_moves, candidates (moves within the random margin), root_scores ((action, score) pairs of the last completed iteration, best first; below best - margin only upper bounds).
+        """
+class ConnectFourSolver:
+    """
+    Exact Connect Four solver for boards up to 7 columns x 6 rows (Pascal Pons' method: bitboards, negamax with alpha-beta over non-losing moves, a transposition table of bounds, threat-count move ordering, null-window search for the exact score). Scores are for the side to move: 0 a draw; a win with the mover's k-th disc scores width*height//2 + 1 - k ((width*height + 1 - n)//2 when the winning disc is played after n discs), a loss the negative of the opponent's. The table (8 bytes an entry) is kept between calls. Calls from two threads wait for each other.
+    """
+    def __init__(self, *, table_entries: typing.SupportsInt | typing.SupportsIndex = 8388593) -> None:
+        """
+        table_entries: transposition-table size (a prime spreads keys best; the default, 8388593, is 64 MiB).
+        """
+    def clear(self) -> None:
+        """
+        Empties the transposition table and zeroes the node count.
+        """
+    def move_scores(self, state: ConnectFour) -> list[int | None]:
+        """
+        For each column, the exact score after playing it, for the player who plays it (None for a full column). Errors as solve().
+        """
+    def solve(self, state: ConnectFour) -> int:
+        """
+        The exact score of the state for the side to move. ValueError for a board above 7 columns x 6 rows or a finished game; KeyboardInterrupt on Ctrl-C.
+        """
+    @property
+    def nodes(self) -> int:
+        """
+        Nodes searched since construction or the last clear().
         """
 def go_policy_play(starts: collections.abc.Sequence[Go], policies: collections.abc.Sequence[typing.Any], seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], record_seat: typing.SupportsInt | typing.SupportsIndex = 0, allow_resign: bool = True, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     """

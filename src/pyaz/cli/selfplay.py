@@ -107,11 +107,19 @@ OPTIONS: list[tuple[str, Any, str]] = [
         "measured on a CPU), torchscript, openvino; training stays in PyTorch",
     ),
     ("eval_every", int, "evaluate against the reference opponent every this many iterations"),
-    ("eval_games", int, "games per evaluation (colours alternate)"),
+    (
+        "eval_games",
+        int,
+        "games per evaluation (colours alternate); with --eval-opponent perfect, the number of "
+        "hard positions",
+    ),
     (
         "eval_opponent",
         str,
-        "uct200 (UCT, 200 rollouts: seed 000's Reversi reference), random, none",
+        "uct200 (UCT, 200 rollouts: seed 000's Reversi reference), random, none, any "
+        "pyaz-arena spec, or perfect (connect_four up to 7x6: no match; the network's share "
+        "of value-keeping moves on --eval-games seeded hard positions, solved exactly, "
+        "recorded as perfect_agreement)",
     ),
     ("elo_games", int, "games a pair for the Elo of each iteration at the end (0: off)"),
     ("elo_every", int, "rate the networks of every this many iterations (and the last)"),

@@ -6,6 +6,8 @@ Presets (``spec``), checked against the game of ``start_state``:
 ``random``                       uniformly random legal moves (any game)
 ``greedy``                       one ply: Othello, the most own discs; other games, win now,
                                  else stop the opponent's immediate win, else random
+``perfect``                      exact play by the Connect Four solver (boards up to 7
+                                 columns x 6 rows): a best move, random among equals
 ``uct200``, ``uct:N``, ``uctN``  UCT with N random-rollout simulations a move (any game; seed
                                  000's Reversi reference is ``uct200``)
 ``model:PATH[:SIMS]``            a pyaz network with PUCT search, SIMS simulations (default
@@ -43,6 +45,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from pyaz.eval import external
+from pyaz.eval.oracle import PerfectPlayer
 from pyaz.eval.players import GreedyPlayer, Player, RandomPlayer, network_player, uct_player
 from pyaz.games import GameState
 
@@ -62,6 +65,8 @@ player presets (SPEC):
   random                      uniformly random legal moves (any game)
   greedy                      one ply: othello, the most own discs; other games, win now, else
                               stop the opponent's immediate win, else random
+  perfect                     exact play by the solver (connect_four up to 7x6): a best
+                              move, random among equals
   uct200, uct:N               UCT with N random-rollout simulations a move (any game;
                               seed 000's Reversi reference is uct200)
   model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
@@ -155,6 +160,15 @@ def _greedy(spec: _Spec) -> Player:
     if spec.rest:
         raise ValueError(f"{spec.text!r}: 'greedy' takes no argument")
     return GreedyPlayer(seed=spec.seed, name=spec.text)
+
+
+def _perfect(spec: _Spec) -> Player:
+    if spec.rest:
+        raise ValueError(f"{spec.text!r}: 'perfect' takes no argument")
+    spec.need("connect_four")
+    player = PerfectPlayer(seed=spec.seed, name=spec.text)
+    player.reset(spec.state)  # ValueError for a board the solver does not take
+    return player
 
 
 def _uct(spec: _Spec) -> Player:
@@ -257,6 +271,7 @@ def _method_builder(kind: str) -> Callable[[_Spec], Player] | None:
 BUILDERS: dict[str, Callable[[_Spec], Player]] = {
     "random": _random,
     "greedy": _greedy,
+    "perfect": _perfect,
     "uct": _uct,
     "model": _model,
     "gnugo": _gnugo,

@@ -1,7 +1,18 @@
 """The search layer: the tree search (:class:`Search`) and batched self-play (:class:`SelfPlay`),
-thin Python classes over the C++ searches of ``pyaz._core``."""
+thin Python classes over the C++ searches of ``pyaz._core``, and the exact Connect Four
+solver (:func:`solve`)."""
 
 from pyaz.search.search import Evaluator, Search, register_search_class
 from pyaz.search.selfplay import SelfPlay, SelfPlayRecords
+from pyaz.search.solver import MoveValue, Solution, solve
 
-__all__ = ["Evaluator", "Search", "SelfPlay", "SelfPlayRecords", "register_search_class"]
+__all__ = [
+    "Evaluator",
+    "MoveValue",
+    "Search",
+    "SelfPlay",
+    "SelfPlayRecords",
+    "Solution",
+    "register_search_class",
+    "solve",
+]

@@ -39,9 +39,9 @@ from tqdm import tqdm
 
 from pyaz._core import random_game_lengths
 from pyaz.common.runlog import open_run
-from pyaz.eval import arena, gates, presets
+from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
-from pyaz.games import make
+from pyaz.games import canonical_name, make
 from pyaz.nets import (
     TORCHSCRIPT_FILE,
     PolicyValueNet,
@@ -54,6 +54,7 @@ from pyaz.nets import (
 from pyaz.nets.evaluator import TorchEvaluator
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
 from pyaz.search import SelfPlay, SelfPlayRecords
+from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
     changed_settings,
@@ -119,7 +120,9 @@ class TrainConfig:
     runtime: str = "onnxruntime"  # where self-play, gating and evaluation run the network
     eval_every: int = 1
     eval_games: int = 20
-    eval_opponent: str = "uct200"  # a pyaz-arena spec (uct200, random, gnugo:1, ...) or "none"
+    # a pyaz-arena spec (uct200, random, gnugo:1, ...), "none", or "perfect" (Connect Four up to
+    # 7x6: the network's agreement with exact play on eval_games hard positions, no match)
+    eval_opponent: str = "uct200"
     elo_games: int = (
         0  # > 0: at the end, Bayesian Elo of the iterations' networks (seed 001 Fig. 10)
     )
@@ -165,6 +168,27 @@ class TrainConfig:
             raise ValueError(
                 f"min_buffer_schedule must hold games >= 0, got {self.min_buffer_schedule}"
             )
+        if self.eval_opponent == PERFECT_OPPONENT:
+            self._check_perfect_opponent()
+
+    def _check_perfect_opponent(self) -> None:
+        """ValueError unless the game is Connect Four on a board the solver takes."""
+        if canonical_name(self.game) != "connect_four":
+            raise ValueError(
+                f"eval_opponent 'perfect' (agreement with the exact solver) needs "
+                f"connect_four, got game {self.game!r}"
+            )
+        width = self.game_options.get("width", 7)
+        height = self.game_options.get("height", 6)
+        if width > MAX_WIDTH or height > MAX_HEIGHT:
+            raise ValueError(
+                f"eval_opponent 'perfect' needs a Connect Four board up to {MAX_WIDTH} columns "
+                f"x {MAX_HEIGHT} rows, got {width}x{height}"
+            )
+
+
+PERFECT_OPPONENT = "perfect"
+"""The eval_opponent that measures agreement with exact play instead of playing a match."""
 
 
 GATINGS = ("none", "threshold", "score", "wilson")
@@ -219,6 +243,7 @@ class TrainingLoop:
         self.run_dir = Path(run_dir)
         self.progress = progress
         self.start_state = make(config.game, **config.game_options)
+        self._oracle_positions: list[oracle.OraclePosition] | None = None  # eval_opponent perfect
         self.curriculum = Curriculum.named(config.curriculum)
         net_config = net_config_for(
             self.start_state,
@@ -406,6 +431,8 @@ class TrainingLoop:
         c = self.config
         if c.eval_opponent == "none" or c.eval_games < 1:
             return None
+        if c.eval_opponent == PERFECT_OPPONENT:
+            return self._evaluate_agreement()
         opponent = presets.make_player(c.eval_opponent, self.start_state, seed=c.seed)
         net = self.best if c.gating != "none" else self.current
         try:
@@ -431,6 +458,26 @@ class TrainingLoop:
             "eval_wins": result.a_wins,
             "eval_draws": result.draws,
             "eval_losses": result.b_wins,
+        }
+
+    def _evaluate_agreement(self) -> dict[str, Any]:
+        """The network player's share of value-keeping moves on eval_games hard positions (the
+        same seeded set at every evaluation, drawn on first use)."""
+        c = self.config
+        if self._oracle_positions is None:
+            width, height = self.start_state.num_actions, self.start_state.board_shape[0]
+            self._oracle_positions = oracle.hard_positions(width, height, c.eval_games, c.seed)
+        net = self.best if c.gating != "none" else self.current
+        result = oracle.perfect_play_agreement(
+            self._search_player(net, "pyaz", seed=c.seed), self._oracle_positions
+        )
+        return {
+            "perfect_agreement": result.agreement,
+            "perfect_agreement_lower": result.lower,
+            "perfect_agreement_upper": result.upper,
+            "opponent": PERFECT_OPPONENT,
+            "eval_positions": result.positions,
+            "eval_kept": result.kept,
         }
 
     # -- the loop -------------------------------------------------------------------------------
@@ -579,7 +626,9 @@ class TrainingLoop:
         if "arena_score" in record:
             verdict = "accepted" if record["accepted"] else "rejected"
             parts.append(f"arena {record['arena_score']:.2f} {verdict}")
-        if evaluation is not None:
+        if evaluation is not None and "perfect_agreement" in evaluation:
+            parts.append(f"perfect-play agreement {evaluation['perfect_agreement']:.2f}")
+        elif evaluation is not None:
             parts.append(f"win ratio vs {evaluation['opponent']} {evaluation['win_ratio']:.2f}")
         return " | ".join(parts)
 

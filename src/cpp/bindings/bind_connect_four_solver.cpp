@@ -1,0 +1,101 @@
+// Python binding of the exact Connect Four solver (search/connect_four_solver.h). The state is
+// checked and copied with the GIL held; the search runs without it and polls Ctrl-C.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "bindings/bindings.h"
+#include "search/connect_four_solver.h"
+
+namespace py = pybind11;
+
+namespace pyaz {
+namespace {
+
+// One solver and the lock that makes calls from several Python threads wait for each other.
+struct LockedSolver {
+    explicit LockedSolver(std::size_t table_entries) : solver(table_entries) {}
+    std::mutex mutex;
+    ConnectFourSolver solver;
+};
+
+// Runs `work(interrupted)` on the solver without the GIL; `interrupted` takes the GIL to ask
+// Python for pending signals. A KeyboardInterrupt (or a signal handler's error) is raised after.
+template <class Work>
+auto solve_without_gil(LockedSolver& locked, const ConnectFour& state, Work&& work) {
+    ConnectFourSolver::check_solvable(state);
+    const ConnectFour copy = state;
+    bool signalled = false;
+    const std::function<bool()> interrupted = [&signalled] {
+        py::gil_scoped_acquire gil;
+        if (!signalled && PyErr_CheckSignals() != 0) signalled = true;
+        return signalled;
+    };
+    decltype(work(locked.solver, copy, interrupted)) result;
+    {
+        py::gil_scoped_release release;
+        std::lock_guard<std::mutex> lock(locked.mutex);
+        result = work(locked.solver, copy, interrupted);
+    }
+    if (signalled) throw py::error_already_set();
+    return result;
+}
+
+}  // namespace
+
+void register_connect_four_solver(py::module_& m) {
+    py::class_<LockedSolver>(
+        m, "ConnectFourSolver",
+        "Exact Connect Four solver for boards up to 7 columns x 6 rows (Pascal Pons' method: "
+        "bitboards, negamax with alpha-beta over non-losing moves, a transposition table of "
+        "bounds, threat-count move ordering, null-window search for the exact score). Scores "
+        "are for the side to move: 0 a draw; a win with the mover's k-th disc scores "
+        "width*height//2 + 1 - k ((width*height + 1 - n)//2 when the winning disc is played "
+        "after n discs), a loss the negative of the opponent's. The table (8 bytes an entry) "
+        "is kept between calls. Calls from two threads wait for each other.")
+        .def(py::init([](std::size_t table_entries) {
+                 return std::make_unique<LockedSolver>(table_entries);
+             }),
+             py::kw_only(), py::arg("table_entries") = ConnectFourSolver::kDefaultTableEntries,
+             "table_entries: transposition-table size (a prime spreads keys best; the default, "
+             "8388593, is 64 MiB).")
+        .def(
+            "solve",
+            [](LockedSolver& locked, const ConnectFour& state) {
+                // nullopt only when interrupted, and then solve_without_gil has raised.
+                return solve_without_gil(locked, state, [](auto& solver, const auto& s, const auto& stop) {
+                    return solver.solve(s, stop);
+                }).value_or(0);
+            },
+            py::arg("state"),
+            "The exact score of the state for the side to move. ValueError for a board above 7 "
+            "columns x 6 rows or a finished game; KeyboardInterrupt on Ctrl-C.")
+        .def(
+            "move_scores",
+            [](LockedSolver& locked, const ConnectFour& state) {
+                return solve_without_gil(locked, state, [](auto& solver, const auto& s, const auto& stop) {
+                    return solver.move_scores(s, stop);
+                });
+            },
+            py::arg("state"),
+            "For each column, the exact score after playing it, for the player who plays it "
+            "(None for a full column). Errors as solve().")
+        .def_property_readonly(
+            "nodes", [](const LockedSolver& locked) { return locked.solver.nodes(); },
+            "Nodes searched since construction or the last clear().")
+        .def(
+            "clear",
+            [](LockedSolver& locked) {
+                py::gil_scoped_release release;
+                std::lock_guard<std::mutex> lock(locked.mutex);
+                locked.solver.clear();
+            },
+            "Empties the transposition table and zeroes the node count.");
+}
+
+}  // namespace pyaz
