@@ -125,6 +125,7 @@ SearchParams params_from_kwargs(const py::kwargs& kwargs) {
         else if (key == "fpu_relative") p.fpu_relative = value.cast<bool>();
         else if (key == "draw_value") p.draw_value = value.cast<double>();
         else if (key == "virtual_loss") p.virtual_loss = value.cast<double>();
+        else if (key == "value_decay") p.value_decay = value.cast<double>();
         else if (key == "threads") p.threads = value.cast<int>();
         else if (key == "batch_size") p.batch_size = value.cast<int>();
         else if (key == "max_nodes") p.max_nodes = value.cast<std::int64_t>();
@@ -288,6 +289,7 @@ py::dict search_defaults() {
     d["fpu_relative"] = p.fpu_relative;
     d["draw_value"] = p.draw_value;
     d["virtual_loss"] = p.virtual_loss;
+    d["value_decay"] = p.value_decay;
     d["threads"] = p.threads;
     d["batch_size"] = p.batch_size;
     d["max_nodes"] = p.max_nodes;

@@ -150,6 +150,9 @@ Search<Game>::Search(const Game& root_state, const SearchParams& params)
     if (params.batch_size < 1) fail("batch_size must be >= 1, got " + std::to_string(params.batch_size));
     if (params.max_nodes < 2) fail("max_nodes must be >= 2");
     if (params.virtual_loss < 0) fail("virtual_loss must be >= 0");
+    if (!(params.value_decay > 0 && params.value_decay <= 1)) {
+        fail("value_decay must be in (0, 1], got " + std::to_string(params.value_decay));
+    }
     // Values live in [-1, 1] (the fixed-point value sums of the tree assume it).
     if (!(params.draw_value >= -1 && params.draw_value <= 1)) fail("draw_value must be in [-1, 1]");
     if (params.dirichlet_epsilon < 0 || params.dirichlet_epsilon > 1) {
@@ -299,12 +302,16 @@ typename Search<Game>::SelectResult Search<Game>::select_leaf(Leaf& leaf, bool w
     }
 }
 
+// Seed 004's winning value decay: the node k steps above the leaf gets the leaf's value times
+// value_decay^k (the edge into the leaf itself k = 0), so that near outcomes outweigh far ones.
 template <class Game>
 void Search<Game>::backup(const Leaf& leaf, const LeafValue& value) {
-    for (std::size_t i = 1; i < leaf.path.size(); ++i) {
-        tree_.stats(leaf.path[i]).add_visits(1, value.for_player[leaf.movers[i]], true);
+    double scale = 1.0;
+    for (std::size_t i = leaf.path.size() - 1; i >= 1; --i) {
+        tree_.stats(leaf.path[i]).add_visits(1, scale * value.for_player[leaf.movers[i]], true);
+        scale *= params_.value_decay;
     }
-    const double root_value = value.for_player[leaf.movers[0]];
+    const double root_value = scale * value.for_player[leaf.movers[0]];
     if (leaf.worker == nullptr) {
         tree_.stats(0).add_visits(1, root_value, false);
     } else {

@@ -22,6 +22,8 @@ struct SearchParams {
     bool fpu_relative = false;       // ... or, if true, the parent's Q minus fpu_value
     double draw_value = 0.0;         // value of a draw for both players (seed 000: -0.5)
     double virtual_loss = 1.0;       // each pending visit counts as this many lost visits
+    double value_decay = 1.0;        // seed 004's winning value decay: a value backed up k
+                                     // steps above its leaf counts value_decay^k (1: off)
     int threads = 1;                 // search threads on the one tree
     int batch_size = 8;              // leaves per network call (batched evaluators)
     std::int64_t max_nodes = 2'000'000;  // arena size; when full the tree stops growing

@@ -8,6 +8,12 @@ Presets (``spec``), checked against the game of ``start_state``:
                                  else stop the opponent's immediate win, else random
 ``uct200``, ``uct:N``, ``uctN``  UCT with N random-rollout simulations a move (any game; seed
                                  000's Reversi reference is ``uct200``)
+``mentor[:MS]``                   seed 004's rule-based Gomoku mentor (VCF/VCT threat search,
+                                 alpha-beta), MS milliseconds a move (default 1000); free-style
+                                 Gomoku on boards of 9x9 to 15x15
+``alphagomoku:PATH[:SIMS]``      seed 004's black and white networks (``pair.pt`` or its run
+                                 folder) with PUCT search, SIMS simulations (default 200);
+                                 registered by :mod:`pyaz.alphagomoku` when it is imported
 ``model:PATH[:SIMS]``            a pyaz network with PUCT search, SIMS simulations (default
                                  100); PATH is a checkpoint file (``nets/iter-*.pt``), a run
                                  folder (its ``checkpoint.pt``'s best network and the run's
@@ -40,7 +46,15 @@ import re
 from collections.abc import Callable, Sequence
 
 from pyaz.eval import external
-from pyaz.eval.players import GreedyPlayer, Player, RandomPlayer, network_player, uct_player
+from pyaz.eval.players import (
+    GreedyPlayer,
+    MentorPlayer,
+    Player,
+    RandomPlayer,
+    check_mentor_game,
+    network_player,
+    uct_player,
+)
 from pyaz.games import GameState
 
 __all__ = [
@@ -59,6 +73,10 @@ player presets (SPEC):
                               stop the opponent's immediate win, else random
   uct200, uct:N               UCT with N random-rollout simulations a move (any game;
                               seed 000's Reversi reference is uct200)
+  mentor[:MS]                 seed 004's rule-based Gomoku mentor, MS ms a move (default 1000;
+                              gomoku, boards 9x9..15x15, five in a row)
+  alphagomoku:PATH[:SIMS]     seed 004's double networks (a pair.pt or its run folder) + PUCT
+                              with SIMS simulations (default 200; gomoku)
   model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
                               PATH: a checkpoint (runs/x/nets/iter-00010.pt), a run folder
                               (its best network) or a TorchScript file
@@ -156,6 +174,17 @@ def _uct(spec: _Spec) -> Player:
     return uct_player(simulations, name=spec.text, seed=spec.seed)
 
 
+DEFAULT_MENTOR_MS = 1000
+
+
+def _mentor(spec: _Spec) -> Player:
+    spec.need("gomoku")
+    check_mentor_game(spec.state, repr(spec.text))
+    (time_ms,) = spec.ints([DEFAULT_MENTOR_MS], ["MS"])
+    spec.check_range("the time per move (ms)", time_ms, 1, 10**7)
+    return MentorPlayer(time_ms, seed=spec.seed, name=spec.text)
+
+
 def _model(spec: _Spec) -> Player:
     if not spec.rest:
         raise ValueError(f"{spec.text!r}: say which network, model:PATH[:SIMULATIONS]")
@@ -230,6 +259,7 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
     "random": _random,
     "greedy": _greedy,
     "uct": _uct,
+    "mentor": _mentor,
     "model": _model,
     "gnugo": _gnugo,
     "pachi": _pachi,
@@ -240,6 +270,9 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
     "uci": _uci,
 }
 """The builder of each preset kind."""
+
+_REGISTERED_BY = {"alphagomoku": "pyaz.alphagomoku"}
+"""Preset kinds that a layer above this one adds to :data:`BUILDERS` when it is imported."""
 
 
 def make_player(
@@ -256,6 +289,11 @@ def make_player(
         raise TypeError(f"a player spec is a string such as 'uct:200', got {spec!r}")
     parsed = _Spec(spec, start_state, seed, runtime)
     builder = BUILDERS.get(parsed.kind)
+    if builder is None and parsed.kind in _REGISTERED_BY:
+        raise ValueError(
+            f"{spec!r}: the {parsed.kind!r} preset is registered by {_REGISTERED_BY[parsed.kind]}"
+            f"; import it first (the pyaz commands and pyaz.make_player do)"
+        )
     if builder is None:
         raise ValueError(f"unknown player {spec!r}\n{PRESETS_HELP}")
     return builder(parsed)
