@@ -68,12 +68,24 @@ class Examples:
     def __len__(self) -> int:
         return len(self.outcome)
 
+    def rows(self, rows: np.ndarray) -> Examples:
+        """The examples at ``rows``."""
+        return Examples(self.planes[rows], self.policy[rows], self.outcome[rows], self.player[rows])
+
     def of(self, colour: int | None) -> Examples:
         """The examples of one colour (all for None)."""
         if colour is None:
             return self
-        rows = np.flatnonzero(self.player == colour)
-        return Examples(self.planes[rows], self.policy[rows], self.outcome[rows], self.player[rows])
+        return self.rows(np.flatnonzero(self.player == colour))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The four arrays by name (for ``numpy.savez``)."""
+        return {
+            "planes": self.planes,
+            "policy": self.policy,
+            "outcome": self.outcome,
+            "player": self.player,
+        }
 
     @staticmethod
     def concat(parts: list[Examples]) -> Examples:
@@ -223,7 +235,7 @@ def mentor_games(
     rows: list[tuple[np.ndarray, int, int, int]] = []  # planes, action, player, game
     results: list[tuple[Status, int]] = []
     played: list[list[int]] = []
-    for game in range(games):
+    for _ in range(games):
         state = Gomoku(size, 5, True)
         actions: list[int] = []
         for _ in range(opening_plies):

@@ -136,9 +136,13 @@ class AlphaGomokuConfig:
         }  # fmt: skip
         for name, (low, high) in ranges.items():
             if not low <= float(getattr(self, name)) <= high:
-                raise ValueError(f"{name} must be in [{low:g}, {high:g}], got {getattr(self, name)}")
+                raise ValueError(
+                    f"{name} must be in [{low:g}, {high:g}], got {getattr(self, name)}"
+                )
         if self.optimizer not in OPTIMIZERS:
-            raise ValueError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}")
+            raise ValueError(
+                f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}"
+            )
 
 
 class AlphaGomokuRun:
@@ -191,13 +195,13 @@ class AlphaGomokuRun:
         colours = [BLACK] if self.pair.single else [BLACK, WHITE]
         return {k: Trainer(self.pair.net(k), settings, self.state) for k in colours}
 
-    # -- bookkeeping ------------------------------------------------------------------------------
+    # -- bookkeeping ------------------------------------------------------------------------
 
     def _log(self, record: dict[str, Any]) -> None:
         with (self.folder / METRICS_FILE).open("a") as out:
             out.write(json.dumps(record) + "\n")
         if self.progress_bar:
-            print(" | ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in record.items()))
+            print(" | ".join(f"{k} {_short(v)}" for k, v in record.items()))
 
     def _commit(self, **done: Any) -> None:
         """Saves the pair, then the progress (the commit point)."""
@@ -219,7 +223,7 @@ class AlphaGomokuRun:
         buffer = []
         for k in sorted(set(iterations.tolist())):
             rows = np.flatnonzero(iterations == k)
-            buffer.append((int(k), Examples(*(a[rows] for a in (whole.planes, whole.policy, whole.outcome, whole.player)))))
+            buffer.append((int(k), whole.rows(rows)))
         return buffer
 
     def _write_buffer(self) -> None:
@@ -229,10 +233,10 @@ class AlphaGomokuRun:
         iterations = np.concatenate([np.full(len(e), k) for k, e in self.buffer])
         path = self.folder / BUFFER_FILE
         with path.with_suffix(".tmp.npz").open("wb") as out:
-            np.savez(out, planes=whole.planes, policy=whole.policy, outcome=whole.outcome, player=whole.player, iteration=iterations)
+            np.savez(out, iteration=iterations, **whole.arrays())
         path.with_suffix(".tmp.npz").replace(path)
 
-    # -- training -----------------------------------------------------------------------------------
+    # -- training ---------------------------------------------------------------------------
 
     def train(self, examples: Examples, epochs: int) -> dict[str, float]:
         """``epochs`` passes of each network over its colour's examples (all of them for a
@@ -258,15 +262,19 @@ class AlphaGomokuRun:
             c_puct=c.c_puct, value_decay=c.value_decay,
         )  # fmt: skip
 
-    def mentor_match(self, games: int, seed: int, pair: NetworkPair | None = None) -> arena.MatchResult:
+    def mentor_match(
+        self, games: int, seed: int, pair: NetworkPair | None = None
+    ) -> arena.MatchResult:
         """The pair (greedy) against the mentor (``eval_mentor_ms`` a move), ``games`` games
         from distinct random openings, colours alternating."""
         c = self.config
         player = self._player(pair or self.pair, "alphagomoku", seed)
         mentor = MentorPlayer(c.eval_mentor_ms, seed=seed, name=f"mentor:{c.eval_mentor_ms:g}")
-        return arena.play_match(player, mentor, games, self.state, progress=self.progress_bar, seed=seed)
+        return arena.play_match(
+            player, mentor, games, self.state, progress=self.progress_bar, seed=seed
+        )
 
-    # -- phases --------------------------------------------------------------------------------------
+    # -- phases -----------------------------------------------------------------------------
 
     def phase1(self) -> None:
         c = self.config
@@ -296,7 +304,9 @@ class AlphaGomokuRun:
             }  # fmt: skip
             stop = False
             if c.imitation_eval_games:
-                result = self.mentor_match(c.imitation_eval_games, seed=c.seed * 1000 + round_number)
+                result = self.mentor_match(
+                    c.imitation_eval_games, seed=c.seed * 1000 + round_number
+                )
                 record.update(
                     vs_mentor_score=result.score, vs_mentor_games=result.n,
                     vs_mentor_distinct_games=result.distinct_games,
@@ -364,6 +374,10 @@ class AlphaGomokuRun:
         if self.done["phase"] < 3:
             self.phase3()
         return dict(self.done)
+
+
+def _short(value: Any) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 def train_alphagomoku(folder: Path, config: dict[str, Any]) -> None:
