@@ -20,6 +20,7 @@ REQUIRED: dict[str, list[str]] = {
     "losses": ["games"],
     "grid": ["points", "effects", "tournament", "best"],
     "curling": ["learning_curve", "figure3", "kr_minus_dl", "uniform_search"],
+    "alphagomoku": ["vs_mentor", "phase_times", "imitation_stopped", "sample_games"],
 }
 
 

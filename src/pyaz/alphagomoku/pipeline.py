@@ -384,3 +384,26 @@ def train_alphagomoku(folder: Path, config: dict[str, Any]) -> None:
     """An AlphaGomoku run in ``folder`` with the :class:`AlphaGomokuConfig` fields ``config``
     (the experiments' run target; resumes what the folder holds)."""
     AlphaGomokuRun(AlphaGomokuConfig(**config), Path(folder)).run()
+
+
+def read_config(folder: Path) -> AlphaGomokuConfig:
+    """The :class:`AlphaGomokuConfig` of the run in ``folder``."""
+    return AlphaGomokuConfig(**json.loads((Path(folder) / "config.json").read_text()))
+
+
+def evaluate_against_mentor(
+    folder: Path, games: int, seed: int = 0, mentor_ms: float | None = None
+) -> arena.MatchResult:
+    """Seed 004's V-A evaluation of the run in ``folder``: its pair (greedy, ``eval_simulations``)
+    against the mentor (``mentor_ms`` a move, default the run's ``eval_mentor_ms``), ``games``
+    games, half with each colour, each pair of games from its own random opening."""
+    config = read_config(folder)
+    pair = load_pair(Path(folder) / PAIR_FILE)
+    player = pair_player(
+        pair, config.eval_simulations, name="alphagomoku", seed=seed,
+        c_puct=config.c_puct, value_decay=config.value_decay,
+    )  # fmt: skip
+    ms = config.eval_mentor_ms if mentor_ms is None else mentor_ms
+    mentor = MentorPlayer(ms, seed=seed, name=f"mentor:{ms:g}")
+    state = Gomoku(config.size, 5, True)
+    return arena.play_match(player, mentor, games, state, seed=seed + 7919)

@@ -20,6 +20,7 @@ EXPERIMENTS: dict[str, str] = {
     "losses": "pyaz.experiments.losses:LossesExperiment",
     "grid": "pyaz.experiments.grid:GridExperiment",
     "curling": "pyaz.experiments.curling:CurlingExperiment",
+    "alphagomoku": "pyaz.experiments.alphagomoku:AlphaGomokuExperiment",
 }
 """Experiment name -> ``"module:Class"``."""
 
