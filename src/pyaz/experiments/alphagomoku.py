@@ -101,20 +101,7 @@ class AlphaGomokuExperiment(Experiment):
             "each pair of games starts from its own random 2-ply opening, played with both "
             "colours; AlphaGomoku plays greedily by visit count.",
             "## Against the mentor (seed 004, Fig. 4)\n\n"
-            + markdown_table(
-                [
-                    "run",
-                    "wins",
-                    "draws",
-                    "losses",
-                    "games",
-                    "distinct",
-                    "score",
-                    "as Black (W-D-L)",
-                    "as White (W-D-L)",
-                ],
-                rows,
-            )  # fmt: skip
+            + markdown_table(HEADER, rows)
             + '\n\nSeed 004\'s version-14 AlphaGomoku "dominates" its mentor over 100 games on '
             "15x15 after two days of training; compare at the scale run here.",
             "## Sample games (Figs. 5 and 6)\n\n"
@@ -136,6 +123,8 @@ class AlphaGomokuExperiment(Experiment):
         }
 
 
+HEADER = ["run", "wins", "draws", "losses", "games", "distinct", "score", "as Black (W-D-L)",
+          "as White (W-D-L)"]  # fmt: skip
 _TARGET = "pyaz.alphagomoku.pipeline:train_alphagomoku"
 _RESULT_KEYS = ("wins", "draws", "losses", "games", "distinct_games", "score")
 
