@@ -1,7 +1,7 @@
 """AlphaGomoku as a player: PUCT search guided by a network pair (each node evaluated by the
 network of the colour to move there), with the pair's winning value decay; and the
 ``alphagomoku:PATH[:SIMS]`` player preset (registered in :data:`pyaz.eval.presets.BUILDERS`
-when this package is imported, as ``pyaz-play``, ``pyaz-arena`` and ``pyaz.make_player`` do).
+when this package is imported, which ``make_player`` does on first use of the preset).
 """
 
 from __future__ import annotations

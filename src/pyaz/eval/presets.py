@@ -12,8 +12,8 @@ Presets (``spec``), checked against the game of ``start_state``:
                                  alpha-beta), MS milliseconds a move (default 1000); free-style
                                  Gomoku on boards of 9x9 to 15x15
 ``alphagomoku:PATH[:SIMS]``      seed 004's black and white networks (``pair.pt`` or its run
-                                 folder) with PUCT search, SIMS simulations (default 200);
-                                 registered by :mod:`pyaz.alphagomoku` when it is imported
+                                 folder) with PUCT search, SIMS simulations (default 200); a
+                                 plugin: :mod:`pyaz.alphagomoku` registers it (see PLUGINS)
 ``model:PATH[:SIMS]``            a pyaz network with PUCT search, SIMS simulations (default
                                  100); PATH is a checkpoint file (``nets/iter-*.pt``), a run
                                  folder (its ``checkpoint.pt``'s best network and the run's
@@ -42,6 +42,7 @@ Each kind has one builder in :data:`BUILDERS`; the engines themselves are in
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Sequence
 
@@ -60,6 +61,7 @@ from pyaz.games import GameState
 __all__ = [
     "BUILDERS",
     "DEFAULT_MODEL_SIMULATIONS",
+    "PLUGINS",
     "PRESETS_HELP",
     "is_external",
     "make_player",
@@ -271,8 +273,9 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
 }
 """The builder of each preset kind."""
 
-_REGISTERED_BY = {"alphagomoku": "pyaz.alphagomoku"}
-"""Preset kinds that a layer above this one adds to :data:`BUILDERS` when it is imported."""
+PLUGINS = {"alphagomoku": "pyaz.alphagomoku"}
+"""Preset kinds that a package above this layer adds to :data:`BUILDERS` when it is imported;
+:func:`make_player` imports it on first use."""
 
 
 def make_player(
@@ -289,11 +292,11 @@ def make_player(
         raise TypeError(f"a player spec is a string such as 'uct:200', got {spec!r}")
     parsed = _Spec(spec, start_state, seed, runtime)
     builder = BUILDERS.get(parsed.kind)
-    if builder is None and parsed.kind in _REGISTERED_BY:
-        raise ValueError(
-            f"{spec!r}: the {parsed.kind!r} preset is registered by {_REGISTERED_BY[parsed.kind]}"
-            f"; import it first (the pyaz commands and pyaz.make_player do)"
-        )
+    if builder is None and parsed.kind in PLUGINS:
+        # A preset of a layer above this one: importing its module registers it (a plugin,
+        # loaded by name so that this layer does not depend on it).
+        importlib.import_module(PLUGINS[parsed.kind])
+        builder = BUILDERS.get(parsed.kind)
     if builder is None:
         raise ValueError(f"unknown player {spec!r}\n{PRESETS_HELP}")
     return builder(parsed)
