@@ -196,5 +196,6 @@ def load_pair(path: str | os.PathLike[str]) -> NetworkPair:
         raise ValueError(f"{file}: a broken network in the pair ({error})") from None
     for net in (black, white):
         net.eval()
-    settings = data.get("settings") if isinstance(data.get("settings"), dict) else {}
-    return NetworkPair(black, white, bool(data.get("single")), dict(settings), file)
+    saved = data.get("settings")
+    settings: dict[str, Any] = dict(saved) if isinstance(saved, dict) else {}
+    return NetworkPair(black, white, bool(data.get("single")), settings, file)

@@ -128,16 +128,16 @@ class AlphaGomokuConfig:
         for name, low in at_least.items():
             if getattr(self, name) < low:
                 raise ValueError(f"{name} must be >= {low}, got {getattr(self, name)}")
-        ranges = {
+        ranges: dict[str, tuple[float, float]] = {
             "mentor_randomness": (0.0, 1.0), "imitation_stop_score": (0.0, 1.0),
             "dirichlet_epsilon": (0.0, 1.0), "lr": (1e-9, 10.0), "momentum": (0.0, 0.999),
             "l2": (0.0, 1.0), "c_puct": (0.0, 1e6), "mentor_ms": (0.1, 1e7),
             "eval_mentor_ms": (0.1, 1e7),
         }  # fmt: skip
-        for name, (low, high) in ranges.items():
-            if not low <= float(getattr(self, name)) <= high:
+        for name, (bottom, top) in ranges.items():
+            if not bottom <= float(getattr(self, name)) <= top:  # NaN fails too
                 raise ValueError(
-                    f"{name} must be in [{low:g}, {high:g}], got {getattr(self, name)}"
+                    f"{name} must be in [{bottom:g}, {top:g}], got {getattr(self, name)}"
                 )
         if self.optimizer not in OPTIMIZERS:
             raise ValueError(
@@ -233,7 +233,7 @@ class AlphaGomokuRun:
         iterations = np.concatenate([np.full(len(e), k) for k, e in self.buffer])
         path = self.folder / BUFFER_FILE
         with path.with_suffix(".tmp.npz").open("wb") as out:
-            np.savez(out, iteration=iterations, **whole.arrays())
+            np.savez(out, iteration=iterations, **whole.arrays())  # type: ignore[arg-type]
         path.with_suffix(".tmp.npz").replace(path)
 
     # -- training ---------------------------------------------------------------------------

@@ -32,7 +32,7 @@ def pair_player(
     from pi (semi-stochastic, seed 004), tree reuse, the pair's ``c_puct`` and ``value_decay``
     unless ``search_options`` set them."""
     loaded = pair if isinstance(pair, NetworkPair) else load_pair(pair)
-    options = {
+    options: dict[str, Any] = {
         key: float(loaded.settings[key])
         for key in ("c_puct", "value_decay")
         if loaded.settings.get(key) is not None

@@ -44,7 +44,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     },
 }  # fmt: skip
 EVAL_GAMES = {"short": 4, "cpu": 100, "full": 100}
-ABLATIONS = {
+ABLATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "double": ("single-network", {"double": False}),
     "decay": ("no-decay", {"value_decay": 1.0}),
     "curriculum": ("no-curriculum", {"curriculum": False}),
