@@ -272,3 +272,51 @@ def test_sgd_with_momentum_is_an_option_and_a_bad_optimizer_is_refused() -> None
     assert type(trainer.optimizer).__name__ == "SGD"
     with pytest.raises(ValueError, match="unknown optimizer 'rmsprop'"):
         Trainer(net, TrainSettings(optimizer="rmsprop"), state)
+
+
+def _tiny(**changes: object) -> dict[str, object]:
+    config: dict[str, object] = {
+        "size": 9, "basic_positions": 200, "mentor_ms": 5.0, "imitation_games": 2,
+        "imitation_rounds": 1, "imitation_eval_games": 2, "iterations": 1, "episodes": 4,
+        "simulations": 8, "parallel_games": 4, "epochs": 1, "gate_games": 2,
+        "eval_mentor_ms": 5.0, "eval_simulations": 8, "batch_size": 32,
+    }  # fmt: skip
+    return {**config, **changes}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"value_decay": 1.5}, "value_decay must be in"),
+        ({"value_decay": 0.0}, "value_decay must be in"),
+        ({"size": 7}, "size must be in 9..15"),
+        ({"optimizer": "lbfgs"}, "optimizer must be one of"),
+        ({"episodes": 0}, "episodes must be >= 1"),
+    ],
+)
+def test_bad_pipeline_settings_are_value_errors(change: dict, message: str) -> None:
+    from pyaz.alphagomoku.pipeline import AlphaGomokuConfig
+
+    with pytest.raises(ValueError, match=message):
+        AlphaGomokuConfig(**_tiny(**change)).validate()  # type: ignore[arg-type]
+
+
+def test_the_pipeline_runs_its_phases_and_resumes(tmp_path: Path) -> None:
+    import json
+
+    from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
+
+    AlphaGomokuRun(AlphaGomokuConfig(**_tiny()), tmp_path).run()  # type: ignore[arg-type]
+    AlphaGomokuRun(AlphaGomokuConfig(**_tiny(iterations=2)), tmp_path).run()  # type: ignore[arg-type]
+    records = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [r["kind"] for r in records] == ["basic", "imitation", "iteration", "iteration"]
+    assert [r["iteration"] for r in records[2:]] == [1, 2]  # the second call went on
+    imitation = records[1]
+    assert imitation["distinct_mentor_games"] == 2 and imitation["vs_mentor_distinct_games"] == 2
+    for record in records[2:]:
+        assert record["training_examples"] % 8 == 0  # every position with its 7 symmetries
+        assert record["gate_distinct_games"] == record["gate_games"] == 2
+    pair = load_pair(tmp_path)
+    assert not pair.single and pair.settings["value_decay"] == 0.95
+    progress = json.loads((tmp_path / "progress.json").read_text())
+    assert progress["phase"] == 3 and set(progress["times"]) == {"basic", "imitation", "selfplay"}

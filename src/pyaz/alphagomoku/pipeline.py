@@ -371,8 +371,7 @@ class AlphaGomokuRun:
                 self.phase1()
             if self.done["phase"] < 2:
                 self.phase2()
-        if self.done["phase"] < 3:
-            self.phase3()
+        self.phase3()  # goes on while iterations are left (a longer run resumes here)
         return dict(self.done)
 
 
