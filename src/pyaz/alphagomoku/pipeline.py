@@ -73,13 +73,13 @@ class AlphaGomokuConfig:
     net: str = "seed004"
     # phase 1
     basic_positions: int = 80_000
-    basic_epochs: int = 1
+    basic_epochs: int = 3
     # phase 2
     mentor_ms: float = 100.0
     mentor_randomness: float = 0.3
     imitation_games: int = 100
     imitation_rounds: int = 10
-    imitation_epochs: int = 2
+    imitation_epochs: int = 3
     imitation_eval_games: int = 20
     imitation_stop_score: float = 0.75
     # phase 3
@@ -95,7 +95,7 @@ class AlphaGomokuConfig:
     dirichlet_epsilon: float = 0.0
     # training (eq. 9)
     optimizer: str = "sgd"
-    lr: float = 0.02
+    lr: float = 0.05
     momentum: float = 0.9
     l2: float = 1e-4
     batch_size: int = 128
