@@ -320,3 +320,24 @@ def test_the_pipeline_runs_its_phases_and_resumes(tmp_path: Path) -> None:
     assert not pair.single and pair.settings["value_decay"] == 0.95
     progress = json.loads((tmp_path / "progress.json").read_text())
     assert progress["phase"] == 3 and set(progress["times"]) == {"basic", "imitation", "selfplay"}
+
+
+def test_experiment_options_and_ablations_are_checked(tmp_path: Path) -> None:
+    from pyaz.experiments import get_experiment
+    from pyaz.experiments.runner import run_experiment
+
+    with pytest.raises(ValueError, match="has no option 'bogus'"):
+        run_experiment(get_experiment("alphagomoku"), tmp_path, options={"bogus": "1"})
+    with pytest.raises(ValueError, match="has no option 'ablations'"):
+        run_experiment(get_experiment("losses"), tmp_path, options={"ablations": "decay"})
+    experiment = get_experiment("alphagomoku")
+    experiment.options = {"ablations": "decay,speed"}
+    with pytest.raises(ValueError, match="unknown ablation 'speed'"):
+        experiment.runs("short")
+    experiment.options = {"ablations": "decay,double,curriculum"}
+    runs = experiment.runs("short")
+    assert [r.name for r in runs] == ["alphagomoku", "no-decay", "single-network", "no-curriculum"]
+    configs = [r.kwargs["config"] for r in runs]
+    assert "value_decay" not in configs[0]  # the pipeline's default (0.95)
+    assert configs[1]["value_decay"] == 1.0 and configs[2]["double"] is False
+    assert configs[3]["curriculum"] is False
