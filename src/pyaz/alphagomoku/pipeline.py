@@ -406,3 +406,23 @@ def evaluate_against_mentor(
     mentor = MentorPlayer(ms, seed=seed, name=f"mentor:{ms:g}")
     state = Gomoku(config.size, 5, True)
     return arena.play_match(player, mentor, games, state, seed=seed + 7919)
+
+
+def _run_player(folder: Path, name: str, seed: int) -> Any:
+    config = read_config(folder)
+    pair = load_pair(Path(folder) / PAIR_FILE)
+    return pair_player(
+        pair, config.eval_simulations, name=name, seed=seed,
+        c_puct=config.c_puct, value_decay=config.value_decay,
+    )  # fmt: skip
+
+
+def play_pairs(a: Path, b: Path, games: int, seed: int = 0) -> arena.MatchResult:
+    """The pair of run ``a`` against the pair of run ``b`` (each greedy, with its own run's
+    simulations, c_puct and value decay), ``games`` games, colours alternating, each pair of
+    games from its own random opening."""
+    size_a, size_b = read_config(a).size, read_config(b).size
+    if size_a != size_b:
+        raise ValueError(f"{a} plays {size_a}x{size_a} and {b} {size_b}x{size_b}")
+    first, second = _run_player(a, a.name, seed), _run_player(b, b.name, seed + 1)
+    return arena.play_match(first, second, games, Gomoku(size_a, 5, True), seed=seed + 104729)

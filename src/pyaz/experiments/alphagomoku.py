@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pyaz.alphagomoku.pipeline import evaluate_against_mentor, read_config
+from pyaz.alphagomoku.pipeline import evaluate_against_mentor, play_pairs, read_config
 from pyaz.alphagomoku.plots import plot_board, plot_run
 from pyaz.eval.arena import MatchResult
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
@@ -31,10 +31,10 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "eval_mentor_ms": 10.0, "eval_simulations": 32,
     },
     "cpu": {
-        "size": 9, "basic_positions": 20_000, "mentor_ms": 50.0, "imitation_games": 100,
-        "imitation_rounds": 6, "imitation_eval_games": 20, "iterations": 10, "episodes": 40,
-        "simulations": 100, "parallel_games": 20, "epochs": 2, "gate_games": 10,
-        "eval_mentor_ms": 50.0, "eval_simulations": 200,
+        "size": 9, "basic_positions": 20_000, "mentor_ms": 20.0, "imitation_games": 60,
+        "imitation_rounds": 3, "imitation_eval_games": 10, "iterations": 6, "episodes": 40,
+        "simulations": 100, "parallel_games": 20, "epochs": 1, "buffer_iterations": 3,
+        "gate_games": 10, "eval_mentor_ms": 20.0, "eval_simulations": 200,
     },
     "full": {
         "size": 15, "basic_positions": 80_000, "mentor_ms": 1000.0, "imitation_games": 200,
@@ -59,8 +59,9 @@ class AlphaGomokuExperiment(Experiment):
     seed_paper = "seed 004, Sections III-IV, V-A"
     costs = {  # noqa: RUF012
         "short": "9x9, a few minutes' worth of each phase and 4 games against the mentor (CI)",
-        "cpu": "9x9, 20,000 positions, up to 6 imitation rounds, 10 self-play iterations and "
-        "100 games against a 50 ms mentor: a few hours on 2 cores (more with ablations)",
+        "cpu": "9x9, 20,000 positions, up to 3 imitation rounds of 60 mentor games, 6 self-play "
+        "iterations of 40 games and 100 games against a 20 ms mentor: about 10 minutes a run "
+        "on 2 cores",
         "full": "15x15, 80,000 positions, the mentor at 1 s a move, 100 iterations: days",
     }
     option_help = {  # noqa: RUF012
@@ -86,6 +87,12 @@ class AlphaGomokuExperiment(Experiment):
             )
             plot_run(read_run(folder), out / f"curves-{spec.name}.png")
         main = results["alphagomoku"]
+        main_folder = run_folder(out, runs[0])
+        for spec in runs[1:]:
+            results[spec.name]["main_vs_this"] = _cached(
+                out / f"head-to-head-{spec.name}.json",
+                lambda spec=spec: _head_to_head(main_folder, run_folder(out, spec), games, seed),
+            )
         config = read_config(run_folder(out, runs[0]))
         progress = json.loads((run_folder(out, runs[0]) / "progress.json").read_text())
         rows = [
@@ -113,12 +120,20 @@ class AlphaGomokuExperiment(Experiment):
             f"{config.imitation_stop_score:.2f} or more): "
             f"{'yes' if progress.get('imitation_stopped') else 'no (rounds ran out)'}.",
         ]
+        if len(runs) > 1:
+            sections.insert(2, _head_to_head_section(results))
         write_readme(out, "Seed 004: AlphaGomoku against its mentor", sections)
         return {
             "vs_mentor": {k: main[k] for k in _RESULT_KEYS},
             "phase_times": times,
             "imitation_stopped": bool(progress.get("imitation_stopped")),
-            "ablations": {name: {k: r[k] for k in _RESULT_KEYS} for name, r in results.items()},
+            "ablations": {
+                name: {
+                    **{k: r[k] for k in _RESULT_KEYS},
+                    **({"main_vs_this": r["main_vs_this"]} if "main_vs_this" in r else {}),
+                }
+                for name, r in results.items()
+            },
             "sample_games": main["boards"],
         }
 
@@ -159,6 +174,34 @@ def _by_colour(result: MatchResult, black: bool) -> str:
         else:
             losses += 1
     return f"{wins}-{draws}-{losses}"
+
+
+def _head_to_head_section(results: dict[str, dict[str, Any]]) -> str:
+    rows = []
+    for name, result in results.items():
+        h = result.get("main_vs_this")
+        if h:
+            record = f"{h['wins']}-{h['draws']}-{h['losses']}"
+            rows.append([name, record, f"{h['score']:.3f}", h["distinct_games"]])
+    header = ["without", "full method's W-D-L", "its score", "distinct games"]
+    return (
+        "## Ablations head to head\n\n"
+        + markdown_table(header, rows)
+        + "\n\nThe full method (double networks, decay, curriculum) against each ablation, "
+        "greedy, colours alternating, each pair of games from its own random opening."
+    )
+
+
+def _head_to_head(main: Path, other: Path, games: int, seed: int) -> dict[str, Any]:
+    """The full method's pair against an ablation's, each with its own search settings."""
+    result = play_pairs(main, other, games, seed)
+    return {k: getattr(result, a) for k, a in _MATCH_FIELDS} | {"score": result.score}
+
+
+_MATCH_FIELDS = (
+    ("wins", "a_wins"), ("draws", "draws"), ("losses", "b_wins"), ("games", "n"),
+    ("distinct_games", "distinct_games"),
+)  # fmt: skip
 
 
 def _evaluate(out: Path, folder: Path, games: int, seed: int) -> dict[str, Any]:
