@@ -86,7 +86,5 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         module, attribute = _LAZY[name]
-        if name == "make_player":  # registers the "alphagomoku" preset
-            importlib.import_module("pyaz.alphagomoku")
         return getattr(importlib.import_module(module), attribute)
     raise AttributeError(f"module 'pyaz' has no attribute {name!r}")
