@@ -25,7 +25,8 @@ phase 1 (whose black targets are all z = 1) and stops learning, Adam's recovers.
 :func:`train_alphagomoku` runs it in a folder: ``pair.pt`` (the strongest pair),
 ``metrics.jsonl`` (one record per round and iteration), ``progress.json`` (what is done, for
 resuming after a kill: a resumed run continues at the next round or iteration, from the saved
-pair, with the replay buffer of phase 3 saved along) and ``config.json``.
+pair, with the replay buffer of phase 3 saved along, but neither the optimiser's state nor the
+mentor games of earlier imitation rounds) and ``config.json``.
 """
 
 from __future__ import annotations
