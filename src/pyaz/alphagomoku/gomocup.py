@@ -258,10 +258,13 @@ def pair_factory(path: str, simulations: int) -> PlayerFactory:
     from pyaz.alphagomoku.players import pair_player
 
     pair = load_pair(path)
+    made: list[Player] = []
 
     def make(start: Gomoku, time_ms: float) -> Player:
         pair.check(start)
-        return pair_player(pair, simulations)
+        if not made:  # one player (one exported evaluator) for the whole session
+            made.append(pair_player(pair, simulations))
+        return made[0]
 
     return make
 
