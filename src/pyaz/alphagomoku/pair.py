@@ -134,10 +134,11 @@ class NetworkPair:
                 f"{wanted[3]} (another board size)"
             )
 
-    def evaluator(self, runtime: str | None = None, threads: int = 1) -> PairEvaluator:
-        """The pair as the search's evaluator (a snapshot of the current weights)."""
+    def evaluator(self, runtime: str | None = None, threads: int = 1) -> Any:
+        """The pair as the search's evaluator (a snapshot of the current weights): a
+        :class:`PairEvaluator`, or the one network's own evaluator when ``single``."""
         made = [_evaluator(net, runtime, threads) for net in self.nets()]
-        return PairEvaluator(made[0], made[-1])
+        return made[0] if self.single else PairEvaluator(made[0], made[1])
 
 
 def _evaluator(net: PolicyValueNet, runtime: str | None, threads: int) -> Any:
