@@ -341,3 +341,28 @@ def test_experiment_options_and_ablations_are_checked(tmp_path: Path) -> None:
     assert "value_decay" not in configs[0]  # the pipeline's default (0.95)
     assert configs[1]["value_decay"] == 1.0 and configs[2]["double"] is False
     assert configs[3]["curriculum"] is False
+
+
+def test_the_short_experiment_with_an_ablation_plays_it_head_to_head(tmp_path: Path) -> None:
+    import json
+
+    from pyaz.cli import experiment as cli
+
+    out = tmp_path / "ag"
+    argv = ["alphagomoku", "--short", "--out", str(out), "--option", "ablations=decay"]
+    assert cli.main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    vs_mentor = summary["vs_mentor"]
+    assert vs_mentor["games"] == 4 and vs_mentor["distinct_games"] == 4
+    assert vs_mentor["wins"] + vs_mentor["draws"] + vs_mentor["losses"] == 4
+    head = summary["ablations"]["no-decay"]["main_vs_this"]
+    assert head["games"] == head["distinct_games"] == 4
+    config = json.loads((out / "runs" / "no-decay" / "config.json").read_text())
+    assert config["value_decay"] == 1.0
+    for board in summary["sample_games"]:
+        assert (out / board).stat().st_size > 1000
+    games = json.loads((out / "games-alphagomoku.json").read_text())
+    assert [g["alphagomoku"] for g in games] == ["black", "white"] * 2
+    # the plan is checked on resume: another option set is refused
+    assert cli.main([*argv[:-1], "ablations=double", "--resume"]) == 2
+    assert cli.main(["alphagomoku", "--short", "--out", str(tmp_path / "x"), "--option", "x"]) == 2
