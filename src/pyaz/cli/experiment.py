@@ -30,6 +30,8 @@ def _catalogue() -> str:
         lines.append(f"  {name:<12} {experiment.title} ({experiment.seed_paper})")
         for scale, cost in experiment.costs.items():
             lines.append(f"  {'':<12} {scale}: {cost}")
+        for key, text in experiment.option_help.items():
+            lines.append(f"  {'':<12} --option {key}=...: {text}")
     return "\n".join(lines)
 
 

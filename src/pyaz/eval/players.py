@@ -1,6 +1,7 @@
 """Players: the :class:`Player` protocol that every match drives, and the players that live in
 Python: :class:`RandomPlayer`, :class:`SearchPlayer` (pyaz's tree search, the base of
-:func:`uct_player` and the one network player :func:`network_player`). External engines are in
+:func:`uct_player` and the one network player :func:`network_player`), and
+:class:`MentorPlayer` (seed 004's rule-based Gomoku mentor, in C++). External engines are in
 :mod:`pyaz.eval.external`; :func:`pyaz.eval.presets.make_player` builds any player from a spec.
 """
 
