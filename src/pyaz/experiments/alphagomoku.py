@@ -58,7 +58,7 @@ class AlphaGomokuExperiment(Experiment):
     title = "AlphaGomoku: curriculum, double networks, value decay; 100 games vs the mentor"
     seed_paper = "seed 004, Sections III-IV, V-A"
     costs = {  # noqa: RUF012
-        "short": "9x9, a few minutes' worth of each phase and 4 games against the mentor (CI)",
+        "short": "9x9, seconds of each phase and 4 games against the mentor: under a minute (CI)",
         "cpu": "9x9, 20,000 positions, up to 3 imitation rounds of 60 mentor games, 6 self-play "
         "iterations of 40 games and 100 games against a 20 ms mentor: about 7 minutes a run "
         "on 2 cores, 35 minutes with all three ablations",
