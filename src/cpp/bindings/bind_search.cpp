@@ -151,6 +151,7 @@ SearchParams params_from_kwargs(const py::kwargs& kwargs) {
         else if (key == "fpu_relative") p.fpu_relative = args::boolean(value, key);
         else if (key == "draw_value") p.draw_value = args::real(value, key);
         else if (key == "virtual_loss") p.virtual_loss = args::real(value, key);
+        else if (key == "value_decay") p.value_decay = args::real(value, key);
         else if (key == "threads") p.threads = args::integer<int>(value, key, 1, kMaxThreads);
         else if (key == "batch_size") p.batch_size = args::integer<int>(value, key, 1);
         else if (key == "max_nodes") p.max_nodes = args::integer<std::int64_t>(value, key, 2, kMaxNodes);
@@ -330,6 +331,7 @@ py::dict search_defaults() {
     d["fpu_relative"] = p.fpu_relative;
     d["draw_value"] = p.draw_value;
     d["virtual_loss"] = p.virtual_loss;
+    d["value_decay"] = p.value_decay;
     d["threads"] = p.threads;
     d["batch_size"] = p.batch_size;
     d["max_nodes"] = p.max_nodes;

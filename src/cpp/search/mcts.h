@@ -324,12 +324,16 @@ typename Search<Game>::SelectResult Search<Game>::select_leaf(Leaf& leaf, bool w
     }
 }
 
+// Seed 004's winning value decay: the node k steps above the leaf gets the leaf's value times
+// value_decay^k (the edge into the leaf itself k = 0), so that near outcomes outweigh far ones.
 template <class Game>
 void Search<Game>::backup(const Leaf& leaf, const LeafValue& value) {
-    for (std::size_t i = 1; i < leaf.path.size(); ++i) {
-        tree_.stats(leaf.path[i]).add_visits(1, value.for_player[leaf.movers[i]], true);
+    double scale = 1.0;
+    for (std::size_t i = leaf.path.size() - 1; i >= 1; --i) {
+        tree_.stats(leaf.path[i]).add_visits(1, scale * value.for_player[leaf.movers[i]], true);
+        scale *= params_.value_decay;
     }
-    const double root_value = value.for_player[leaf.movers[0]];
+    const double root_value = scale * value.for_player[leaf.movers[0]];
     if (leaf.worker == nullptr) {
         tree_.stats(0).add_visits(1, root_value, false);
     } else {

@@ -26,6 +26,8 @@ struct SearchParams {
     bool fpu_relative = false;       // ... or, if true, the parent's Q minus fpu_value
     double draw_value = 0.0;         // value of a draw for both players (seed 000: -0.5)
     double virtual_loss = 1.0;       // each pending visit counts as this many lost visits
+    double value_decay = 1.0;        // seed 004's winning value decay: a value backed up k
+                                     // steps above its leaf counts value_decay^k (1: off)
     int threads = 1;                 // search threads on the one tree
     int batch_size = 8;              // leaves per network call (batched evaluators)
     std::int64_t max_nodes = 2'000'000;  // arena size; when full the tree stops growing
@@ -49,6 +51,9 @@ inline void check_search_params(const SearchParams& p) {
     check_range(p.dirichlet_alpha, -kBig, kBig, "dirichlet_alpha", "a finite number");
     if (p.dirichlet_epsilon > 0 && p.dirichlet_alpha <= 0) {
         fail("dirichlet_alpha must be > 0, got " + number_text(p.dirichlet_alpha));
+    }
+    if (!(p.value_decay > 0 && p.value_decay <= 1)) {  // NaN fails too
+        fail("value_decay must be in (0, 1], got " + number_text(p.value_decay));
     }
 }
 

@@ -31,6 +31,8 @@ def _catalogue() -> str:
         lines.append(f"  {name:<12} {experiment.title} ({experiment.seed_paper})")
         for scale, cost in experiment.costs.items():
             lines.append(f"  {'':<12} {scale}: {cost}")
+        for key, text in experiment.option_help.items():
+            lines.append(f"  {'':<12} --option {key}=...: {text}")
     return "\n".join(lines)
 
 
@@ -74,7 +76,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="runs per configuration, instead of the scale's (curriculum, losses; e.g. 1 for a "
         "first look at the cpu scale in a third of its time)",
     )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option of the experiment itself, repeatable (alphagomoku: "
+        "ablations=double,decay,curriculum also trains a run without each)",
+    )
     return parser
+
+
+def _options(items: list[str]) -> dict[str, str]:
+    options = {}
+    for item in items:
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip():
+            raise ValueError(f"--option takes KEY=VALUE, got {item!r}")
+        options[key.strip()] = value.strip()
+    return options
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,13 +120,15 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             repetitions=args.repetitions,
             executor=executor,
+            options=_options(args.option),
         )
     except KeyboardInterrupt:
         print(
             f"\ninterrupted: finished runs are kept; continue with\n"
             f"  pyaz-experiment {args.name} --out {args.out} --resume"
             + (" --short" if args.short else f" --scale {args.scale}" if args.scale else "")
-            + (f" --repetitions {args.repetitions}" if args.repetitions else ""),
+            + (f" --repetitions {args.repetitions}" if args.repetitions else "")
+            + "".join(f" --option {item}" for item in args.option),
             file=sys.stderr,
         )
         return 130

@@ -1,6 +1,7 @@
 """Players: the :class:`Player` protocol that every match drives, and the players that live in
 Python: :class:`RandomPlayer`, :class:`SearchPlayer` (pyaz's tree search, the base of
-:func:`uct_player` and the one network player :func:`network_player`). External engines are in
+:func:`uct_player` and the one network player :func:`network_player`), and
+:class:`MentorPlayer` (seed 004's rule-based Gomoku mentor, in C++). External engines are in
 :mod:`pyaz.eval.external`; :func:`pyaz.eval.presets.make_player` builds any player from a spec.
 """
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:  # pyaz.nets imports torch, loaded only when a network plays
 
 __all__ = [
     "GreedyPlayer",
+    "MentorPlayer",
     "Player",
     "RandomPlayer",
     "Resignation",
@@ -277,6 +279,54 @@ def network_player(
         seed=seed,
         **options,
     )
+
+
+MENTOR_SIZES = (9, 15)
+"""The board sizes the Gomoku mentor plays (smallest, largest)."""
+
+
+def check_mentor_game(state: GameState, what: str = "the mentor") -> None:
+    """ValueError unless ``state`` is free-style Gomoku the mentor plays: a board of 9..15 and
+    five in a row (seed 004's rules)."""
+    if str(state.name) != "gomoku":
+        raise ValueError(f"{what} plays Gomoku only, not {state.name}")
+    size = int(state.size)  # type: ignore[union-attr]
+    low, high = MENTOR_SIZES
+    if not low <= size <= high:
+        raise ValueError(f"{what} plays boards of {low}x{low} to {high}x{high}, not {size}x{size}")
+    line = int(state.line_length)  # type: ignore[union-attr]
+    if line != 5:
+        raise ValueError(f"{what} plays five in a row, not line_length {line}")
+
+
+class MentorPlayer:
+    """Seed 004's mentor (:class:`pyaz._core.GomokuMentor`, rule-based threat-space and
+    alpha-beta search) as a player: ``time_ms`` per move, ``randomness`` in [0, 1] (0 plays its
+    best move; more picks among the near-best, so that self-play games differ)."""
+
+    def __init__(
+        self, time_ms: float = 1000.0, randomness: float = 0.0, seed: int = 0, name: str = "mentor"
+    ) -> None:
+        from pyaz._core import GomokuMentor
+
+        if not time_ms > 0:
+            raise ValueError(f"the mentor's time per move must be > 0 ms, got {time_ms}")
+        self.name = name
+        self.mentor = GomokuMentor(time_ms=float(time_ms), randomness=randomness, seed=seed)
+
+    def reset(self, state: GameState) -> None:
+        """Checks that the mentor plays ``state``'s game (ValueError otherwise)."""
+        check_mentor_game(state)
+
+    def choose(self, state: GameState) -> int:
+        """The mentor's move in ``state``."""
+        return int(self.mentor.choose(state))  # type: ignore[arg-type]
+
+    def observe(self, action: int) -> None:
+        """Ignored: the mentor searches each position afresh."""
+
+    def __repr__(self) -> str:
+        return f"MentorPlayer(name={self.name!r})"
 
 
 def close_player(player: object) -> None:

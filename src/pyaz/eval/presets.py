@@ -10,6 +10,12 @@ Presets (``spec``), checked against the game of ``start_state``:
                                  columns x 6 rows): a best move, random among equals
 ``uct200``, ``uct:N``, ``uctN``  UCT with N random-rollout simulations a move (any game; seed
                                  000's Reversi reference is ``uct200``)
+``mentor[:MS]``                   seed 004's rule-based Gomoku mentor (VCF/VCT threat search,
+                                 alpha-beta), MS milliseconds a move (default 1000); free-style
+                                 Gomoku on boards of 9x9 to 15x15
+``alphagomoku:PATH[:SIMS]``      seed 004's black and white networks (``pair.pt`` or its run
+                                 folder) with PUCT search, SIMS simulations (default 200); a
+                                 seed method's preset (see METHOD_PRESETS)
 ``model:PATH[:SIMS]``            a pyaz network with PUCT search, SIMS simulations (default
                                  100); PATH is a checkpoint file (``nets/iter-*.pt``), a run
                                  folder (its ``checkpoint.pt``'s best network and the run's
@@ -46,7 +52,15 @@ from collections.abc import Callable, Sequence
 
 from pyaz.eval import external
 from pyaz.eval.oracle import PerfectPlayer
-from pyaz.eval.players import GreedyPlayer, Player, RandomPlayer, network_player, uct_player
+from pyaz.eval.players import (
+    GreedyPlayer,
+    MentorPlayer,
+    Player,
+    RandomPlayer,
+    check_mentor_game,
+    network_player,
+    uct_player,
+)
 from pyaz.games import GameState
 
 __all__ = [
@@ -69,6 +83,10 @@ player presets (SPEC):
                               move, random among equals
   uct200, uct:N               UCT with N random-rollout simulations a move (any game;
                               seed 000's Reversi reference is uct200)
+  mentor[:MS]                 seed 004's rule-based Gomoku mentor, MS ms a move (default 1000;
+                              gomoku, boards 9x9..15x15, five in a row)
+  alphagomoku:PATH[:SIMS]     seed 004's double networks (a pair.pt or its run folder) + PUCT
+                              with SIMS simulations (default 200; gomoku)
   model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
                               PATH: a checkpoint (runs/x/nets/iter-00010.pt), a run folder
                               (its best network) or a TorchScript file
@@ -177,6 +195,17 @@ def _uct(spec: _Spec) -> Player:
     return uct_player(simulations, name=spec.text, seed=spec.seed)
 
 
+DEFAULT_MENTOR_MS = 1000
+
+
+def _mentor(spec: _Spec) -> Player:
+    spec.need("gomoku")
+    check_mentor_game(spec.state, repr(spec.text))
+    (time_ms,) = spec.ints([DEFAULT_MENTOR_MS], ["MS"])
+    spec.check_range("the time per move (ms)", time_ms, 1, 10**7)
+    return MentorPlayer(time_ms, seed=spec.seed, name=spec.text)
+
+
 def _model(spec: _Spec) -> Player:
     if not spec.rest:
         raise ValueError(f"{spec.text!r}: say which network, model:PATH[:SIMULATIONS]")
@@ -254,6 +283,7 @@ of every builder."""
 METHOD_PRESETS: dict[str, str] = {
     "zetago": "pyaz.zetago.players:build_policy_player",
     "zetago-mcts": "pyaz.zetago.players:build_mcts_player",
+    "alphagomoku": "pyaz.alphagomoku.players:build_pair_player",
 }
 """Presets built by a seed method's subpackage (kind -> ``module:function``), imported when first
 asked for: the methods sit above this layer, so it names them instead of importing them."""
@@ -273,6 +303,7 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
     "greedy": _greedy,
     "perfect": _perfect,
     "uct": _uct,
+    "mentor": _mentor,
     "model": _model,
     "gnugo": _gnugo,
     "pachi": _pachi,

@@ -21,6 +21,7 @@ EXPERIMENTS: dict[str, str] = {
     "grid": "pyaz.experiments.grid:GridExperiment",
     "curling": "pyaz.experiments.curling:CurlingExperiment",
     "zetago": "pyaz.experiments.zetago:ZetaGoExperiment",
+    "alphagomoku": "pyaz.experiments.alphagomoku:AlphaGomokuExperiment",
 }
 """Experiment name -> ``"module:Class"``."""
 

@@ -81,6 +81,10 @@ class Experiment(ABC):
     costs: dict[str, str] = {}  # noqa: RUF012  # scale -> what it costs, for --help and the README
     repeated: bool = False  # whether its runs are repeated (and --repetitions applies)
     repeat: int | None = None  # --repetitions: overrides the scale's number of repetitions
+    # --option KEY=VALUE: the experiment's own options (e.g. alphagomoku's ablations), each
+    # KEY one of ``option_help``'s
+    option_help: dict[str, str] = {}  # noqa: RUF012
+    options: dict[str, str] = {}  # noqa: RUF012
 
     def repetitions(self, scale: str) -> int:
         """Runs per configuration at ``scale``: ``repeat`` when set, else the scale's own."""

@@ -99,7 +99,13 @@ def _duration(seconds: float) -> str:
 
 
 def _check_plan(
-    out: Path, experiment: Experiment, scale: str, seed: int, resume: bool, repetitions: int
+    out: Path,
+    experiment: Experiment,
+    scale: str,
+    seed: int,
+    resume: bool,
+    repetitions: int,
+    options: dict[str, str],
 ) -> None:
     """Refuses a folder that holds another experiment, or this one without ``resume``."""
     saved_path = out / EXPERIMENT_FILE
@@ -115,9 +121,11 @@ def _check_plan(
         "scale": scale,
         "seed": seed,
         "repetitions": repetitions,
+        "options": options,
     }
+    defaults: dict[str, Any] = {"repetitions": 1, "options": {}}
     for key, value in asked.items():
-        if saved.get(key, 1 if key == "repetitions" else None) != value:
+        if saved.get(key, defaults.get(key)) != value:
             raise ValueError(
                 f"{out} holds {key}={saved.get(key)!r}, not {value!r}: resume it with the same "
                 "settings or pick another folder"
@@ -133,6 +141,7 @@ def run_experiment(
     resume: bool = False,
     seed: int = 0,
     repetitions: int | None = None,
+    options: dict[str, str] | None = None,
     write: Callable[[str], object] = print,
     executor: Callable[[list[RunSpec], Path, int, Progress], None] | None = None,
 ) -> dict[str, Any]:
@@ -142,6 +151,7 @@ def run_experiment(
     each in its own process (1: in this process). With
     ``resume``, the finished runs of an earlier, interrupted call are skipped. ``repetitions``
     overrides the scale's number of runs per configuration (experiments that repeat runs only).
+    ``options`` are the experiment's own (``--option KEY=VALUE``; see its ``option_help``).
     ``executor``
     replaces the local process pool (the Ray engine plugs in here).
     """
@@ -155,8 +165,14 @@ def run_experiment(
         if not 1 <= repetitions <= 100:
             raise ValueError(f"repetitions must be in 1..100, got {repetitions}")
     experiment.repeat = repetitions
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(experiment.option_help))
+    if unknown:
+        known = ", ".join(sorted(experiment.option_help)) or "none"
+        raise ValueError(f"{experiment.name} has no option {unknown[0]!r} (its options: {known})")
+    experiment.options = options
     out = Path(out)
-    _check_plan(out, experiment, scale, seed, resume, experiment.repetitions(scale))
+    _check_plan(out, experiment, scale, seed, resume, experiment.repetitions(scale), options)
     specs = experiment.runs(scale, seed)
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
@@ -167,6 +183,7 @@ def run_experiment(
         "scale": scale,
         "seed": seed,
         "repetitions": experiment.repetitions(scale),
+        "options": options,
         "runs": [asdict(spec) for spec in specs],
     }
     write_json_atomic(out / EXPERIMENT_FILE, plan)

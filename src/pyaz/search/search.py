@@ -47,7 +47,9 @@ class Search:
     [{dirichlet_alpha}]; ``dirichlet_epsilon`` (0 disables root noise) [{dirichlet_epsilon}];
     ``fpu_value`` (Q of unvisited children) [{fpu_value}]; ``fpu_relative`` (use the parent's Q
     minus fpu_value instead) [{fpu_relative}]; ``draw_value`` (value of a draw for both players;
-    seed 000 uses -0.5) [{draw_value}]; ``virtual_loss`` [{virtual_loss}]; ``threads``
+    seed 000 uses -0.5) [{draw_value}]; ``virtual_loss`` [{virtual_loss}]; ``value_decay``
+    (seed 004's winning value decay, in (0, 1]: a value backed up k steps above its leaf counts
+    value_decay^k; 1 is off) [{value_decay}]; ``threads``
     [{threads}]; ``batch_size`` (leaves per evaluator call) [{batch_size}]; ``max_nodes`` (arena
     size; the tree stops growing when full) [{max_nodes:,}]; ``seed`` [{seed}].
 

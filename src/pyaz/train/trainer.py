@@ -7,6 +7,8 @@ Losses (p = softmax of the policy logits, v = value, pi and z the targets):
 - ``product``: lx = lp * lv
 - ``lambda``: l_lambda = lambda * lp + (1 - lambda) * lv
 and ``l2`` * sum of squared weights is added to each (seed 001 uses dropout instead: l2 = 0).
+The optimiser is Adam (default) or SGD with ``momentum`` (seed 004's "Stochastic Gradient Descend
+algorithm with Momentum", its eq. 9 being ``plus`` with ``l2``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pyaz.games.symmetry import symmetry_ids, transform_planes, transform_policy
 from pyaz.nets import PolicyValueNet
 
 LOSSES = ("plus", "policy", "value", "product", "lambda")
+OPTIMIZERS = ("adam", "sgd")
 
 
 def loss_terms(
@@ -56,6 +59,8 @@ class TrainSettings:
     loss: str = "plus"
     loss_lambda: float = 0.5
     augment: bool = True  # a random dihedral symmetry per example, where the game has them
+    optimizer: str = "adam"  # or "sgd": SGD with momentum (seed 004)
+    momentum: float = 0.9  # SGD's momentum
 
 
 @dataclass
@@ -89,17 +94,30 @@ def augment_batch(
 
 
 class Trainer:
-    """Adam on the loss ``settings.loss``; keeps its optimiser across iterations."""
+    """Adam, or SGD with momentum, on the loss ``settings.loss``; keeps its optimiser across
+    iterations."""
 
     def __init__(self, net: PolicyValueNet, settings: TrainSettings, state: GameState) -> None:
         if settings.loss not in LOSSES:
             raise ValueError(f"unknown loss {settings.loss!r}; known: {', '.join(LOSSES)}")
         if settings.epochs < 1 or settings.batch_size < 1 or settings.lr <= 0:
             raise ValueError("epochs and batch_size must be >= 1 and lr > 0")
+        if settings.optimizer not in OPTIMIZERS:
+            raise ValueError(
+                f"unknown optimizer {settings.optimizer!r}; known: {', '.join(OPTIMIZERS)}"
+            )
+        if not 0.0 <= settings.momentum < 1.0:
+            raise ValueError(f"momentum must be in [0, 1), got {settings.momentum}")
         self.net = net
         self.settings = settings
         self.state = state
-        self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr)
+        self.optimizer: torch.optim.Optimizer
+        if settings.optimizer == "sgd":
+            self.optimizer = torch.optim.SGD(
+                net.parameters(), lr=settings.lr, momentum=settings.momentum
+            )
+        else:
+            self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr)
 
     def l2_term(self) -> torch.Tensor:
         return sum((p**2).sum() for p in self.net.parameters() if p.dim() > 1)  # type: ignore[return-value]

@@ -1,0 +1,32 @@
+"""Seed 004, AlphaGomoku: double networks (III-B), winning value decay (III-C) and the
+three-phase curriculum with its rule-based mentor (IV), for free-style Gomoku.
+
+- :mod:`~pyaz.alphagomoku.pair`: the black and white networks, their evaluator (one batched
+  call per colour) and their file.
+- :mod:`~pyaz.alphagomoku.data`: the examples of the three phases, z decayed.
+- :mod:`~pyaz.alphagomoku.pipeline`: the curriculum and self-play loop.
+- :mod:`~pyaz.alphagomoku.players`: the pair as a player and the ``alphagomoku:PATH[:SIMS]``
+  preset.
+- :mod:`~pyaz.alphagomoku.gomocup`: a Gomocup/Piskvork ``pbrain`` engine (``pyaz-gomocup``).
+
+The winning value decay in the search is the ``value_decay`` option of :class:`pyaz.Search` and
+:class:`pyaz.SelfPlay`; the mentor is :class:`pyaz._core.GomokuMentor` (the ``mentor[:MS]``
+preset).
+"""
+
+from __future__ import annotations
+
+from pyaz.alphagomoku.data import check_decay, decayed_outcomes
+from pyaz.alphagomoku.pair import NetworkPair, PairEvaluator, load_pair, save_pair, side_to_move
+from pyaz.alphagomoku.players import pair_player
+
+__all__ = [
+    "NetworkPair",
+    "PairEvaluator",
+    "check_decay",
+    "decayed_outcomes",
+    "load_pair",
+    "pair_player",
+    "save_pair",
+    "side_to_move",
+]

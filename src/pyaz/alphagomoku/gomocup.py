@@ -1,0 +1,279 @@
+"""A Gomocup / Piskvork ``pbrain`` engine: pyaz's mentor or an AlphaGomoku pair in the managers
+that Gomoku players use (Piskvork, the Gomocup manager, gomocup's ``piskvork`` tournaments).
+
+The protocol (https://plastovicka.github.io/protocl2en.htm) as the brain sees it, one command
+a line on stdin, answers on stdout; coordinates are ``x,y`` = column,row from 0:
+
+- ``START N``: a new N x N game; ``OK``, or ``ERROR message`` for a size the player cannot play.
+- ``RESTART``: the same size again; ``OK``.
+- ``BEGIN``: the brain moves first; answers its move.
+- ``TURN x,y``: the opponent played x,y; answers the brain's move.
+- ``BOARD`` then lines ``x,y,who`` (1 the brain's stone, 2 the opponent's, 3 a continuous-game
+  stone of the opponent) and ``DONE``: the position so far, in move order; answers a move.
+- ``TAKEBACK x,y``: the stone at x,y is removed (it must be the last one); ``OK``.
+- ``INFO key value``: ``timeout_turn`` / ``timeout_match`` / ``time_left`` (ms) set the mentor's
+  time per move (see :meth:`GomocupBrain.move_time_ms`); ``rule`` 1 (exactly five) turns
+  overlines off; renju (4) is answered with ``MESSAGE`` and played as free-style. No answer.
+- ``ABOUT``: ``name="pyaz", version=..., author=..., country=...``.
+- ``END``: the brain exits.
+
+Anything else gets ``UNKNOWN message``; a malformed or illegal move gets ``ERROR message``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import IO
+
+from pyaz._core import Gomoku
+from pyaz._version import __version__
+from pyaz.eval.players import MentorPlayer, Player, check_mentor_game
+
+__all__ = ["DEFAULT_TIMEOUT_TURN_MS", "GomocupBrain", "mentor_factory", "pair_factory", "serve"]
+
+DEFAULT_TIMEOUT_TURN_MS = 5000
+"""The turn time a brain assumes until the manager says (Gomocup's own default is 5 s)."""
+
+PlayerFactory = Callable[[Gomoku, float], Player]
+"""Builds the player for a new game: (start state, time per move in ms) -> player."""
+
+
+class GomocupBrain:
+    """The protocol state machine: :meth:`handle` takes one line and returns the answer lines.
+
+    ``make_player(start, time_ms)`` builds the player for each new game (and again, told of the
+    moves so far, when the time per move that the manager's ``INFO`` allows changes)."""
+
+    def __init__(self, make_player: PlayerFactory, name: str = "pyaz") -> None:
+        self.make_player = make_player
+        self.name = name
+        self.size = 0
+        self.overline_wins = True
+        self.moves: list[int] = []
+        self.info: dict[str, int] = {"timeout_turn": DEFAULT_TIMEOUT_TURN_MS}
+        self.player: Player | None = None
+        self.player_time_ms = 0.0
+        self.board_lines: list[str] | None = None
+        self.finished = False
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def move_time_ms(self) -> float:
+        """Time to think this move: 70% of ``timeout_turn`` (0 means as fast as possible: 50 ms),
+        at most a 15th of ``time_left`` when the manager sends it, at least 10 ms."""
+        turn = self.info.get("timeout_turn", DEFAULT_TIMEOUT_TURN_MS)
+        budget = 0.7 * turn if turn > 0 else 50.0
+        left = self.info.get("time_left")
+        if left is not None and left > 0:
+            budget = min(budget, left / 15.0)
+        return max(10.0, budget)
+
+    # -- the game -----------------------------------------------------------------------------
+
+    def _state(self) -> Gomoku:
+        state = Gomoku(self.size, 5, self.overline_wins)
+        for action in self.moves:
+            state.apply(action)
+        return state
+
+    def _start(self, size: int) -> list[str]:
+        state = Gomoku(size, 5, self.overline_wins) if 5 <= size <= 15 else None
+        if state is None:
+            return [f"ERROR pyaz plays boards of 5x5 to 15x15, not {size}x{size}"]
+        try:
+            player = self.make_player(state, self.move_time_ms())
+            player.reset(state)
+        except ValueError as error:
+            return [f"ERROR {error}"]
+        self.size, self.moves, self.player = size, [], player
+        self.player_time_ms = self.move_time_ms()
+        return ["OK"]
+
+    def _parse_cell(self, text: str) -> int:
+        parts = text.split(",")
+        if len(parts) < 2:
+            raise ValueError(f"a cell is x,y, got {text!r}")
+        x, y = int(parts[0]), int(parts[1])
+        if not (0 <= x < self.size and 0 <= y < self.size):
+            raise ValueError(f"{x},{y} is off the {self.size}x{self.size} board")
+        return y * self.size + x
+
+    def _cell(self, action: int) -> str:
+        y, x = divmod(action, self.size)
+        return f"{x},{y}"
+
+    def _play(self, action: int) -> None:
+        state = self._state()
+        if state.is_terminal() or not state.is_legal(action):
+            raise ValueError(f"{self._cell(action)} is not a legal move here")
+        self.moves.append(action)
+        assert self.player is not None
+        self.player.observe(action)
+
+    def _refresh_player(self) -> None:
+        """A new player when the time per move changed (the mentor's time is fixed at birth),
+        told of the game so far."""
+        if abs(self.move_time_ms() - self.player_time_ms) < 1.0 and self.player is not None:
+            return
+        start = Gomoku(self.size, 5, self.overline_wins)
+        self.player = self.make_player(start, self.move_time_ms())
+        self.player_time_ms = self.move_time_ms()
+        self.player.reset(start)
+        for action in self.moves:
+            self.player.observe(action)
+
+    def _answer(self) -> list[str]:
+        state = self._state()
+        if state.is_terminal():
+            return ["ERROR the game is over"]
+        self._refresh_player()
+        assert self.player is not None
+        action = int(self.player.choose(state))
+        self._play(action)
+        return [self._cell(action)]
+
+    def _board(self, lines: list[str]) -> list[str]:
+        mine: list[int] = []
+        theirs: list[int] = []
+        for line in lines:
+            parts = line.split(",")
+            if len(parts) != 3:
+                return [f"ERROR a BOARD line is x,y,who, got {line!r}"]
+            action = self._parse_cell(line)
+            (mine if parts[2].strip() == "1" else theirs).append(action)
+        if len(mine) == len(theirs):
+            black, white = mine, theirs
+        elif len(theirs) == len(mine) + 1:
+            black, white = theirs, mine
+        else:
+            return [f"ERROR {len(mine)} own and {len(theirs)} opponent stones: not our turn"]
+        order = [a for pair in zip(black, white, strict=False) for a in pair]
+        order += black[len(white) :]
+        self.moves = []
+        start = Gomoku(self.size, 5, self.overline_wins)
+        assert self.player is not None
+        self.player.reset(start)
+        for action in order:
+            self._play(action)
+        return self._answer()
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def handle(self, line: str) -> list[str]:
+        """The answer lines to one command line (none for INFO and END)."""
+        text = line.strip()
+        if self.board_lines is not None:
+            if text.upper() != "DONE":
+                self.board_lines.append(text)
+                return []
+            lines, self.board_lines = self.board_lines, None
+            return self._guarded(lambda: self._board(lines))
+        if not text:
+            return []
+        command, _, rest = text.partition(" ")
+        command = command.upper()
+        rest = rest.strip()
+        if command == "END":
+            self.finished = True
+            return []
+        if command == "ABOUT":
+            return [f'name="{self.name}", version="{__version__}", author="pyaz", country=""']
+        if command == "INFO":
+            return self._info(rest)
+        if command == "START":
+            return self._guarded(lambda: self._start(int(rest)))
+        if command == "RECTSTART":
+            width, _, height = rest.partition(",")
+            if width.strip() != height.strip():
+                return ["ERROR pyaz plays square boards only"]
+            return self._guarded(lambda: self._start(int(width)))
+        if command == "RESTART":
+            return self._guarded(lambda: self._start(self.size))
+        if not self.size:
+            return ["ERROR no game: send START first"]
+        if command == "BEGIN":
+            return self._guarded(self._answer)
+        if command == "TURN":
+            return self._guarded(lambda: [*self._turn(rest)])
+        if command == "BOARD":
+            self.board_lines = []
+            return []
+        if command == "TAKEBACK":
+            return self._guarded(lambda: self._takeback(rest))
+        return [f"UNKNOWN command {command}"]
+
+    def _turn(self, rest: str) -> list[str]:
+        self._play(self._parse_cell(rest))
+        return self._answer()
+
+    def _takeback(self, rest: str) -> list[str]:
+        action = self._parse_cell(rest)
+        if not self.moves or self.moves[-1] != action:
+            return [f"ERROR {rest} is not the last stone"]
+        self.moves.pop()
+        start = Gomoku(self.size, 5, self.overline_wins)
+        assert self.player is not None
+        self.player.reset(start)
+        for move in self.moves:
+            self.player.observe(move)
+        return ["OK"]
+
+    def _info(self, rest: str) -> list[str]:
+        key, _, value = rest.partition(" ")
+        key = key.lower()
+        try:
+            number = int(value.strip())
+        except ValueError:
+            return []  # folder, evaluate and other text values: nothing to do
+        if key == "rule":
+            self.overline_wins = not number & 1
+            if number & 4:
+                return ["MESSAGE pyaz plays free-style Gomoku, not renju"]
+            return []
+        self.info[key] = number
+        return []
+
+    @staticmethod
+    def _guarded(step: Callable[[], list[str]]) -> list[str]:
+        try:
+            return step()
+        except ValueError as error:
+            return [f"ERROR {error}"]
+
+
+def mentor_factory(fixed_ms: float | None = None) -> PlayerFactory:
+    """The mentor, with ``fixed_ms`` a move or the manager's time per move."""
+
+    def make(start: Gomoku, time_ms: float) -> Player:
+        check_mentor_game(start)
+        return MentorPlayer(fixed_ms if fixed_ms is not None else time_ms, name="mentor")
+
+    return make
+
+
+def pair_factory(path: str, simulations: int) -> PlayerFactory:
+    """An AlphaGomoku pair (its file or run folder) with ``simulations`` a move (the manager's
+    time is not followed: a search of fixed size)."""
+    from pyaz.alphagomoku.pair import load_pair
+    from pyaz.alphagomoku.players import pair_player
+
+    pair = load_pair(path)
+    made: list[Player] = []
+
+    def make(start: Gomoku, time_ms: float) -> Player:
+        pair.check(start)
+        if not made:  # one player (one exported evaluator) for the whole session
+            made.append(pair_player(pair, simulations))
+        return made[0]
+
+    return make
+
+
+def serve(brain: GomocupBrain, stdin: IO[str], stdout: IO[str]) -> None:
+    """Reads commands from ``stdin`` until END or end of input, answering on ``stdout``."""
+    for line in stdin:
+        for answer in brain.handle(line):
+            stdout.write(answer + "\n")
+        stdout.flush()
+        if brain.finished:
+            return

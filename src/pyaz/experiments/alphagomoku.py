@@ -1,0 +1,249 @@
+"""``pyaz-experiment alphagomoku``: seed 004's pipeline and its evaluation against the mentor.
+
+One AlphaGomoku run (:mod:`pyaz.alphagomoku.pipeline`: generated attack and defence positions,
+imitation of the mentor until the pair beats it or the rounds run out, self-play with the
+evaluation step), with double networks and winning value decay; then seed 004's V-A: the pair
+against the mentor, half the games with each colour, each pair of games from its own random
+opening, sample games drawn as boards (Figs. 5 and 6). ``--option
+ablations=double,decay,curriculum`` adds a run without each (a single network for both colours,
+no decay, self-play from scratch), evaluated the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pyaz.alphagomoku.pipeline import evaluate_against_mentor, play_pairs, read_config
+from pyaz.alphagomoku.plots import plot_board, plot_run
+from pyaz.eval.arena import MatchResult
+from pyaz.experiments.base import Experiment, RunSpec, run_folder
+from pyaz.experiments.report import markdown_table, read_run, write_readme
+
+__all__ = ["AlphaGomokuExperiment"]
+
+CONFIGS: dict[str, dict[str, Any]] = {
+    "short": {
+        "size": 9, "basic_positions": 2000, "mentor_ms": 10.0, "imitation_games": 10,
+        "imitation_rounds": 1, "imitation_eval_games": 2, "iterations": 1, "episodes": 8,
+        "simulations": 32, "parallel_games": 8, "epochs": 1, "gate_games": 2,
+        "eval_mentor_ms": 10.0, "eval_simulations": 32,
+    },
+    "cpu": {
+        "size": 9, "basic_positions": 20_000, "mentor_ms": 20.0, "imitation_games": 60,
+        "imitation_rounds": 3, "imitation_eval_games": 10, "iterations": 6, "episodes": 40,
+        "simulations": 100, "parallel_games": 20, "epochs": 1, "buffer_iterations": 3,
+        "gate_games": 10, "eval_mentor_ms": 20.0, "eval_simulations": 200,
+    },
+    "full": {
+        "size": 15, "basic_positions": 80_000, "mentor_ms": 1000.0, "imitation_games": 200,
+        "imitation_rounds": 20, "imitation_eval_games": 40, "iterations": 100,
+        "episodes": 100, "simulations": 400, "parallel_games": 32, "epochs": 2,
+        "gate_games": 20, "eval_mentor_ms": 1000.0, "eval_simulations": 800,
+    },
+}  # fmt: skip
+EVAL_GAMES = {"short": 4, "cpu": 100, "full": 100}
+ABLATIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "double": ("single-network", {"double": False}),
+    "decay": ("no-decay", {"value_decay": 1.0}),
+    "curriculum": ("no-curriculum", {"curriculum": False}),
+}
+
+
+class AlphaGomokuExperiment(Experiment):
+    """Seed 004's training and its 100 games against the mentor (see the module docstring)."""
+
+    name = "alphagomoku"
+    title = "AlphaGomoku: curriculum, double networks, value decay; 100 games vs the mentor"
+    seed_paper = "seed 004, Sections III-IV, V-A"
+    costs = {  # noqa: RUF012
+        "short": "9x9, seconds of each phase and 4 games against the mentor: under a minute (CI)",
+        "cpu": "9x9, 20,000 positions, up to 3 imitation rounds of 60 mentor games, 6 self-play "
+        "iterations of 40 games and 100 games against a 20 ms mentor: about 7 minutes a run "
+        "on 2 cores, 35 minutes with all three ablations",
+        "full": "15x15, 80,000 positions, the mentor at 1 s a move, 100 iterations: days",
+    }
+    option_help = {  # noqa: RUF012
+        "ablations": "comma-separated, among double, decay, curriculum: one more run without each"
+    }
+
+    def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
+        base = {**CONFIGS[scale], "seed": seed}
+        specs = [RunSpec("alphagomoku", _TARGET, {"config": base}, group="alphagomoku")]
+        for name in _ablations(self.options.get("ablations", "")):
+            label, change = ABLATIONS[name]
+            specs.append(RunSpec(label, _TARGET, {"config": {**base, **change}}, group=label))
+        return specs
+
+    def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
+        games = EVAL_GAMES[scale]
+        results = {}
+        for spec in runs:
+            folder = run_folder(out, spec)
+            results[spec.name] = _cached(
+                out / f"vs-mentor-{spec.name}.json",
+                lambda folder=folder: _evaluate(out, folder, games, seed),
+            )
+            plot_run(read_run(folder), out / f"curves-{spec.name}.png")
+        main = results["alphagomoku"]
+        main_folder = run_folder(out, runs[0])
+        for spec in runs[1:]:
+            results[spec.name]["main_vs_this"] = _cached(
+                out / f"head-to-head-{spec.name}.json",
+                lambda spec=spec: _head_to_head(main_folder, run_folder(out, spec), games, seed),
+            )
+        config = read_config(run_folder(out, runs[0]))
+        progress = json.loads((run_folder(out, runs[0]) / "progress.json").read_text())
+        rows = [
+            [name, r["wins"], r["draws"], r["losses"], r["games"], r["distinct_games"],
+             f"{r['score']:.3f}", r["as_black"], r["as_white"]]
+            for name, r in results.items()
+        ]  # fmt: skip
+        times = {k: round(v, 1) for k, v in progress.get("times", {}).items()}
+        sections = [
+            f"Scale: **{scale}**, a {config.size}x{config.size} board; settings in "
+            "`runs/alphagomoku/config.json`. The mentor is pyaz's rule-based player "
+            f"(`mentor:{config.eval_mentor_ms:g}`, VCF/VCT threat search and alpha-beta); "
+            "each pair of games starts from its own random 2-ply opening, played with both "
+            "colours; AlphaGomoku plays greedily by visit count.",
+            "## Against the mentor (seed 004, Fig. 4)\n\n"
+            + markdown_table(HEADER, rows)
+            + '\n\nSeed 004\'s version-14 AlphaGomoku "dominates" its mentor over 100 games on '
+            "15x15 after two days of training; compare at the scale run here.",
+            "## Sample games (Figs. 5 and 6)\n\n"
+            + "\n".join(f"![{p}]({p})" for p in main["boards"]),
+            "## Curves\n\n" + "\n".join(f"![{s.name}](curves-{s.name}.png)" for s in runs),
+            "## Time per phase (seconds)\n\n"
+            + markdown_table(["phase", "seconds"], [[k, v] for k, v in times.items()])
+            + f"\n\nImitation stopped by the paper's rule (beating the mentor by "
+            f"{config.imitation_stop_score:.2f} or more): "
+            f"{'yes' if progress.get('imitation_stopped') else 'no (rounds ran out)'}.",
+        ]
+        if len(runs) > 1:
+            sections.insert(2, _head_to_head_section(results))
+        write_readme(out, "Seed 004: AlphaGomoku against its mentor", sections)
+        return {
+            "vs_mentor": {k: main[k] for k in _RESULT_KEYS},
+            "phase_times": times,
+            "imitation_stopped": bool(progress.get("imitation_stopped")),
+            "ablations": {
+                name: {
+                    **{k: r[k] for k in _RESULT_KEYS},
+                    **({"main_vs_this": r["main_vs_this"]} if "main_vs_this" in r else {}),
+                }
+                for name, r in results.items()
+            },
+            "sample_games": main["boards"],
+        }
+
+
+HEADER = ["run", "wins", "draws", "losses", "games", "distinct", "score", "as Black (W-D-L)",
+          "as White (W-D-L)"]  # fmt: skip
+_TARGET = "pyaz.alphagomoku.pipeline:train_alphagomoku"
+_RESULT_KEYS = ("wins", "draws", "losses", "games", "distinct_games", "score")
+
+
+def _ablations(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in ABLATIONS:
+            raise ValueError(
+                f"unknown ablation {name!r}; known: {', '.join(ABLATIONS)} (comma-separated)"
+            )
+    return list(dict.fromkeys(names))
+
+
+def _cached(path: Path, compute: Any) -> dict[str, Any]:
+    if path.exists():
+        return dict(json.loads(path.read_text()))
+    result = compute()
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    return dict(result)
+
+
+def _by_colour(result: MatchResult, black: bool) -> str:
+    wins = draws = losses = 0
+    for index, game in enumerate(result.games):
+        if (index % 2 == 0) != black:
+            continue
+        if game.winner is None:
+            draws += 1
+        elif (game.winner == 0) == black:
+            wins += 1
+        else:
+            losses += 1
+    return f"{wins}-{draws}-{losses}"
+
+
+def _head_to_head_section(results: dict[str, dict[str, Any]]) -> str:
+    rows = []
+    for name, result in results.items():
+        h = result.get("main_vs_this")
+        if h:
+            record = f"{h['wins']}-{h['draws']}-{h['losses']}"
+            rows.append([name, record, f"{h['score']:.3f}", h["distinct_games"]])
+    header = ["without", "full method's W-D-L", "its score", "distinct games"]
+    return (
+        "## Ablations head to head\n\n"
+        + markdown_table(header, rows)
+        + "\n\nThe full method (double networks, decay, curriculum) against each ablation, "
+        "greedy, colours alternating, each pair of games from its own random opening."
+    )
+
+
+def _head_to_head(main: Path, other: Path, games: int, seed: int) -> dict[str, Any]:
+    """The full method's pair against an ablation's, each with its own search settings."""
+    result = play_pairs(main, other, games, seed)
+    return {k: getattr(result, a) for k, a in _MATCH_FIELDS} | {"score": result.score}
+
+
+_MATCH_FIELDS = (
+    ("wins", "a_wins"), ("draws", "draws"), ("losses", "b_wins"), ("games", "n"),
+    ("distinct_games", "distinct_games"),
+)  # fmt: skip
+
+
+def _evaluate(out: Path, folder: Path, games: int, seed: int) -> dict[str, Any]:
+    """The run's pair against the mentor; the games saved, two of them drawn as boards."""
+    result = evaluate_against_mentor(folder, games, seed)
+    size = read_config(folder).size
+    records = [
+        {
+            "alphagomoku": "black" if index % 2 == 0 else "white",
+            "winner": None if g.winner is None else ("black" if g.winner == 0 else "white"),
+            "opening": g.opening,
+            "actions": g.all_actions,
+        }
+        for index, g in enumerate(result.games)
+    ]
+    name = folder.name
+    (out / f"games-{name}.json").write_text(json.dumps(records, indent=1) + "\n")
+    boards = []
+    for black in (True, False):
+        mine = [i for i in range(len(result.games)) if (i % 2 == 0) == black]
+        won = [i for i in mine if result.games[i].winner == (0 if black else 1)]
+        if not mine:
+            continue
+        index = (won or mine)[0]
+        game = result.games[index]
+        colour = "Black" if black else "White"
+        outcome = {None: "draw", 0: "Black wins", 1: "White wins"}[game.winner]
+        path = f"board-{name}-{colour.lower()}.png"
+        plot_board(
+            game.all_actions, size, out / path,
+            f"AlphaGomoku ({colour}) vs mentor, game {index + 1}: {outcome}",
+            opening=len(game.opening),
+        )  # fmt: skip
+        boards.append(path)
+    return {
+        "wins": result.a_wins,
+        "draws": result.draws,
+        "losses": result.b_wins,
+        "games": result.n,
+        "distinct_games": result.distinct_games,
+        "score": result.score,
+        "as_black": _by_colour(result, True),
+        "as_white": _by_colour(result, False),
+        "boards": boards,
+    }
