@@ -265,8 +265,8 @@ def experiment_command(out: Path, resume: bool = False) -> list[str]:
 
 # Run 0 plays 2 iterations of 4 games and writes 2 checkpoints; then run 1 does.
 EXPERIMENT_FAULTS = {
-    "self-play-game:10": [1, 1],  # in run 1's first self-play: run 0 finished, kept
-    "after-replace/checkpoint.pt:3": [1, 1],  # run 1 killed with 1 iteration committed
+    "self-play-game:10": [1, 2],  # in run 1's first self-play: run 0 finished, kept
+    "after-replace/checkpoint.pt:3": [1, 2],  # run 1 killed with 1 iteration committed
     "experiment-run:1": [2, 1],  # run 0 trained, not marked DONE: called again (no games)
     "experiment-report": [1, 1],  # both done, the report written, summary.json not yet
 }
