@@ -50,21 +50,18 @@ RUN = [
 # best.torchscript.pt and checkpoint.pt, in that order. Iteration 2 is the one killed mostly.
 TRAINING_FAULTS = [
     "self-play-game:6",  # iteration 2, in the middle of its self-play
-    "self-play:2",  # iteration 2's games played, not in the buffer yet
     "train-epoch:3",  # between iteration 2's two epochs
     "match-game:5",  # iteration 2's gate, after its first game
     "gate:2",  # iteration 2's gate decided (best network replaced or not)
-    "match-game:8",  # iteration 2's evaluation, after its last game
-    "evaluate:2",
+    "match-game:8",  # iteration 2's evaluation, after its last game (as at "evaluate:2")
     "before-append/metrics.jsonl:7",  # iteration 2's iteration record
     "after-append/metrics.jsonl:8",  # iteration 2's eval record written
     "before-replace/buffer-00002.npz",
     "after-replace/buffer-00002.npz",
     "before-replace/iter-00002.pt",
-    "after-replace/iter-00002.pt",
-    "after-replace/best.torchscript.pt:2",
+    "after-replace/iter-00002.pt",  # as before-replace/best.torchscript.pt:2
     "before-replace/checkpoint.pt:1",  # iteration 1: no checkpoint at all yet
-    "before-replace/checkpoint.pt:2",
+    "before-replace/checkpoint.pt:2",  # as after-replace/best.torchscript.pt:2
     "after-replace/checkpoint.pt:2",  # committed; the old buffer not yet removed
     "after-replace/checkpoint.pt:3",  # the last iteration committed; no plots, no "done"
 ]
@@ -191,8 +188,7 @@ TINY_TRAINING = {
     "simulations": 8,
     "epochs": 1,
     "parallel_games": 4,
-    "eval_games": 2,
-    "eval_opponent": "random",
+    "eval_opponent": "none",
     "threads": 1,
     "iterations": 2,
 }
@@ -304,24 +300,48 @@ def one_line_error(capsys: pytest.CaptureFixture[str], out: Path) -> str:
     return lines[0]
 
 
-def test_a_full_disk_is_a_one_line_error_saying_what_to_do(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("code", "advice"),
+    [
+        (errno.ENOSPC, "free space on its disk"),
+        (errno.EROFS, "make the run folder writable"),
+        (errno.EACCES, "make the run folder writable"),
+    ],
+)
+@pytest.mark.parametrize("failing", ["buffer-00001.npz", "metrics.jsonl"])
+def test_a_write_failing_during_the_run_is_one_line_saying_what_to_do(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    code: int,
+    advice: str,
+    failing: str,
 ) -> None:
+    """A disk that fills up, or a folder made read-only, in the middle of the run."""
     from pyaz.common import runlog
 
-    real = os.replace
+    replace, fsync = os.replace, os.fsync
 
-    def full(source: Any, target: Any) -> None:
-        if str(target).endswith(".npz"):  # the first checkpoint's buffer
-            raise OSError(errno.ENOSPC, "No space left on device")
-        real(source, target)
+    def refuse_replace(source: Any, target: Any) -> None:
+        if Path(target).name == failing:
+            raise OSError(code, os.strerror(code))
+        replace(source, target)
 
-    monkeypatch.setattr(runlog.os, "replace", full)
+    def refuse_append(fd: int) -> None:
+        if Path(os.readlink(f"/proc/self/fd/{fd}")).name == failing:
+            raise OSError(code, os.strerror(code))
+        fsync(fd)
+
+    if failing == "metrics.jsonl":
+        if not Path("/proc/self/fd").is_dir():
+            pytest.skip("no /proc to tell the files apart")
+        monkeypatch.setattr(runlog.os, "fsync", refuse_append)
+    monkeypatch.setattr(runlog.os, "replace", refuse_replace)
     out = tmp_path / "run"
     line = one_line_error(capsys, out)
-    assert "No space left on device" in line and "free space" in line
-    assert f"pyaz-selfplay --out {out} --resume" in line
-    assert not list(out.rglob("*.tmp"))
+    assert line.startswith(f"pyaz-selfplay: cannot write {out / failing} ({os.strerror(code)})")
+    assert advice in line and line.endswith(f"continue with: pyaz-selfplay --out {out} --resume")
+    assert not list(out.rglob("*.tmp")) and not (out / "checkpoint.pt").exists()
 
 
 def test_a_full_disk_at_the_start_is_a_one_line_error(

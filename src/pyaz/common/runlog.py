@@ -94,9 +94,11 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         os.chmod(tmp, 0o666 & ~umask)
         fault_point(f"before-replace/{path.name}")
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(error, OSError) and error.errno is not None:  # name the file, not tmp
+            raise OSError(error.errno, error.strerror, str(path)) from error
         raise
     _fsync_dir(path.parent)
     fault_point(f"after-replace/{path.name}")
@@ -329,9 +331,12 @@ class RunLog:
 
         # JSONL first: it is the record of truth and must be durable.
         fault_point(f"before-append/{JSONL_NAME}")
-        self._jsonl.write(_json_line(clean))
-        self._jsonl.flush()
-        os.fsync(self._jsonl.fileno())
+        try:
+            self._jsonl.write(_json_line(clean))
+            self._jsonl.flush()
+            os.fsync(self._jsonl.fileno())
+        except OSError as error:  # a full disk: name the file
+            raise OSError(error.errno, error.strerror, str(self.jsonl_path)) from error
         fault_point(f"after-append/{JSONL_NAME}")
 
         new_keys = [k for k in clean if k not in self._fields]
