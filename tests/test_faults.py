@@ -48,23 +48,24 @@ RUN = [
 # Per iteration: 4 self-play games; 2 train_epoch records, 1 iteration record, 1 eval record in
 # metrics.jsonl; 2 gate games then 2 evaluation games; one write of the buffer, nets/iter-N.pt,
 # best.torchscript.pt and checkpoint.pt, in that order. Iteration 2 is the one killed mostly.
-TRAINING_FAULTS = [
-    "self-play-game:6",  # iteration 2, in the middle of its self-play
-    "train-epoch:3",  # between iteration 2's two epochs
-    "match-game:5",  # iteration 2's gate, after its first game
-    "gate:2",  # iteration 2's gate decided (best network replaced or not)
-    "match-game:8",  # iteration 2's evaluation, after its last game (as at "evaluate:2")
-    "before-append/metrics.jsonl:7",  # iteration 2's iteration record
-    "after-append/metrics.jsonl:8",  # iteration 2's eval record written
-    "before-replace/buffer-00002.npz",
-    "after-replace/buffer-00002.npz",
-    "before-replace/iter-00002.pt",
-    "after-replace/iter-00002.pt",  # as before-replace/best.torchscript.pt:2
-    "before-replace/checkpoint.pt:1",  # iteration 1: no checkpoint at all yet
-    "before-replace/checkpoint.pt:2",  # as after-replace/best.torchscript.pt:2
-    "after-replace/checkpoint.pt:2",  # committed; the old buffer not yet removed
-    "after-replace/checkpoint.pt:3",  # the last iteration committed; no plots, no "done"
-]
+# fault -> the last committed iteration when it strikes (0: no checkpoint yet)
+TRAINING_FAULTS = {
+    "self-play-game:6": 1,  # iteration 2, in the middle of its self-play
+    "train-epoch:3": 1,  # between iteration 2's two epochs
+    "match-game:5": 1,  # iteration 2's gate, after its first game
+    "gate:2": 1,  # iteration 2's gate decided (best network replaced or not)
+    "match-game:8": 1,  # iteration 2's evaluation, after its last game (as at "evaluate:2")
+    "before-append/metrics.jsonl:7": 1,  # iteration 2's iteration record
+    "after-append/metrics.jsonl:8": 1,  # iteration 2's eval record written
+    "before-replace/buffer-00002.npz": 1,
+    "after-replace/buffer-00002.npz": 1,
+    "before-replace/iter-00002.pt": 1,
+    "after-replace/iter-00002.pt": 1,  # as before-replace/best.torchscript.pt:2
+    "before-replace/checkpoint.pt:1": 0,  # iteration 1: no checkpoint at all yet
+    "before-replace/checkpoint.pt:2": 1,  # as after-replace/best.torchscript.pt:2
+    "after-replace/checkpoint.pt:2": 2,  # committed; the old buffer not yet removed
+    "after-replace/checkpoint.pt:3": 3,  # the last iteration committed; no plots, no "done"
+}
 
 TIMINGS = {"wall_time", "elapsed_s", "games_per_s", "time_selfplay", "time_train", "time_arena"}
 
@@ -150,17 +151,15 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.mark.parametrize("fault", TRAINING_FAULTS)
+@pytest.mark.parametrize("fault", list(TRAINING_FAULTS))
 def test_a_run_killed_anywhere_resumes_to_the_uninterrupted_run(
     tmp_path: Path, reference: Path, fault: str
 ) -> None:
     out = tmp_path / "run"
     killed(selfplay_command(out), fault)
-    assert (
-        not (out / "checkpoint.pt").exists()
-        or load(out / "checkpoint.pt")["counters"]["iteration"] < 3
-        or fault.endswith("checkpoint.pt:3")
-    )
+    checkpoint = out / "checkpoint.pt"
+    committed = load(checkpoint)["counters"]["iteration"] if checkpoint.exists() else 0
+    assert committed == TRAINING_FAULTS[fault]  # the kill struck where it was meant to
     resume(out)
     assert_same_run(out, reference)
 
