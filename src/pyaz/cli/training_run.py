@@ -1,9 +1,11 @@
 """What every training command does around its loop: report bad settings as one line (exit 2),
-keep finished iterations on Ctrl-C and say how to resume (exit 130), write the plots whatever
-happens."""
+keep finished iterations on Ctrl-C and say how to resume (exit 130), report a failed write (a
+full disk, a read-only folder) as one line that names the file and says what to do (exit 2),
+write the plots unless a write failed."""
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +29,7 @@ def run_training(
     except (ValueError, TypeError, FileExistsError, OSError) as error:
         print(f"pyaz-selfplay: {error}", file=sys.stderr)
         return 2
+    wrote = True
     try:
         loop.run()
     except KeyboardInterrupt:
@@ -37,16 +40,30 @@ def run_training(
         )
         return 130
     except OSError as error:  # a full disk or a folder made read-only during the run
-        print(
-            f"pyaz-selfplay: cannot write the run ({error}); the last finished iteration is "
-            f"saved: free space or fix the permissions, then continue with  {resume_command}",
-            file=sys.stderr,
-        )
+        wrote = False
+        print(f"pyaz-selfplay: {write_error(error, resume_command)}", file=sys.stderr)
         return 2
     finally:
-        try:
-            plot(out)
-        except OSError as error:
-            print(f"pyaz-selfplay: no plots written: {error}", file=sys.stderr)
+        if wrote:  # after a failed write the plots would fail too: one line is enough
+            try:
+                plot(out)
+            except OSError as error:
+                print(f"pyaz-selfplay: no plots written: {error}", file=sys.stderr)
     print(f"done: {out} ({outputs})")
     return 0
+
+
+def write_error(error: OSError, resume_command: str) -> str:
+    """One line for a write that failed during a run: the file, the reason, what to do."""
+    where = f" {error.filename}" if error.filename else ""
+    reason = error.strerror or str(error)
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        advice = "free space on its disk"
+    elif error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        advice = "make the run folder writable"
+    else:
+        advice = "fix the cause"
+    return (
+        f"cannot write{where} ({reason}); the last finished iteration is saved: {advice}, "
+        f"then continue with: {resume_command}"
+    )

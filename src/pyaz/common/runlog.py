@@ -41,6 +41,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from pyaz.common.faults import fault_point
+
 __all__ = [
     "CSV_NAME",
     "JSONL_NAME",
@@ -90,12 +92,16 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
+        fault_point(f"before-replace/{path.name}")
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(error, OSError) and error.errno is not None:  # name the file, not tmp
+            raise OSError(error.errno, error.strerror, str(path)) from error
         raise
     _fsync_dir(path.parent)
+    fault_point(f"after-replace/{path.name}")
 
 
 def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
@@ -324,9 +330,14 @@ class RunLog:
         clean.setdefault("wall_time", time.time())
 
         # JSONL first: it is the record of truth and must be durable.
-        self._jsonl.write(_json_line(clean))
-        self._jsonl.flush()
-        os.fsync(self._jsonl.fileno())
+        fault_point(f"before-append/{JSONL_NAME}")
+        try:
+            self._jsonl.write(_json_line(clean))
+            self._jsonl.flush()
+            os.fsync(self._jsonl.fileno())
+        except OSError as error:  # a full disk: name the file
+            raise OSError(error.errno, error.strerror, str(self.jsonl_path)) from error
+        fault_point(f"after-append/{JSONL_NAME}")
 
         new_keys = [k for k in clean if k not in self._fields]
         if new_keys:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pyaz import _core
+from pyaz.common.faults import fault_point
 from pyaz.eval.players import Player, Resignation
 from pyaz.eval.stats import Z_95, wilson_interval
 from pyaz.games import GameState
@@ -280,6 +281,7 @@ def play_match(
             first, second = (a, b) if a_first else (b, a)
             record = play_game(first, second, start_state, openings[index // 2])
             result.add(record, a_first)
+            fault_point("match-game")
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(w=result.a_wins, d=result.draws, l=result.b_wins)

@@ -22,6 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
+from pyaz.common.faults import fault_point
 from pyaz.common.runlog import atomic_write_bytes, write_json_atomic
 from pyaz.experiments.base import (
     DONE_FILE,
@@ -65,6 +66,7 @@ def execute_run(out: str, spec: RunSpec) -> float:
     with _output_to(folder / "run.log"):
         target(folder, **spec.kwargs)
     seconds = time.perf_counter() - began
+    fault_point("experiment-run")
     atomic_write_bytes(folder / DONE_FILE, f"{seconds:.1f}\n".encode())
     return seconds
 
@@ -199,6 +201,7 @@ def run_experiment(
         (executor or _run_pending)(pending, out, workers, progress)
     write(f"{experiment.name}: every run finished; evaluating and writing the report")
     summary = experiment.report(out, specs, scale, seed)
+    fault_point("experiment-report")
     summary = {
         **summary,
         "experiment": experiment.name,

@@ -16,6 +16,7 @@ import numpy as np
 from tqdm import tqdm
 
 from pyaz import _core
+from pyaz.common.faults import fault_point
 from pyaz.games import GameState
 from pyaz.search.search import _SEARCH_CLASSES, Evaluator
 
@@ -101,6 +102,7 @@ class SelfPlay:
 
         def on_game_end(done: int) -> None:
             bar.update(done - bar.n)
+            fault_point("self-play-game")
 
         try:
             raw = _core.self_play(self.start, evaluator, on_game_end, games=games, **self.options)

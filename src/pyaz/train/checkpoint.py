@@ -59,6 +59,10 @@ def write_iteration(
     atomic_write_bytes(
         run_dir / CHECKPOINT_FILE, torch_bytes({**checkpoint, "buffer": buffer_name})
     )
+    _remove_other_buffers(run_dir, buffer_name)
+
+
+def _remove_other_buffers(run_dir: Path, buffer_name: str) -> None:
     for old in run_dir.glob("buffer-*.npz"):
         if old.name != buffer_name:
             old.unlink()
@@ -75,10 +79,14 @@ def write_files(run_dir: str | os.PathLike[str], files: Mapping[str, bytes]) -> 
 
 
 def read_checkpoint(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], bytes]:
-    """The state saved by :func:`write_iteration` and its buffer's bytes."""
+    """The state saved by :func:`write_iteration` and its buffer's bytes, for a resume. The
+    buffers the checkpoint does not name are removed: a run killed between its commit and their
+    removal left the previous one."""
     run_dir = Path(run_dir)
     data = torch.load(run_dir / CHECKPOINT_FILE, map_location="cpu", weights_only=False)
-    return data, (run_dir / data["buffer"]).read_bytes()
+    buffer = (run_dir / data["buffer"]).read_bytes()
+    _remove_other_buffers(run_dir, data["buffer"])
+    return data, buffer
 
 
 def changed_settings(saved: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:

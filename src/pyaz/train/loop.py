@@ -38,6 +38,7 @@ import torch
 from tqdm import tqdm
 
 from pyaz._core import random_game_lengths
+from pyaz.common.faults import fault_point
 from pyaz.common.runlog import open_run
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
@@ -356,6 +357,7 @@ class TrainingLoop:
                     **self._losses(stats),
                 }
             )
+            fault_point("train-epoch")
         self.counters["trainings"] += 1
         assert stats is not None
         return self._losses(stats)
@@ -549,6 +551,7 @@ class TrainingLoop:
         c = self.config
         began = _seconds()
         records = self._self_play(iteration)
+        fault_point("self-play")
         kept = self.buffer.add(
             records, iteration, int(self.counters["games"]), c.drop_draw, self.rng
         )
@@ -581,6 +584,7 @@ class TrainingLoop:
         train_done = _seconds()
         if c.gating != "none" and "loss" in record:
             record.update(self._gate(iteration))
+            fault_point("gate")
         elif c.gating == "none":
             self.best.load_state_dict(self.current.state_dict())
         arena_done = _seconds()
@@ -598,6 +602,7 @@ class TrainingLoop:
             elapsed_s=self.counters["elapsed_s"],
         )
         evaluation = self._evaluate() if iteration % max(1, c.eval_every) == 0 else None
+        fault_point("evaluate")
         self.counters["elapsed_s"] += _seconds() - arena_done
         self.log.log(record)
         if evaluation is not None:
