@@ -347,7 +347,9 @@ void bind_search(py::module_& m) {
         .def_readwrite("rollout_shots", &curling::KrUctParams::rollout_shots)
         .def_readwrite("leaves_per_round", &curling::KrUctParams::leaves_per_round)
         .def_readwrite("virtual_loss", &curling::KrUctParams::virtual_loss)
-        .def_readwrite("seed", &curling::KrUctParams::seed);
+        .def_readwrite("seed", &curling::KrUctParams::seed)
+        .def("__copy__", [](const curling::KrUctParams& p) { return p; })
+        .def("__deepcopy__", [](const curling::KrUctParams& p, const py::dict&) { return p; }, py::arg("memo"));
     py::class_<curling::RootChild>(m, "RootChild")
         .def_readonly("action", &curling::RootChild::action)
         .def_readonly("visits", &curling::RootChild::visits)

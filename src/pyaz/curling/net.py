@@ -72,7 +72,29 @@ def kr_dl_evaluator(
     (P_win[n, d + max_diff], from ``curling.win_probability_table`` or ``curling.seed002_table``),
     team 0's game win rate minus 0.5 through the multi-end table (seed 002's KR-DRL-MES). A
     finished end (16 stones thrown; the search passes it when ``evaluate_finished_ends`` is set)
-    is valued by its real score, as a one-hot distribution."""
+    is valued by its real score, as a one-hot distribution. One network call per leaf; see
+    :func:`kr_dl_batch_evaluator` for many leaves per call."""
+    batch = kr_dl_batch_evaluator(net, tau_fgz, tau, fgz_shots, win_table)
+
+    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
+        values, candidates, weights = batch([state])
+        if state.shot >= 16:
+            return float(values[0]), None, None
+        assert weights is not None
+        return float(values[0]), candidates, weights[0]
+
+    return evaluate
+
+
+def kr_dl_batch_evaluator(
+    net: CurlingNet,
+    tau_fgz: float = 1.0,
+    tau: float = 0.33,
+    fgz_shots: int = 3,
+    win_table: np.ndarray | None = None,
+) -> curling.BatchEvaluatorFn:
+    """:func:`kr_dl_evaluator` for ``pyaz.curling.kr_uct_search_many``: one network call for all
+    the leaves of a round (the finished ends among them are valued by their real score)."""
     net.eval()
 
     def value_of(state: curling.GameState, bins: np.ndarray) -> float:
@@ -82,15 +104,27 @@ def kr_dl_evaluator(
         return expected if state.to_move == 0 else -expected
 
     @torch.no_grad()
-    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
-        if state.shot >= 16:
-            return value_of(state, curling.house_score_distribution(state)), None, None
-        planes = torch.from_numpy(curling.encode(state)).unsqueeze(0)
-        logits, value_logits = net(planes)
-        temperature = tau_fgz if state.shot < fgz_shots else tau
-        probs = torch.softmax(logits[0].double() / temperature, dim=0).numpy()
-        bins = torch.softmax(value_logits[0].double(), dim=0).numpy()
-        return value_of(state, bins), _GRID_TARGETS, probs
+    def evaluate(
+        states: list[curling.GameState],
+    ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        values = np.zeros(len(states))
+        weights = np.zeros((len(states), curling.NUM_ACTIONS))
+        live = [i for i, s in enumerate(states) if s.shot < 16]
+        for i, state in enumerate(states):
+            if state.shot >= 16:
+                values[i] = value_of(state, curling.house_score_distribution(state))
+        if live:
+            planes = torch.from_numpy(np.stack([curling.encode(states[i]) for i in live]))
+            logits, value_logits = net(planes)
+            temperature = torch.tensor(
+                [tau_fgz if states[i].shot < fgz_shots else tau for i in live], dtype=torch.float64
+            )
+            probs = torch.softmax(logits.double() / temperature[:, None], dim=1).numpy()
+            bins = torch.softmax(value_logits.double(), dim=1).numpy()
+            weights[live] = probs
+            for row, i in enumerate(live):
+                values[i] = value_of(states[i], bins[row])
+        return values, _GRID_TARGETS, weights
 
     return evaluate
 
