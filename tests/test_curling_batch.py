@@ -19,7 +19,12 @@ from pyaz.curling.selfplay import (
 
 # A fixed set of candidate targets (draws around the house, both spins), shared by every leaf.
 _CANDIDATES = np.array(
-    [[x, y, spin] for x in (-1.2, -0.6, 0.0, 0.6, 1.2) for y in (36.0, 38.4, 39.6) for spin in (1, -1)],
+    [
+        [x, y, spin]
+        for x in (-1.2, -0.6, 0.0, 0.6, 1.2)
+        for y in (36.0, 38.4, 39.6)
+        for spin in (1, -1)
+    ],
     dtype=np.float64,
 )
 
@@ -29,13 +34,18 @@ def _toy_values(states: list[curling.GameState]) -> np.ndarray:
     out = []
     for state in states:
         stones = state.stones()
-        out.append(math.tanh(0.3 * stones[:, 0].sum() + 0.01 * stones[:, 1].sum() - 0.1 * state.shot))
+        out.append(
+            math.tanh(0.3 * stones[:, 0].sum() + 0.01 * stones[:, 1].sum() - 0.1 * state.shot)
+        )
     return np.array(out)
 
 
 def _toy_weights(states: list[curling.GameState]) -> np.ndarray:
     shift = np.array([0.1 * (s.shot % 5) for s in states])
-    return np.exp(-((_CANDIDATES[None, :, 0] - shift[:, None]) ** 2) - 0.2 * (_CANDIDATES[None, :, 1] - 38.4) ** 2)
+    return np.exp(
+        -((_CANDIDATES[None, :, 0] - shift[:, None]) ** 2)
+        - 0.2 * (_CANDIDATES[None, :, 1] - 38.4) ** 2
+    )
 
 
 class CountingEvaluator:
@@ -44,7 +54,9 @@ class CountingEvaluator:
     def __init__(self) -> None:
         self.batches: list[list[curling.GameState]] = []
 
-    def __call__(self, states: list[curling.GameState]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def __call__(
+        self, states: list[curling.GameState]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         self.batches.append(list(states))
         return _toy_values(states), _CANDIDATES, _toy_weights(states)
 
@@ -58,7 +70,9 @@ def _position(seed: int, shots: int) -> curling.GameState:
     state = curling.GameState()
     rng = np.random.default_rng(seed)
     for _ in range(shots):
-        target = curling.rule_based_shot(state, curling.NoiseParams(), 1, int(rng.integers(1 << 30)))
+        target = curling.rule_based_shot(
+            state, curling.NoiseParams(), 1, int(rng.integers(1 << 30))
+        )
         state.apply(curling.target_to_shot(target))
     return state
 
@@ -79,7 +93,9 @@ def _key(state: curling.GameState) -> bytes:
 
 
 def _summary(result: curling.KrUctResult) -> list[tuple[float, float, int, float, float]]:
-    return [(c.action.x, c.action.y, c.action.spin, c.visits, c.kernel_value) for c in result.children]
+    return [
+        (c.action.x, c.action.y, c.action.spin, c.visits, c.kernel_value) for c in result.children
+    ]
 
 
 def _generated_shot_evaluator(state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
@@ -112,7 +128,10 @@ def test_one_leaf_per_round_repeats_the_search_of_before(
 def test_searches_in_flight_give_each_search_its_batch_1_result() -> None:
     states = [_position(s, shots) for s, shots in ((0, 0), (1, 3), (2, 7), (3, 12))]
     params = [_params(40, 10 + i) for i in range(len(states))]
-    alone = [_summary(curling.kr_uct_search(s, p, CountingEvaluator().one)) for s, p in zip(states, params, strict=True)]
+    alone = [
+        _summary(curling.kr_uct_search(s, p, CountingEvaluator().one))
+        for s, p in zip(states, params, strict=True)
+    ]
     evaluator = CountingEvaluator()
     results, counts = curling.kr_uct_search_many(states, params, evaluator)
     assert [_summary(r) for r in results] == alone
@@ -147,7 +166,11 @@ def test_virtual_visits_leave_a_consistent_tree(leaves: int) -> None:
         expected = sum(
             b.visits
             * math.exp(
-                -0.5 * (((a.action.x - b.action.x) / params.sigma_x) ** 2 + ((a.action.y - b.action.y) / params.sigma_y) ** 2)
+                -0.5
+                * (
+                    ((a.action.x - b.action.x) / params.sigma_x) ** 2
+                    + ((a.action.y - b.action.y) / params.sigma_y) ** 2
+                )
             )
             for b in result.children
             if b.action.spin == a.action.spin
@@ -187,7 +210,9 @@ def test_bad_options_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="same length"):
         curling.kr_uct_search_many([state], [], None)
     with pytest.raises(ValueError, match="games_in_flight"):
-        play_self_play_games(CountingEvaluator(), _params(4, 0), 1, curling.NoiseParams(), [0], games_in_flight=-1)
+        play_self_play_games(
+            CountingEvaluator(), _params(4, 0), 1, curling.NoiseParams(), [0], games_in_flight=-1
+        )
     with pytest.raises(ValueError, match="leaves_per_round"):
         CurlingConfig(leaves_per_round=0).check()
     with pytest.raises(ValueError, match="games_in_flight"):
@@ -235,7 +260,9 @@ def test_batched_self_play_plays_the_same_games() -> None:
     params = _params(6, 0)
     noise = curling.NoiseParams(curling.Noise.GAT)
     counters = BatchCounters()
-    batched = play_self_play_games(CountingEvaluator(), params, 1, noise, [3, 4, 5], games_in_flight=2, counters=counters)
+    batched = play_self_play_games(
+        CountingEvaluator(), params, 1, noise, [3, 4, 5], games_in_flight=2, counters=counters
+    )
     for seed, game in zip([3, 4, 5], batched, strict=True):
         alone = play_self_play_game(CountingEvaluator().one, params, 1, noise, seed)
         assert game.end_scores == alone.end_scores

@@ -166,9 +166,9 @@ def self_play_games(
     net = snapshot.build()
     params = search_params(config, config.simulations)
     noise = curling.NoiseParams(NOISES[config.noise])
-    options = {"tau_fgz": config.tau_opening, "tau": config.tau, "win_table": table}
+    tau_fgz, tau = config.tau_opening, config.tau
     if config.games_in_flight == 1 and config.leaves_per_round == 1:
-        evaluator = kr_dl_evaluator(net, **options)
+        evaluator = kr_dl_evaluator(net, tau_fgz=tau_fgz, tau=tau, win_table=table)
         return [
             play_self_play_game(
                 evaluator, params, config.ends, noise, seed, config.physics, config.extra_ends
@@ -176,7 +176,7 @@ def self_play_games(
             for seed in seeds
         ]
     return play_self_play_games(
-        kr_dl_batch_evaluator(net, **options),
+        kr_dl_batch_evaluator(net, tau_fgz=tau_fgz, tau=tau, win_table=table),
         params,
         config.ends,
         noise,
