@@ -4,9 +4,11 @@ per round (kr_uct_search_many) and several leaves per search and round (virtual 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
+import torch
 
 from pyaz import curling
 from pyaz.curling.config import CurlingConfig
@@ -46,6 +48,16 @@ def _toy_weights(states: list[curling.GameState]) -> np.ndarray:
         -((_CANDIDATES[None, :, 0] - shift[:, None]) ** 2)
         - 0.2 * (_CANDIDATES[None, :, 1] - 38.4) ** 2
     )
+
+
+@pytest.fixture
+def one_torch_thread() -> Iterator[None]:
+    """The small networks here run fastest on one thread (spinning threads crawl when the
+    machine's cores are busy)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
 
 
 class CountingEvaluator:
@@ -272,6 +284,7 @@ def test_batched_self_play_plays_the_same_games() -> None:
     assert counters.max_batch == 2 and counters.calls < counters.leaves < 2 * counters.calls
 
 
+@pytest.mark.usefixtures("one_torch_thread")
 def test_network_batch_evaluator_agrees_with_the_per_leaf_one() -> None:
     net = CurlingNet(channels=4, blocks=1)
     table = curling.seed002_table()
@@ -288,3 +301,20 @@ def test_network_batch_evaluator_agrees_with_the_per_leaf_one() -> None:
         np.testing.assert_allclose(weights[i], w, atol=1e-9)
         assert cand is candidates
     assert values[-1] == pytest.approx(single(finished)[0])
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_network_self_play_does_not_depend_on_the_games_in_flight() -> None:
+    """Forward passes of a fixed number of rows: the same games whatever shares the batches."""
+    net = CurlingNet(channels=4, blocks=1)
+    evaluator = kr_dl_batch_evaluator(net, win_table=curling.seed002_table(), chunk=2)
+    params = _params(3, 0, evaluate_finished_ends=True)
+    noise = curling.NoiseParams(curling.Noise.GAT)
+    together = play_self_play_games(evaluator, params, 1, noise, [0, 1, 2])
+    one_by_one = play_self_play_games(evaluator, params, 1, noise, [2, 0, 1], games_in_flight=1)
+    for game, other in zip(together, [one_by_one[1], one_by_one[2], one_by_one[0]], strict=True):
+        assert game.end_scores == other.end_scores
+        for name, array in game.shots.arrays().items():
+            np.testing.assert_array_equal(array, getattr(other.shots, name), err_msg=name)
+    with pytest.raises(ValueError, match="chunk"):
+        kr_dl_batch_evaluator(net, chunk=0)

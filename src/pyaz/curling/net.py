@@ -74,7 +74,7 @@ def kr_dl_evaluator(
     finished end (16 stones thrown; the search passes it when ``evaluate_finished_ends`` is set)
     is valued by its real score, as a one-hot distribution. One network call per leaf; see
     :func:`kr_dl_batch_evaluator` for many leaves per call."""
-    batch = kr_dl_batch_evaluator(net, tau_fgz, tau, fgz_shots, win_table)
+    batch = kr_dl_batch_evaluator(net, tau_fgz, tau, fgz_shots, win_table, chunk=1)
 
     def evaluate(state: curling.GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
         values, candidates, weights = batch([state])
@@ -92,10 +92,25 @@ def kr_dl_batch_evaluator(
     tau: float = 0.33,
     fgz_shots: int = 3,
     win_table: np.ndarray | None = None,
+    chunk: int = 8,
 ) -> curling.BatchEvaluatorFn:
-    """:func:`kr_dl_evaluator` for ``pyaz.curling.kr_uct_search_many``: one network call for all
-    the leaves of a round (the finished ends among them are valued by their real score)."""
+    """:func:`kr_dl_evaluator` for ``pyaz.curling.kr_uct_search_many``: the leaves of a round go
+    through the network together (the finished ends among them are valued by their real score),
+    in forward passes of exactly ``chunk`` rows (the last one padded with empty planes). A row's
+    output then does not depend on which other leaves share its batch (CPU kernels round
+    differently for different batch sizes), so self-play games do not depend on how many games
+    are in flight or how they are split among worker processes."""
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
     net.eval()
+
+    def forward(planes: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        rows = len(planes)
+        padded = np.zeros((-(-rows // chunk) * chunk, *planes.shape[1:]), dtype=planes.dtype)
+        padded[:rows] = planes
+        outputs = [net(torch.from_numpy(padded[i : i + chunk])) for i in range(0, rows, chunk)]
+        logits = torch.cat([o[0] for o in outputs])[:rows]
+        return logits, torch.cat([o[1] for o in outputs])[:rows]
 
     def value_of(state: curling.GameState, bins: np.ndarray) -> float:
         if win_table is not None:
@@ -114,8 +129,7 @@ def kr_dl_batch_evaluator(
             if state.shot >= 16:
                 values[i] = value_of(state, curling.house_score_distribution(state))
         if live:
-            planes = torch.from_numpy(np.stack([curling.encode(states[i]) for i in live]))
-            logits, value_logits = net(planes)
+            logits, value_logits = forward(np.stack([curling.encode(states[i]) for i in live]))
             temperature = torch.tensor(
                 [tau_fgz if states[i].shot < fgz_shots else tau for i in live], dtype=torch.float64
             )
