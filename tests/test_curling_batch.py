@@ -301,6 +301,10 @@ def test_network_batch_evaluator_agrees_with_the_per_leaf_one() -> None:
         np.testing.assert_allclose(weights[i], w, atol=1e-9)
         assert cand is candidates
     assert values[-1] == pytest.approx(single(finished)[0])
+    one_pass, _, one_pass_weights = kr_dl_batch_evaluator(net, win_table=table, chunk=0)(states)
+    np.testing.assert_allclose(one_pass, values[:-1], atol=1e-6)
+    assert one_pass_weights is not None
+    np.testing.assert_allclose(one_pass_weights, weights[:-1], atol=1e-9)
 
 
 @pytest.mark.usefixtures("one_torch_thread")
@@ -317,4 +321,4 @@ def test_network_self_play_does_not_depend_on_the_games_in_flight() -> None:
         for name, array in game.shots.arrays().items():
             np.testing.assert_array_equal(array, getattr(other.shots, name), err_msg=name)
     with pytest.raises(ValueError, match="chunk"):
-        kr_dl_batch_evaluator(net, chunk=0)
+        kr_dl_batch_evaluator(net, chunk=-1)

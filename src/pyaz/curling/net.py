@@ -92,20 +92,24 @@ def kr_dl_batch_evaluator(
     tau: float = 0.33,
     fgz_shots: int = 3,
     win_table: np.ndarray | None = None,
-    chunk: int = 8,
+    chunk: int = 4,
 ) -> curling.BatchEvaluatorFn:
     """:func:`kr_dl_evaluator` for ``pyaz.curling.kr_uct_search_many``: the leaves of a round go
     through the network together (the finished ends among them are valued by their real score),
     in forward passes of exactly ``chunk`` rows (the last one padded with empty planes). A row's
     output then does not depend on which other leaves share its batch (CPU kernels round
     differently for different batch sizes), so self-play games do not depend on how many games
-    are in flight or how they are split among worker processes."""
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
+    are in flight or how they are split among worker processes. ``chunk=0``: one forward pass of
+    all the leaves (faster for big batches; the rounding then depends on the batch)."""
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 0:
+        raise ValueError(f"chunk must be an int >= 0, got {chunk!r}")
     net.eval()
 
     def forward(planes: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         rows = len(planes)
+        if chunk == 0:
+            out: tuple[torch.Tensor, torch.Tensor] = net(torch.from_numpy(planes))
+            return out
         padded = np.zeros((-(-rows // chunk) * chunk, *planes.shape[1:]), dtype=planes.dtype)
         padded[:rows] = planes
         outputs = [net(torch.from_numpy(padded[i : i + chunk])) for i in range(0, rows, chunk)]
