@@ -134,3 +134,96 @@ def test_kr_uct_simulations_per_second(
             "value": statistics.median(rates),
         },
     )
+
+
+CURLING_SELFPLAY_GAMES = 8  # games per timed unit (one end each)
+CURLING_SELFPLAY_SIMULATIONS = 16  # KR-DL-UCT simulations per shot
+CURLING_BATCH_SETTINGS = [(8, 1), (8, 4)]  # (games in flight, leaves per search and round)
+
+
+@pytest.mark.benchmark(group="curling")
+@pytest.mark.parametrize(
+    ("games", "leaves"),
+    CURLING_BATCH_SETTINGS,
+    ids=[f"g{g}-l{n}" for g, n in CURLING_BATCH_SETTINGS],
+)
+def test_curling_selfplay_batched_leaves(
+    benchmark: Any,
+    pyaz: Any,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+    games: int,
+    leaves: int,
+) -> None:
+    """KR-DL-UCT self-play shots/s with ``games`` games in flight and ``leaves`` leaves per search
+    and round (one network call per round) against one game at a time and one network call per
+    leaf (issue 19's before), the same CPU-sized network (16 filters, 2 blocks), one thread."""
+    import torch
+    from test_search_bench import Contender, paired_info, run_paired
+
+    from pyaz import curling
+    from pyaz.curling.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
+    from pyaz.curling.selfplay import BatchCounters, play_self_play_game, play_self_play_games
+
+    torch.set_num_threads(1)
+    torch.manual_seed(bench_cfg.seed)
+    net = CurlingNet(16, 2)
+    noise = curling.NoiseParams(curling.Noise.GAT)
+    seeds = list(range(CURLING_SELFPLAY_GAMES))
+    calls = {"batched": BatchCounters(), "single": BatchCounters()}
+    shots = {"batched": 0, "single": 0}
+
+    def params(leaves_per_round: int) -> Any:
+        p = curling.KrUctParams()
+        p.simulations = CURLING_SELFPLAY_SIMULATIONS
+        p.leaves_per_round = leaves_per_round
+        return p
+
+    def batched() -> int:
+        played = play_self_play_games(
+            kr_dl_batch_evaluator(net),
+            params(leaves),
+            1,
+            noise,
+            seeds,
+            games_in_flight=games,
+            counters=calls["batched"],
+        )
+        shots["batched"] += sum(len(g.shots) for g in played)
+        return sum(len(g.shots) for g in played)
+
+    single_eval = kr_dl_evaluator(net)
+
+    def counted(state: Any) -> Any:
+        calls["single"].calls += 1
+        calls["single"].leaves += 1
+        return single_eval(state)
+
+    def single() -> int:
+        done = sum(len(play_self_play_game(counted, params(1), 1, noise, s).shots) for s in seeds)
+        shots["single"] += done
+        return done
+
+    mine = Contender(f"{games} games x {leaves} leaves", batched)
+    peer = Contender("1 game x 1 leaf (per-leaf network call)", single)
+    start = time.perf_counter()
+    run_paired(benchmark, mine, peer, bench_cfg)
+    total_wall_s = time.perf_counter() - start
+    info = paired_info(mine, peer)
+    b, s = calls["batched"], calls["single"]
+    info.update(
+        game="Curling (FCV1)",
+        measure=(
+            f"KR-DL-UCT self-play shots/s ({CURLING_SELFPLAY_SIMULATIONS} sims/shot), "
+            f"{games} games x {leaves} leaves (mean batch {b.leaves / b.calls:.1f}) "
+            "vs 1 x 1, torch 1 thread"
+        ),
+        unit="shots/s",
+        mean_batch=b.leaves / b.calls,
+        network_calls_per_shot_batched=b.calls / shots["batched"],
+        network_calls_per_shot_single=s.calls / shots["single"],
+        network_calls_per_s_batched=info["value"] * b.calls / shots["batched"],
+        network_calls_per_s_single=info["peer_value"] * s.calls / shots["single"],
+        total_wall_s=total_wall_s,
+    )
+    _record(benchmark, record_row, info)

@@ -273,6 +273,64 @@ curling::LeafEvaluator python_leaf_evaluator(const py::object& fn) {
     };
 }
 
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+std::vector<curling::Target> candidate_targets(const py::handle& value) {
+    std::vector<curling::Target> out;
+    if (value.is_none()) return out;
+    auto cand = DoubleArray::ensure(value);
+    if (!cand || cand.ndim() != 2 || cand.shape(1) != 3) throw py::value_error("candidates must have shape (K, 3)");
+    auto view = cand.unchecked<2>();
+    for (py::ssize_t i = 0; i < cand.shape(0); ++i) {
+        out.push_back(curling::Target{view(i, 0), view(i, 1), view(i, 2) >= 0.0 ? 1 : -1});
+    }
+    return out;
+}
+
+// Weights [N, K] (or None) into one vector per state.
+std::vector<std::vector<double>> weight_rows(const py::handle& value, std::size_t n, std::size_t k) {
+    std::vector<std::vector<double>> rows(n);
+    if (value.is_none()) return rows;
+    auto w = DoubleArray::ensure(value);
+    if (!w || w.ndim() != 2 || static_cast<std::size_t>(w.shape(0)) != n || static_cast<std::size_t>(w.shape(1)) != k) {
+        throw py::value_error("weights must have shape (N, K) = (" + std::to_string(n) + ", " + std::to_string(k) + ")");
+    }
+    for (std::size_t i = 0; i < n; ++i) rows[i].assign(w.data(i, 0), w.data(i, 0) + k);
+    return rows;
+}
+
+// Wraps a Python callable(states) -> (values[N], candidates[K, 3] or None, weights[N, K] or
+// None), the candidates shared by all N states; called with the GIL held.
+curling::BatchLeafEvaluator python_batch_evaluator(const py::object& fn) {
+    if (fn.is_none()) return nullptr;
+    return [fn](const std::vector<GameState>& states) {
+        py::gil_scoped_acquire gil;
+        py::list batch;
+        for (const GameState& state : states) batch.append(py::cast(state));
+        py::tuple out = fn(batch);
+        if (out.size() != 3) throw py::value_error("the batch evaluator must return (values, candidates, weights)");
+        const auto values = DoubleArray::ensure(out[0]);
+        if (!values || values.ndim() != 1 || static_cast<std::size_t>(values.shape(0)) != states.size()) {
+            throw py::value_error("values must have shape (N,) with N = " + std::to_string(states.size()));
+        }
+        const std::vector<curling::Target> candidates = candidate_targets(out[1]);
+        const auto weights = weight_rows(out[2], states.size(), candidates.size());
+        std::vector<curling::LeafResult> results(states.size());
+        for (std::size_t i = 0; i < states.size(); ++i) {
+            results[i].value_team0 = values.at(static_cast<py::ssize_t>(i));
+            results[i].candidates = candidates;
+            results[i].weights = weights[i];
+        }
+        return results;
+    };
+}
+
+void check_params(const curling::KrUctParams& params) {
+    if (params.simulations < 0) fail("simulations must be >= 0, got " + std::to_string(params.simulations));
+    if (params.leaves_per_round < 1) fail("leaves_per_round must be >= 1, got " + std::to_string(params.leaves_per_round));
+    check_range(params.virtual_loss, 0, 1e6, "virtual_loss", "a finite number >= 0");
+}
+
 void bind_search(py::module_& m) {
     py::class_<curling::KrUctParams>(m, "KrUctParams")
         .def(py::init<>())
@@ -287,7 +345,11 @@ void bind_search(py::module_& m) {
         .def_readwrite("max_depth", &curling::KrUctParams::max_depth)
         .def_readwrite("evaluate_finished_ends", &curling::KrUctParams::evaluate_finished_ends)
         .def_readwrite("rollout_shots", &curling::KrUctParams::rollout_shots)
-        .def_readwrite("seed", &curling::KrUctParams::seed);
+        .def_readwrite("leaves_per_round", &curling::KrUctParams::leaves_per_round)
+        .def_readwrite("virtual_loss", &curling::KrUctParams::virtual_loss)
+        .def_readwrite("seed", &curling::KrUctParams::seed)
+        .def("__copy__", [](const curling::KrUctParams& p) { return p; })
+        .def("__deepcopy__", [](const curling::KrUctParams& p, const py::dict&) { return p; }, py::arg("memo"));
     py::class_<curling::RootChild>(m, "RootChild")
         .def_readonly("action", &curling::RootChild::action)
         .def_readonly("visits", &curling::RootChild::visits)
@@ -300,6 +362,7 @@ void bind_search(py::module_& m) {
     m.def(
         "kr_uct_search",
         [](const GameState& state, const curling::KrUctParams& params, const py::object& evaluator) {
+            check_params(params);
             const curling::LeafEvaluator leaf = python_leaf_evaluator(evaluator);
             py::gil_scoped_release release;
             return curling::kr_uct_search(state, params, leaf);
@@ -307,6 +370,31 @@ void bind_search(py::module_& m) {
         py::arg("state"), py::arg_v("params", curling::KrUctParams{}, "KrUctParams()"), py::arg("evaluator") = py::none(),
         "KR-UCT from state. evaluator(state) -> (value_team0, candidates[K, 3] | None, weights[K] | None); "
         "None = house score leaves and the built-in shot generator.");
+    m.def(
+        "kr_uct_search_many",
+        [](const std::vector<GameState>& states, const std::vector<curling::KrUctParams>& params, const py::object& evaluator) {
+            if (states.size() != params.size()) {
+                fail("states and params must have the same length, got " + std::to_string(states.size()) + " and " +
+                     std::to_string(params.size()));
+            }
+            for (const auto& p : params) check_params(p);
+            const curling::BatchLeafEvaluator batch = python_batch_evaluator(evaluator);
+            curling::BatchStats stats;
+            std::vector<curling::KrUctResult> results;
+            {
+                py::gil_scoped_release release;
+                results = curling::kr_uct_search_many(states, params, batch, &stats);
+            }
+            py::dict counts;
+            counts["calls"] = stats.calls;
+            counts["leaves"] = stats.leaves;
+            counts["max_batch"] = stats.max_batch;
+            return py::make_tuple(results, counts);
+        },
+        py::arg("states"), py::arg("params"), py::arg("evaluator") = py::none(),
+        "KR-UCT from every state at once (states[i] searched with params[i]); each round the waiting leaves of "
+        "all the searches go to one call evaluator(states) -> (values[N], candidates[K, 3] | None, weights[N, K] | "
+        "None), the candidates shared by the N states. Returns (results, {calls, leaves, max_batch}).");
     m.def("generate_shots", &curling::generate_shots, py::arg("state"));
     m.def("house_value_team0", &curling::house_value_team0, py::arg("state"));
     m.def(

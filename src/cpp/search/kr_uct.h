@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/rng.h"
@@ -26,6 +27,8 @@ struct LeafResult {
     std::vector<double> weights;  // same length as candidates; sampling weights (temperature applied)
 };
 using LeafEvaluator = std::function<LeafResult(const GameState&)>;
+// One call for many leaves: one result per state, in order.
+using BatchLeafEvaluator = std::function<std::vector<LeafResult>(const std::vector<GameState>&)>;
 
 struct KrUctParams {
     int simulations = 400;
@@ -44,6 +47,13 @@ struct KrUctParams {
     // used 5), each a uniformly random generated shot thrown with GAT execution noise, then
     // the house score; 0 values a leaf by its house score as it stands.
     int rollout_shots = 0;
+    // Leaves gathered per round before one evaluator call. 1 = the sequential search of
+    // Algorithm 1 (each leaf evaluated before the next descent). With more, every descent that
+    // reaches an unevaluated leaf leaves a virtual visit on its path (reward = the edge's mean
+    // minus virtual_loss, for the mover), reverted when the leaf's value arrives; a round ends
+    // early when a descent meets a leaf that is still waiting.
+    int leaves_per_round = 1;
+    double virtual_loss = 1.0;
     std::uint64_t seed = 0;
 };
 
@@ -70,8 +80,43 @@ double house_value_team0(const GameState& state);
 // `samples` noisy executions.
 Target rule_based_shot(const GameState& state, const NoiseParams& noise, int samples, std::uint64_t seed);
 
+// A search that stops whenever leaves wait for the evaluator, so that leaves of many searches
+// can share one evaluator call: gather() runs simulations until params.leaves_per_round leaves
+// wait (or the simulations are spent) and returns their states; supply() gives their values.
+class KrUctSearch {
+public:
+    // with_evaluator = false: house-score (or rollout) leaves and the built-in shot generator.
+    KrUctSearch(const GameState& root, const KrUctParams& params, bool with_evaluator);
+    ~KrUctSearch();
+    KrUctSearch(KrUctSearch&&) noexcept;
+    KrUctSearch& operator=(KrUctSearch&&) noexcept;
+
+    // States of the leaves now waiting (empty once the search is done).
+    const std::vector<GameState>& gather();
+    // One result per state gather() returned, in order.
+    void supply(const std::vector<LeafResult>& results);
+    bool done() const;
+    KrUctResult result() const;
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 // Runs the search from `root` (which must be inside an end). evaluator = nullptr uses
 // house_value_team0 and generate_shots.
 KrUctResult kr_uct_search(const GameState& root, const KrUctParams& params, const LeafEvaluator& evaluator);
+
+struct BatchStats {
+    long long calls = 0;   // evaluator calls
+    long long leaves = 0;  // states evaluated
+    int max_batch = 0;
+};
+
+// Many searches in flight (roots[i] with params[i]): every round, each unfinished search
+// gathers its leaves and all of them go to the evaluator in one call. Each search's result is
+// the one kr_uct_search gives with the same params and a per-leaf evaluator that agrees.
+std::vector<KrUctResult> kr_uct_search_many(const std::vector<GameState>& roots, const std::vector<KrUctParams>& params,
+                                            const BatchLeafEvaluator& evaluator, BatchStats* stats = nullptr);
 
 }  // namespace pyaz::curling

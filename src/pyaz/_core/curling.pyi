@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['BACK_LINE_Y', 'GameState', 'HOG_LINE_Y', 'HOUSE_RADIUS', 'KrUctParams', 'KrUctResult', 'Noise', 'NoiseParams', 'Physics', 'PhysicsParams', 'RootChild', 'Rules', 'SHEET_HALF_WIDTH', 'STONE_RADIUS', 'Shot', 'TEE_Y', 'Target', 'aim_through', 'collide', 'generate_shots', 'house_value_team0', 'in_free_guard_zone', 'in_house', 'kr_uct_search', 'lateral_at', 'max_speed', 'perturb', 'rest_point', 'rule_based_shot', 'shot_to_target', 'simulate_batch', 'simulate_stones', 'target_to_shot']
+__all__: list[str] = ['BACK_LINE_Y', 'GameState', 'HOG_LINE_Y', 'HOUSE_RADIUS', 'KrUctParams', 'KrUctResult', 'Noise', 'NoiseParams', 'Physics', 'PhysicsParams', 'RootChild', 'Rules', 'SHEET_HALF_WIDTH', 'STONE_RADIUS', 'Shot', 'TEE_Y', 'Target', 'aim_through', 'collide', 'generate_shots', 'house_value_team0', 'in_free_guard_zone', 'in_house', 'kr_uct_search', 'kr_uct_search_many', 'lateral_at', 'max_speed', 'perturb', 'rest_point', 'rule_based_shot', 'shot_to_target', 'simulate_batch', 'simulate_stones', 'target_to_shot']
 class Physics:
     """
     Members:
@@ -294,6 +294,10 @@ class GameState:
         ...
 class KrUctParams:
     evaluate_finished_ends: bool
+    def __copy__(self) -> KrUctParams:
+        ...
+    def __deepcopy__(self, memo: dict) -> KrUctParams:
+        ...
     def __init__(self) -> None:
         ...
     @property
@@ -307,6 +311,12 @@ class KrUctParams:
         ...
     @initial_actions.setter
     def initial_actions(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def leaves_per_round(self) -> int:
+        ...
+    @leaves_per_round.setter
+    def leaves_per_round(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
     @property
     def max_depth(self) -> int:
@@ -357,6 +367,12 @@ class KrUctParams:
     def simulations(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
     @property
+    def virtual_loss(self) -> float:
+        ...
+    @virtual_loss.setter
+    def virtual_loss(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
     def widening(self) -> float:
         ...
     @widening.setter
@@ -402,6 +418,10 @@ def in_house(arg0: typing.SupportsFloat | typing.SupportsIndex, arg1: typing.Sup
 def kr_uct_search(state: GameState, params: KrUctParams = ..., evaluator: typing.Any = None) -> KrUctResult:
     """
     KR-UCT from state. evaluator(state) -> (value_team0, candidates[K, 3] | None, weights[K] | None); None = house score leaves and the built-in shot generator.
+    """
+def kr_uct_search_many(states: collections.abc.Sequence[GameState], params: collections.abc.Sequence[KrUctParams], evaluator: typing.Any = None) -> tuple[list[KrUctResult], dict]:
+    """
+    KR-UCT from every state at once (states[i] searched with params[i]); each round the waiting leaves of all the searches go to one call evaluator(states) -> (values[N], candidates[K, 3] | None, weights[N, K] | None), the candidates shared by the N states. Returns (results, {calls, leaves, max_batch}).
     """
 def lateral_at(shot: Shot, y_line: typing.SupportsFloat | typing.SupportsIndex, params: PhysicsParams = ...) -> float:
     ...

@@ -66,6 +66,17 @@ OPTIONS: list[tuple[str, type, str]] = [
         "processes playing each iteration's self-play and evaluation games, 0 = one per core "
         "(results do not depend on it)",
     ),
+    (
+        "games_in_flight",
+        int,
+        "self-play games a worker plays at once, their search leaves sent to the network in one "
+        "batch per round (0: all of its share; 1: one game at a time, one call per leaf)",
+    ),
+    (
+        "leaves_per_round",
+        int,
+        "leaves each search gathers per round (1: Algorithm 1 exactly; more: virtual visits)",
+    ),
     ("torch_threads", int, "intra-op threads for the network (in each worker)"),
     ("seed", int, "seed for everything (a run is reproducible)"),
 ]

@@ -39,6 +39,7 @@ rest_point = _c.rest_point
 target_to_shot = _c.target_to_shot
 shot_to_target = _c.shot_to_target
 kr_uct_search = _c.kr_uct_search
+kr_uct_search_many = _c.kr_uct_search_many
 rule_based_shot = _c.rule_based_shot
 generate_shots = _c.generate_shots
 perturb = _c.perturb
@@ -388,6 +389,11 @@ def house_score_distribution(state: GameState) -> np.ndarray:
 Player = Callable[[GameState, int], Target]
 # evaluator(state) -> (value for team 0, candidate targets [K, 3] or None, weights [K] or None)
 LeafEvaluatorFn = Callable[[GameState], tuple[float, np.ndarray | None, np.ndarray | None]]
+# batch evaluator(states) -> (values for team 0 [N], candidate targets [K, 3] shared by the N
+# states or None, weights [N, K] or None): what kr_uct_search_many calls once per round
+BatchEvaluatorFn = Callable[
+    [list[GameState]], tuple[np.ndarray, np.ndarray | None, np.ndarray | None]
+]
 
 
 def rule_based_player(noise: NoiseParams | None = None, samples: int = 4) -> Player:

@@ -45,6 +45,10 @@ class CurlingConfig:
     eval_opponent: str = "rule-based"  # rule-based, kr-uct (house-score leaves), none
     eval_simulations: int = 0  # 0: the same as --simulations
     workers: int = 0  # processes playing the games of an iteration (0: one per core)
+    # self-play games a worker plays at once, their leaves batched into one network call per
+    # round (0: all of its share; 1: one game at a time, one network call per leaf)
+    games_in_flight: int = 0
+    leaves_per_round: int = 1  # leaves per search per round (>1: virtual visits, see KrUctParams)
     torch_threads: int = 1
     seed: int = 0
 
@@ -57,6 +61,10 @@ class CurlingConfig:
         for name in (*non_negative, "eval_games", "blocks"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if self.games_in_flight < 0:
+            raise ValueError(f"games_in_flight must be >= 0, got {self.games_in_flight}")
+        if self.leaves_per_round < 1:
+            raise ValueError(f"leaves_per_round must be >= 1, got {self.leaves_per_round}")
         if self.workers < 0:
             raise ValueError(f"workers must be >= 0, got {self.workers}")
         if self.sample_reuse <= 0:

@@ -14,8 +14,8 @@ from tqdm import tqdm
 
 from pyaz import curling
 from pyaz.curling.config import NOISES, CurlingConfig
-from pyaz.curling.net import CurlingNet, kr_dl_evaluator
-from pyaz.curling.selfplay import PlayedGame, play_self_play_game
+from pyaz.curling.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
+from pyaz.curling.selfplay import PlayedGame, play_self_play_game, play_self_play_games
 from pyaz.eval.stats import wilson_interval
 
 
@@ -107,6 +107,7 @@ def search_params(config: CurlingConfig, simulations: int) -> curling.KrUctParam
     params.c_ucb = config.c_ucb
     params.initial_actions = config.initial_actions
     params.evaluate_finished_ends = config.win_table != "none"
+    params.leaves_per_round = config.leaves_per_round
     return params
 
 
@@ -158,18 +159,32 @@ class NetSnapshot:
 def self_play_games(
     config: CurlingConfig, snapshot: NetSnapshot, table: np.ndarray | None, seeds: list[int]
 ) -> list[PlayedGame]:
-    """Self-play games with the given seeds (a worker's share of an iteration)."""
+    """Self-play games with the given seeds (a worker's share of an iteration): with
+    ``config.games_in_flight`` != 1, many games at a time with their leaves batched into one
+    network call per round; with 1, one game at a time and one network call per leaf."""
     torch.set_num_threads(max(1, config.torch_threads))
     net = snapshot.build()
-    evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
     params = search_params(config, config.simulations)
     noise = curling.NoiseParams(NOISES[config.noise])
-    return [
-        play_self_play_game(
-            evaluator, params, config.ends, noise, seed, config.physics, config.extra_ends
-        )
-        for seed in seeds
-    ]
+    tau_fgz, tau = config.tau_opening, config.tau
+    if config.games_in_flight == 1 and config.leaves_per_round == 1:
+        evaluator = kr_dl_evaluator(net, tau_fgz=tau_fgz, tau=tau, win_table=table)
+        return [
+            play_self_play_game(
+                evaluator, params, config.ends, noise, seed, config.physics, config.extra_ends
+            )
+            for seed in seeds
+        ]
+    return play_self_play_games(
+        kr_dl_batch_evaluator(net, tau_fgz=tau_fgz, tau=tau, win_table=table),
+        params,
+        config.ends,
+        noise,
+        seeds,
+        config.physics,
+        config.extra_ends,
+        config.games_in_flight,
+    )
 
 
 def evaluation_games(

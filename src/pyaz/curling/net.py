@@ -72,8 +72,49 @@ def kr_dl_evaluator(
     (P_win[n, d + max_diff], from ``curling.win_probability_table`` or ``curling.seed002_table``),
     team 0's game win rate minus 0.5 through the multi-end table (seed 002's KR-DRL-MES). A
     finished end (16 stones thrown; the search passes it when ``evaluate_finished_ends`` is set)
-    is valued by its real score, as a one-hot distribution."""
+    is valued by its real score, as a one-hot distribution. One network call per leaf; see
+    :func:`kr_dl_batch_evaluator` for many leaves per call."""
+    batch = kr_dl_batch_evaluator(net, tau_fgz, tau, fgz_shots, win_table, chunk=1)
+
+    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
+        values, candidates, weights = batch([state])
+        if state.shot >= 16:
+            return float(values[0]), None, None
+        assert weights is not None
+        return float(values[0]), candidates, weights[0]
+
+    return evaluate
+
+
+def kr_dl_batch_evaluator(
+    net: CurlingNet,
+    tau_fgz: float = 1.0,
+    tau: float = 0.33,
+    fgz_shots: int = 3,
+    win_table: np.ndarray | None = None,
+    chunk: int = 4,
+) -> curling.BatchEvaluatorFn:
+    """:func:`kr_dl_evaluator` for ``pyaz.curling.kr_uct_search_many``: the leaves of a round go
+    through the network together (the finished ends among them are valued by their real score),
+    in forward passes of exactly ``chunk`` rows (the last one padded with empty planes). A row's
+    output then does not depend on which other leaves share its batch (CPU kernels round
+    differently for different batch sizes), so self-play games do not depend on how many games
+    are in flight or how they are split among worker processes. ``chunk=0``: one forward pass of
+    all the leaves (faster for big batches; the rounding then depends on the batch)."""
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 0:
+        raise ValueError(f"chunk must be an int >= 0, got {chunk!r}")
     net.eval()
+
+    def forward(planes: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        rows = len(planes)
+        if chunk == 0:
+            out: tuple[torch.Tensor, torch.Tensor] = net(torch.from_numpy(planes))
+            return out
+        padded = np.zeros((-(-rows // chunk) * chunk, *planes.shape[1:]), dtype=planes.dtype)
+        padded[:rows] = planes
+        outputs = [net(torch.from_numpy(padded[i : i + chunk])) for i in range(0, rows, chunk)]
+        logits = torch.cat([o[0] for o in outputs])[:rows]
+        return logits, torch.cat([o[1] for o in outputs])[:rows]
 
     def value_of(state: curling.GameState, bins: np.ndarray) -> float:
         if win_table is not None:
@@ -82,15 +123,26 @@ def kr_dl_evaluator(
         return expected if state.to_move == 0 else -expected
 
     @torch.no_grad()
-    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
-        if state.shot >= 16:
-            return value_of(state, curling.house_score_distribution(state)), None, None
-        planes = torch.from_numpy(curling.encode(state)).unsqueeze(0)
-        logits, value_logits = net(planes)
-        temperature = tau_fgz if state.shot < fgz_shots else tau
-        probs = torch.softmax(logits[0].double() / temperature, dim=0).numpy()
-        bins = torch.softmax(value_logits[0].double(), dim=0).numpy()
-        return value_of(state, bins), _GRID_TARGETS, probs
+    def evaluate(
+        states: list[curling.GameState],
+    ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        values = np.zeros(len(states))
+        weights = np.zeros((len(states), curling.NUM_ACTIONS))
+        live = [i for i, s in enumerate(states) if s.shot < 16]
+        for i, state in enumerate(states):
+            if state.shot >= 16:
+                values[i] = value_of(state, curling.house_score_distribution(state))
+        if live:
+            logits, value_logits = forward(np.stack([curling.encode(states[i]) for i in live]))
+            temperature = torch.tensor(
+                [tau_fgz if states[i].shot < fgz_shots else tau for i in live], dtype=torch.float64
+            )
+            probs = torch.softmax(logits.double() / temperature[:, None], dim=1).numpy()
+            bins = torch.softmax(value_logits.double(), dim=1).numpy()
+            weights[live] = probs
+            for row, i in enumerate(live):
+                values[i] = value_of(states[i], bins[row])
+        return values, _GRID_TARGETS, weights
 
     return evaluate
 

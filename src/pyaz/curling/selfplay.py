@@ -10,6 +10,7 @@ and stored sparsely: the ``POLICY_CELLS`` heaviest cells, renormalised.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -105,6 +106,59 @@ class PlayedGame:
     end_scores: list[tuple[int, int]]
 
 
+@dataclass
+class _GameInPlay:
+    """A self-play game under way: its state and what it has recorded so far."""
+
+    seed: int
+    state: curling.GameState
+    packed: list[np.ndarray] = field(default_factory=list)
+    shot_no: list[int] = field(default_factory=list)
+    cells: list[np.ndarray] = field(default_factory=list)
+    weights: list[np.ndarray] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    teams: list[int] = field(default_factory=list)
+    shots_thrown: int = 0
+
+    def search_params(self, params: curling.KrUctParams) -> curling.KrUctParams:
+        """A copy of ``params`` seeded for this game's next shot."""
+        mine = copy.copy(params)
+        mine.seed = self.seed * 100_003 + self.shots_thrown
+        return mine
+
+    def throw(self, result: curling.KrUctResult, noise: curling.NoiseParams) -> None:
+        """Records the position with the search's policy target and throws its best shot."""
+        c, w = policy_target(result.children)
+        state = self.state
+        self.packed.append(pack_planes(curling.encode(state)))
+        self.shot_no.append(state.shot)
+        self.cells.append(c)
+        self.weights.append(w)
+        self.ends.append(state.end)
+        self.teams.append(state.to_move)
+        model = state.rules.physics.model
+        shot = curling.target_to_shot(result.best, model)
+        state.apply(curling.perturb(shot, noise, model, self.seed * 7919 + self.shots_thrown))
+        self.shots_thrown += 1
+
+    def finish(self) -> PlayedGame:
+        """The examples with their value targets, once the game is over."""
+        end_scores = [(int(a), int(b)) for a, b in self.state.end_scores]
+        bins = []
+        for end, team in zip(self.ends, self.teams, strict=True):
+            a, b = end_scores[end]
+            mine = (a - b) if team == 0 else (b - a)
+            bins.append(int(np.clip(mine, -8, 8)) + 8)
+        shots = Shots(
+            np.stack(self.packed),
+            np.array(self.shot_no, dtype=np.int8),
+            np.stack(self.cells),
+            np.stack(self.weights),
+            np.array(bins, dtype=np.int8),
+        )
+        return PlayedGame(shots, end_scores)
+
+
 def play_self_play_game(
     evaluator: curling.LeafEvaluatorFn,
     params: curling.KrUctParams,
@@ -116,38 +170,82 @@ def play_self_play_game(
 ) -> PlayedGame:
     """KR-DL-UCT against itself for ``num_ends`` ends with execution noise; every shot is
     recorded with the search's policy target, and the value targets are filled in as each end
-    is scored."""
-    state = curling.new_game(num_ends=num_ends, physics=physics, extra_ends=extra_ends)
-    model = state.rules.physics.model
-    packed, shot_no, cells, weights, ends, teams = [], [], [], [], [], []
-    k = 0
-    while not state.is_game_over:
-        params.seed = seed * 100_003 + k
-        result = curling.kr_uct_search(state, params, evaluator)
-        c, w = policy_target(result.children)
-        packed.append(pack_planes(curling.encode(state)))
-        shot_no.append(state.shot)
-        cells.append(c)
-        weights.append(w)
-        ends.append(state.end)
-        teams.append(state.to_move)
-        shot = curling.target_to_shot(result.best, model)
-        state.apply(curling.perturb(shot, noise, model, seed * 7919 + k))
-        k += 1
-    end_scores = [(int(a), int(b)) for a, b in state.end_scores]
-    bins = []
-    for end, team in zip(ends, teams, strict=True):
-        a, b = end_scores[end]
-        mine = (a - b) if team == 0 else (b - a)
-        bins.append(int(np.clip(mine, -8, 8)) + 8)
-    shots = Shots(
-        np.stack(packed),
-        np.array(shot_no, dtype=np.int8),
-        np.stack(cells),
-        np.stack(weights),
-        np.array(bins, dtype=np.int8),
-    )
-    return PlayedGame(shots, end_scores)
+    is scored. The evaluator is called once per leaf (see :func:`play_self_play_games` for the
+    batched driver)."""
+    game = _GameInPlay(seed, curling.new_game(num_ends, physics=physics, extra_ends=extra_ends))
+    while not game.state.is_game_over:
+        game.throw(curling.kr_uct_search(game.state, game.search_params(params), evaluator), noise)
+    return game.finish()
+
+
+@dataclass
+class BatchCounters:
+    """Evaluator calls and leaves of a batched self-play run (mean batch = leaves / calls)."""
+
+    calls: int = 0
+    leaves: int = 0
+    max_batch: int = 0
+
+    def add(self, counts: dict[str, int]) -> None:
+        self.calls += int(counts["calls"])
+        self.leaves += int(counts["leaves"])
+        self.max_batch = max(self.max_batch, int(counts["max_batch"]))
+
+
+def play_self_play_games(
+    evaluator: curling.BatchEvaluatorFn,
+    params: curling.KrUctParams,
+    num_ends: int,
+    noise: curling.NoiseParams,
+    seeds: list[int],
+    physics: str = "fcv1",
+    extra_ends: int = 0,
+    games_in_flight: int = 0,
+    counters: BatchCounters | None = None,
+) -> list[PlayedGame]:
+    """:func:`play_self_play_game` for every seed, up to ``games_in_flight`` games at a time (0:
+    all of them): the searches for the next shot of every game run together in C++ and each
+    round sends the waiting leaves of all of them to ``evaluator`` in one call (with
+    ``params.leaves_per_round`` leaves per search and round). With leaves_per_round = 1 each
+    game is the one :func:`play_self_play_game` plays with an evaluator that gives the same
+    values. ``counters`` (optional) receives the evaluator calls and leaves."""
+    if isinstance(games_in_flight, bool) or not isinstance(games_in_flight, int):
+        raise TypeError(f"games_in_flight must be an int, got {games_in_flight!r}")
+    if games_in_flight < 0:
+        raise ValueError(f"games_in_flight must be >= 0, got {games_in_flight}")
+    if params.leaves_per_round < 1:
+        raise ValueError(f"leaves_per_round must be >= 1, got {params.leaves_per_round}")
+    width = games_in_flight or max(1, len(seeds))
+    played: list[PlayedGame] = []
+    for first in range(0, len(seeds), width):
+        games = [
+            _GameInPlay(s, curling.new_game(num_ends, physics=physics, extra_ends=extra_ends))
+            for s in seeds[first : first + width]
+        ]
+        _play_together(games, evaluator, params, noise, counters)
+        played.extend(game.finish() for game in games)
+    return played
+
+
+def _play_together(
+    games: list[_GameInPlay],
+    evaluator: curling.BatchEvaluatorFn,
+    params: curling.KrUctParams,
+    noise: curling.NoiseParams,
+    counters: BatchCounters | None,
+) -> None:
+    """One shot of every unfinished game per step, all their searches batched together."""
+    while True:
+        live = [g for g in games if not g.state.is_game_over]
+        if not live:
+            return
+        results, counts = curling.kr_uct_search_many(
+            [g.state for g in live], [g.search_params(params) for g in live], evaluator
+        )
+        if counters is not None:
+            counters.add(counts)
+        for game, result in zip(live, results, strict=True):
+            game.throw(result, noise)
 
 
 def end_counts(end_scores: list[tuple[int, int]]) -> np.ndarray:
