@@ -40,7 +40,8 @@ PUBLISHED = [
     (4, 6, "draw", 24),
     (5, 6, "draw", 30),
 ]
-PUBLISHED_SLOW = [(7, 5, "draw", 35), (6, 6, "2nd", 36), (7, 6, "1st", 41)]
+PUBLISHED_LARGER = [(7, 5, "draw", 35), (6, 6, "2nd", 36)]
+PUBLISHED_SLOW = [(7, 6, "1st", 41)]
 
 
 def _published_score(width: int, height: int, outcome: str, last_ply: int) -> int:
@@ -66,13 +67,21 @@ def test_empty_boards_match_the_published_results(
     _check_published(width, height, outcome, last_ply)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("width", "height", "outcome", "last_ply"), PUBLISHED_SLOW)
+@pytest.mark.parametrize(("width", "height", "outcome", "last_ply"), PUBLISHED_LARGER)
 def test_larger_empty_boards_match_the_published_results(
     width: int, height: int, outcome: str, last_ply: int
 ) -> None:
-    """7x5 and 6x6 take about half a minute each; 7x6 did not finish in ten minutes on the
-    shared 2-core development machine (it solves all seven first moves)."""
+    """About half a minute each on the 2-core development machine."""
+    _check_published(width, height, outcome, last_ply)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("width", "height", "outcome", "last_ply"), PUBLISHED_SLOW)
+def test_the_7x6_empty_board_matches_the_published_result(
+    width: int, height: int, outcome: str, last_ply: int
+) -> None:
+    """Did not finish in ten minutes on the shared 2-core development machine (it solves all
+    seven first moves), so it is left out of the default run: ``python -m pytest -m slow``."""
     _check_published(width, height, outcome, last_ply)
 
 
