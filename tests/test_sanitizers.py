@@ -5,11 +5,13 @@ UndefinedBehaviorSanitizer, and again with ThreadSanitizer, must finish with "al
 without a single sanitizer report. A plain C++ binary, so no instrumented Python is needed.
 
 Each build takes about a minute of two cores; the builds are kept in ``PYAZ_SANITIZER_BUILD``
-(default: a folder in the system's temporary directory) so that a second run only relinks.
+(default: a folder in the system's temporary directory), one per checkout, so that a second run
+only relinks.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -46,7 +48,8 @@ def _build(option: str) -> Path:
     if cmake is None or ninja is None:
         pytest.skip("cmake and ninja are needed (pip install '.[test]')")
     base = Path(os.environ.get("PYAZ_SANITIZER_BUILD", Path(tempfile.gettempdir()) / "pyaz-san"))
-    build = base / option.lower()
+    tree = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]  # one build per checkout
+    build = base / f"{option.lower()}-{tree}"
     configure = [
         cmake, "-S", str(ROOT), "-B", str(build), "-G", "Ninja", f"-D{option}=ON",
         "-DCMAKE_BUILD_TYPE=RelWithDebInfo", f"-Dpybind11_DIR={_pybind11_cmake_dir()}",
