@@ -50,13 +50,7 @@ def pair_player(
 
 def build_pair_player(spec: PresetSpec) -> Player:
     """The ``alphagomoku:PATH[:SIMS]`` preset (see :mod:`pyaz.eval.presets`)."""
-    if not spec.rest:
-        raise ValueError(f"{spec.text!r}: say which pair, alphagomoku:PATH[:SIMULATIONS]")
-    path, simulations = spec.rest, DEFAULT_SIMULATIONS
-    head, _, tail = spec.rest.rpartition(":")
-    if head and tail.isdigit():
-        path, simulations = head, int(tail)
-    spec.check_range("the number of simulations", simulations, 1, 10**9)
+    path, simulations = spec.path_and_simulations(DEFAULT_SIMULATIONS, what="pair")
     pair = load_pair(path)
     pair.check(spec.state)
     return pair_player(pair, simulations, name=spec.text, seed=spec.seed, runtime=spec.runtime)

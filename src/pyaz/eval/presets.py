@@ -136,6 +136,18 @@ class _Spec:
                 ) from None
         return values
 
+    def path_and_simulations(self, default: int, what: str = "network") -> tuple[str, int]:
+        """``PATH[:SIMULATIONS]`` of a network preset (SIMULATIONS ``default`` when absent):
+        ValueError without a PATH or with SIMULATIONS outside 1..10**9."""
+        if not self.rest:
+            raise ValueError(f"{self.text!r}: say which {what}, {self.kind}:PATH[:SIMULATIONS]")
+        path, simulations = self.rest, default
+        head, _, tail = self.rest.rpartition(":")
+        if head and tail.isdigit():
+            path, simulations = head, int(tail)
+        self.check_range("the number of simulations", simulations, 1, 10**9)
+        return path, simulations
+
     def check_range(self, what: str, value: int, low: int, high: int) -> None:
         if not low <= value <= high:
             raise ValueError(f"{self.text!r}: {what} must be in {low}..{high}, got {value}")
@@ -207,13 +219,7 @@ def _mentor(spec: _Spec) -> Player:
 
 
 def _model(spec: _Spec) -> Player:
-    if not spec.rest:
-        raise ValueError(f"{spec.text!r}: say which network, model:PATH[:SIMULATIONS]")
-    path, simulations = spec.rest, DEFAULT_MODEL_SIMULATIONS
-    head, _, tail = spec.rest.rpartition(":")
-    if head and tail.isdigit():
-        path, simulations = head, int(tail)
-    spec.check_range("the number of simulations", simulations, 1, 10**9)
+    path, simulations = spec.path_and_simulations(DEFAULT_MODEL_SIMULATIONS)
     from pyaz.nets import load_model
 
     model = load_model(path, cached=True)

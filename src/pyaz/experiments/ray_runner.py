@@ -76,11 +76,8 @@ def _run_tasks(pending: list[RunSpec], out: Path, progress: Progress, cpus: floa
             finished, remaining = ray.wait(remaining, num_returns=1)
             for ref in finished:
                 progress.finished(refs[ref], float(ray.get(ref)))
-            running = min(slots, len(remaining))
-            left_cost = sum(refs[ref].cost for ref in remaining)
-            progress.write(
-                f"{', '.join(refs[ref].name for ref in finished)}: finished; "
-                + progress.line(progress.done, running, len(remaining) - running, left_cost)
+            progress.report(
+                [refs[ref] for ref in finished], [refs[ref] for ref in remaining], slots
             )
     except BaseException:
         for ref in remaining:

@@ -87,6 +87,15 @@ class Progress:
         self.done_cost += spec.cost
         self.seconds += seconds
 
+    def report(self, finished: list[RunSpec], remaining: list[RunSpec], slots: int) -> None:
+        """The line after ``finished`` ended, ``remaining`` still to finish on ``slots``."""
+        running = min(slots, len(remaining))
+        left_cost = sum(spec.cost for spec in remaining)
+        self.write(
+            f"{', '.join(spec.name for spec in finished)}: finished; "
+            + self.line(self.done, running, len(remaining) - running, left_cost)
+        )
+
     def line(self, done: int, running: int, left: int, remaining_cost: float) -> str:
         eta = "?"
         if self.done_cost > 0:
@@ -240,13 +249,9 @@ def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Prog
             while remaining:
                 finished, remaining = wait(remaining, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    spec = futures[future]
-                    progress.finished(spec, future.result())
-                running = min(workers, len(remaining))
-                left_cost = sum(futures[f].cost for f in remaining)
-                progress.write(
-                    f"{', '.join(futures[f].name for f in finished)}: finished; "
-                    + progress.line(progress.done, running, len(remaining) - running, left_cost)
+                    progress.finished(futures[future], future.result())
+                progress.report(
+                    [futures[f] for f in finished], [futures[f] for f in remaining], workers
                 )
         except BaseException:
             for future in futures:

@@ -126,13 +126,7 @@ def build_policy_player(spec: PresetSpec) -> Player:
 
 def build_mcts_player(spec: PresetSpec) -> Player:
     """The ``zetago-mcts:PATH[:SIMS]`` preset: the policy inside seed 003's tree search."""
-    text, rest, state, seed = spec.text, spec.rest, spec.state, spec.seed
-    path, simulations = rest, DEFAULT_SIMULATIONS
-    head, _, tail = rest.rpartition(":")
-    if head and tail.isdigit():
-        path, simulations = head, int(tail)
-    if simulations < 1:
-        raise ValueError(f"{text!r}: the number of simulations must be >= 1, got {simulations}")
-    player = ZetaGoMctsPlayer(_load(text, path), simulations, name=text, seed=seed)
-    player.reset(state)
+    path, simulations = spec.path_and_simulations(DEFAULT_SIMULATIONS)
+    player = ZetaGoMctsPlayer(_load(spec.text, path), simulations, name=spec.text, seed=spec.seed)
+    player.reset(spec.state)
     return player
