@@ -10,7 +10,11 @@ and the first line of his Test_L3_R1 set), and a plain minimax written here in P
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -163,6 +167,83 @@ def test_every_move_matches_brute_force(width: int, height: int, low: int) -> No
         assert solution.score == _minimax(state), str(state)
 
 
+@pytest.mark.parametrize(("width", "height", "outcome", "last_ply"), PUBLISHED + PUBLISHED_LARGER)
+def test_the_value_alone_matches_the_published_results(
+    width: int, height: int, outcome: str, last_ply: int
+) -> None:
+    value = pyaz.solve_value(pyaz.make("connect_four", width=width, height=height))
+    assert value == {"draw": 0, "1st": 1, "2nd": -1}[outcome]
+
+
+@pytest.mark.parametrize(("width", "height", "low"), [(4, 4, 0), (5, 4, 4), (7, 6, 28)])
+def test_the_value_alone_matches_brute_force(width: int, height: int, low: int) -> None:
+    for state in _random_positions(width, height, 40, low, seed=width * 100 + height):
+        score = _minimax(state)
+        assert pyaz.solve_value(state) == (score > 0) - (score < 0), str(state)
+
+
+def _mirror_pair(rng: random.Random, plies: int) -> tuple[pyaz.ConnectFour, pyaz.ConnectFour]:
+    """A random 7x6 position and its mirror image (the columns played, reversed)."""
+    while True:
+        state = pyaz.make("connect_four", width=7, height=6)
+        mirror = pyaz.make("connect_four", width=7, height=6)
+        while state.ply < plies and not state.is_terminal():
+            column = rng.choice(state.legal_actions())
+            state.apply(column)
+            mirror.apply(6 - column)
+        if not state.is_terminal():
+            return state, mirror  # type: ignore[return-value]
+
+
+def test_mirror_images_get_mirrored_scores() -> None:
+    """The table holds one entry for a position and its mirror image: a wrong key would give
+    the two different scores. A fresh solver for each image, then one solver for both."""
+    rng = random.Random(5)
+    shared = pyaz.ConnectFourSolver()
+    for plies in (14, 16, 18, 20, 22, 24):
+        state, mirror = _mirror_pair(rng, plies)
+        assert (mirror.board() == state.board()[:, ::-1]).all()
+        scores = pyaz.ConnectFourSolver().move_scores(state)
+        assert pyaz.ConnectFourSolver().move_scores(mirror) == scores[::-1]
+        assert shared.move_scores(state) == scores
+        assert shared.move_scores(mirror) == scores[::-1]
+
+
+def _symmetric_position(rng: random.Random, plies: int) -> pyaz.ConnectFour:
+    """A random 7x6 position equal to its mirror image: blocks of four moves c, d, 6-c, 6-d."""
+    while True:
+        state = pyaz.make("connect_four", width=7, height=6)
+        while state.ply < plies and not state.is_terminal():
+            c, d = rng.choice([0, 1, 2, 4, 5, 6]), rng.choice([0, 1, 2, 4, 5, 6])
+            block = [c, d, 6 - c, 6 - d]
+            trial = state.clone()
+            for column in block:
+                if trial.is_terminal() or column not in trial.legal_actions():
+                    break
+                trial.apply(column)
+            else:
+                state = trial
+                continue
+            break
+        if state.ply == plies and not state.is_terminal():
+            return state  # type: ignore[return-value]
+
+
+def test_a_symmetric_position_scores_mirror_moves_alike() -> None:
+    """move_scores takes a symmetric position's mirror moves from their images: each must equal
+    the score of its own child, solved apart."""
+    rng = random.Random(7)
+    for plies in (16, 20, 24):
+        state = _symmetric_position(rng, plies)
+        assert (state.board() == state.board()[:, ::-1]).all()
+        scores = pyaz.ConnectFourSolver().move_scores(state)
+        assert scores == scores[::-1]
+        for column in state.legal_actions():
+            child = state.child(column)
+            if not child.is_terminal():
+                assert scores[column] == -pyaz.ConnectFourSolver().solve(child), (plies, column)
+
+
 def test_solution_fields_agree() -> None:
     solution = pyaz.solve(_from_moves("44455554221"))
     assert solution.move_values[3].score == -15 and solution.move_values[5].score == -15
@@ -188,6 +269,10 @@ def test_errors_name_the_bad_value() -> None:
         pyaz.solve(finished)
     with pytest.raises(ValueError, match="over"):
         pyaz.ConnectFourSolver().solve(finished)
+    with pytest.raises(ValueError, match="over"):
+        pyaz.solve_value(finished)
+    with pytest.raises(ValueError, match="othello"):
+        pyaz.solve_value(pyaz.make("othello", size=6))
 
 
 # -- perfect-play agreement -----------------------------------------------------------------
@@ -257,3 +342,31 @@ def test_selfplay_records_perfect_agreement(tmp_path) -> None:  # type: ignore[n
     assert record["opponent"] == "perfect" and record["eval_positions"] == 6
     assert 0.0 <= record["perfect_agreement"] <= 1.0
     assert record["perfect_agreement"] == record["eval_kept"] / 6
+    _check_probe(out, tmp_path / "probe")
+
+
+def _check_probe(run, out) -> None:  # type: ignore[no-untyped-def]
+    """bench/connect_four_probe.py (a documented script) on a one-iteration run: every row,
+    every phase, shares in [0, 1], and the UCT references beside the network's rows."""
+    script = Path(__file__).resolve().parents[1] / "bench" / "connect_four_probe.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--run", str(run), "--out", str(out), "--positions", "5",
+         "--simulations", "4"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((out / "probe.json").read_text())
+    assert summary["positions"] == {
+        "early": {"count": 5, "plies": [3, 6]},
+        "middle": {"count": 5, "plies": [7, 11]},
+        "late": {"count": 5, "plies": [12, 14]},
+    }
+    players = [(row["network"], row["player"]) for row in summary["rows"]]
+    assert players == [
+        ("-", "uct-4"),
+        ("iter 1", "policy"),
+        ("iter 1", "value"),
+        ("iter 1", "puct-4"),
+    ]
+    for row in summary["rows"]:
+        assert all(0.0 <= row[phase] <= 1.0 for phase in ("early", "middle", "late"))

@@ -36,7 +36,7 @@ from pyaz._version import __version__
 from pyaz.games import GAMES, GameState, make
 from pyaz.games.sgf import go_from_sgf, go_to_sgf
 from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
-from pyaz.search import Search, SelfPlay, SelfPlayRecords, Solution, solve
+from pyaz.search import Search, SelfPlay, SelfPlayRecords, Solution, solve, solve_value
 
 __all__ = [
     "GAMES",
@@ -63,6 +63,7 @@ __all__ = [
     "random_game_lengths",
     "random_playouts",
     "solve",
+    "solve_value",
     "transform_planes",
     "transform_policy",
 ]

@@ -1,6 +1,7 @@
 // Multithreaded search and self-play stress run for the sanitizers (no Python involved):
 // build with -DPYAZ_TSAN=ON or -DPYAZ_ASAN=ON and run the `pyaz_stress` binary; any data race,
 // memory error or broken invariant makes it fail.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "games/connect_four.h"
 #include "games/gomoku.h"
 #include "games/othello.h"
+#include "search/connect_four_solver.h"
 #include "search/mcts.h"
 #include "search/selfplay.h"
 
@@ -79,9 +81,23 @@ void stress_self_play(const Game& start, int threads) {
     check(records.game_status.size() == 24, "self-play finished every game");
 }
 
+// The exact solver on a small table (many collisions, every slot rewritten): the published
+// values of the empty 5x4 (a draw) and 6x4 (a second-player win with the 12th disc) boards.
+void stress_solver() {
+    pyaz::ConnectFourSolver solver(10007);
+    check(solver.solve(pyaz::ConnectFour(5, 4)) == 0, "the empty 5x4 board is a draw");
+    check(solver.value(pyaz::ConnectFour(6, 4)) == -1, "the empty 6x4 board is lost");
+    const auto scores = solver.move_scores(pyaz::ConnectFour(6, 4));
+    int best = -100;
+    for (const auto& score : scores) best = std::max(best, score.value_or(-100));
+    check(scores.size() == 6 && best == -1, "6x4: the best moves lose with the opponent's 12th disc");
+    check(scores.front() == scores.back(), "6x4: mirror moves score alike");
+}
+
 }  // namespace
 
 int main() {
+    stress_solver();
     for (int threads : {2, 4}) {
         stress_search(pyaz::Othello(8), threads);
         stress_search(pyaz::ConnectFour(7, 6), threads);

@@ -53,7 +53,8 @@ void register_connect_four_solver(py::module_& m) {
         m, "ConnectFourSolver",
         "Exact Connect Four solver for boards up to 7 columns x 6 rows (Pascal Pons' method: "
         "bitboards, negamax with alpha-beta over non-losing moves, a transposition table of "
-        "bounds, threat-count move ordering, null-window search for the exact score). Scores "
+        "bounds shared by mirror images, threat-count move ordering, null-window search for "
+        "the exact score). Scores "
         "are for the side to move: 0 a draw; a win with the mover's k-th disc scores "
         "width*height//2 + 1 - k ((width*height + 1 - n)//2 when the winning disc is played "
         "after n discs), a loss the negative of the opponent's. The table (8 bytes an entry) "
@@ -75,6 +76,17 @@ void register_connect_four_solver(py::module_& m) {
             py::arg("state"),
             "The exact score of the state for the side to move. ValueError for a board above 7 "
             "columns x 6 rows or a finished game; KeyboardInterrupt on Ctrl-C.")
+        .def(
+            "value",
+            [](LockedSolver& locked, const ConnectFour& state) {
+                return solve_without_gil(locked, state, [](auto& solver, const auto& s, const auto& stop) {
+                    return solver.value(s, stop);
+                }).value_or(0);
+            },
+            py::arg("state"),
+            "The game-theoretic value for the side to move: 1 a win, 0 a draw, -1 a loss, "
+            "without the exact score (two null-window searches: much quicker than solve() on "
+            "early positions). Errors as solve().")
         .def(
             "move_scores",
             [](LockedSolver& locked, const ConnectFour& state) {

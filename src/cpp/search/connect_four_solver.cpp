@@ -182,20 +182,44 @@ int ConnectFourSolver::solve_position(const Position& p) {
     return lowest;
 }
 
+// Bounds stored by a search cut off part-way may be wrong, so an interrupted search clears
+// the table.
+template <class Search>
+auto ConnectFourSolver::interruptible(const std::function<bool()>& interrupted, Search&& search)
+    -> std::optional<decltype(search())> {
+    interrupted_ = &interrupted;
+    try {
+        auto result = search();
+        interrupted_ = nullptr;
+        return result;
+    } catch (const Interrupted&) {
+        interrupted_ = nullptr;
+        std::fill(table_.begin(), table_.end(), 0);
+        return std::nullopt;
+    }
+}
+
 std::optional<int> ConnectFourSolver::solve(const ConnectFour& state,
                                             const std::function<bool()>& interrupted) {
     check_solvable(state);
     set_geometry(state.width(), state.height());
-    interrupted_ = &interrupted;
-    try {
-        const int score = solve_position(position_of(state));
-        interrupted_ = nullptr;
-        return score;
-    } catch (const Interrupted&) {
-        interrupted_ = nullptr;
-        std::fill(table_.begin(), table_.end(), 0);  // bounds from a cut-off search may be wrong
-        return std::nullopt;
-    }
+    const Position p = position_of(state);
+    return interruptible(interrupted, [&] { return solve_position(p); });
+}
+
+// Win when a score above 0 is proved, else loss when one below 0 is, else a draw.
+int ConnectFourSolver::value_of_position(const Position& p) {
+    if (can_win_next(p)) return 1;
+    if (negamax(p, 0, 1) > 0) return 1;
+    return negamax(p, -1, 0) < 0 ? -1 : 0;
+}
+
+std::optional<int> ConnectFourSolver::value(const ConnectFour& state,
+                                            const std::function<bool()>& interrupted) {
+    check_solvable(state);
+    set_geometry(state.width(), state.height());
+    const Position p = position_of(state);
+    return interruptible(interrupted, [&] { return value_of_position(p); });
 }
 
 std::vector<std::optional<int>> ConnectFourSolver::move_scores(
@@ -204,23 +228,37 @@ std::vector<std::optional<int>> ConnectFourSolver::move_scores(
     set_geometry(state.width(), state.height());
     const Position p = position_of(state);
     const Bitboard wins = winning_cells(p.current, p.mask);
-    std::vector<std::optional<int>> scores(width_);
-    interrupted_ = &interrupted;
-    try {
+    const Bitboard key = p.current + p.mask;
+    const bool symmetric = key == mirrored(key);
+    auto scores = interruptible(interrupted, [&] {
+        std::vector<std::optional<int>> found(width_);
         for (int c = 0; c < width_; ++c) {
             const Bitboard move = possible_moves(p) & column_cells(c);
             if (!move) continue;
-            if (move & wins) scores[c] = win_score(p.moves);
-            else if (p.moves + 1 == cells_) scores[c] = 0;
-            else scores[c] = -solve_position(played(p, move));
+            if (symmetric && c > width_ - 1 - c) found[c] = found[width_ - 1 - c];  // mirror move
+            else if (move & wins) found[c] = win_score(p.moves);
+            else if (p.moves + 1 == cells_) found[c] = 0;
+            else found[c] = -solve_position(played(p, move));
         }
-    } catch (const Interrupted&) {
-        interrupted_ = nullptr;
-        std::fill(table_.begin(), table_.end(), 0);
-        return {};
+        return found;
+    });
+    return scores ? std::move(*scores) : std::vector<std::optional<int>>{};
+}
+
+// current + mask stays within each column's stride bits (current is a subset of mask, and a
+// column's mask is a run from the bottom), so the key's columns can be reversed as they are.
+Bitboard ConnectFourSolver::mirrored(Bitboard columns) const {
+    const Bitboard column = bit(stride_) - 1;
+    Bitboard image = 0;
+    for (int c = 0; c < width_; ++c) {
+        image |= ((columns >> (c * stride_)) & column) << ((width_ - 1 - c) * stride_);
     }
-    interrupted_ = nullptr;
-    return scores;
+    return image;
+}
+
+Bitboard ConnectFourSolver::key_of(const Position& p) const {
+    const Bitboard key = p.current + p.mask;
+    return std::min(key, mirrored(key));
 }
 
 void ConnectFourSolver::store(Bitboard key, int score, bool lower_bound) {

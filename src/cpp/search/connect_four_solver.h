@@ -4,7 +4,8 @@
 //     height + 1 bits (a guard bit on top, so that line shifts never wrap between columns);
 //   - negamax with alpha-beta on the exact score, only over moves that do not hand the
 //     opponent an immediate win (a forced block when there is one; a loss when there are two);
-//   - a transposition table keyed by discs + occupied (unique per position), storing upper or
+//   - a transposition table keyed by discs + occupied (unique per position) taken the same
+//     for a position and its mirror image (the smaller of the two keys), storing upper or
 //     lower bounds;
 //   - moves ordered by the winning cells they create (threats), ties centre-first;
 //   - the exact score by iterated null-window searches that halve [min, max].
@@ -41,6 +42,11 @@ public:
     // or so nodes; when it returns true the search stops, the table is cleared and nullopt is
     // returned.
     std::optional<int> solve(const ConnectFour& state, const std::function<bool()>& interrupted = {});
+
+    // The game-theoretic value for the side to move (+1 win, 0 draw, -1 loss) without the
+    // exact score: two null-window searches, much quicker than solve() on early positions.
+    // nullopt when interrupted, as solve().
+    std::optional<int> value(const ConnectFour& state, const std::function<bool()>& interrupted = {});
 
     // For each column, the exact score after playing it, for the player who plays it (nullopt
     // for a full column); empty when interrupted.
@@ -82,13 +88,20 @@ private:
 
     // Search.
     int solve_position(const Position& p);
+    int value_of_position(const Position& p);
+    // Runs `search` with `interrupted` polled; nullopt (and a cleared table) when it was.
+    template <class Search>
+    auto interruptible(const std::function<bool()>& interrupted, Search&& search)
+        -> std::optional<decltype(search())>;
     int negamax(const Position& p, int alpha, int beta);
     int ordered_moves(const Position& p, Bitboard candidates, Bitboard* out) const;
     void count_node();
 
     // Transposition table: entry = key << 8 | code; code 0 is empty, bit 7 marks a lower bound
     // and bits 0..6 hold score + 64.
-    static Bitboard key_of(const Position& p) { return p.current + p.mask; }
+    // Mirror images share one key: the smaller of the position's key and its mirror's.
+    Bitboard key_of(const Position& p) const;
+    Bitboard mirrored(Bitboard columns) const;
     void store(Bitboard key, int score, bool lower_bound);
     bool probe(Bitboard key, int& score, bool& lower_bound) const;
 

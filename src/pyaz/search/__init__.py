@@ -4,7 +4,7 @@ solver (:func:`solve`)."""
 
 from pyaz.search.search import Evaluator, Search, register_search_class
 from pyaz.search.selfplay import SelfPlay, SelfPlayRecords
-from pyaz.search.solver import MoveValue, Solution, solve
+from pyaz.search.solver import MoveValue, Solution, solve, solve_value
 
 __all__ = [
     "Evaluator",
@@ -15,4 +15,5 @@ __all__ = [
     "Solution",
     "register_search_class",
     "solve",
+    "solve_value",
 ]
