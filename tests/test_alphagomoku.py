@@ -192,7 +192,7 @@ def test_a_pair_of_mismatched_games_is_a_value_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="do not play the same game"):
         NetworkPair(nine.black, eleven.white)
     save_pair(nine, tmp_path / "pair.pt")
-    with pytest.raises(ValueError, match="another board size"):
+    with pytest.raises(ValueError, match="another game or board size"):
         make_player(f"alphagomoku:{tmp_path / 'pair.pt'}", pyaz.make("gomoku", size=11))
     with pytest.raises(ValueError, match="plays Gomoku"):
         load_pair(tmp_path).check(pyaz.make("othello", size=8))

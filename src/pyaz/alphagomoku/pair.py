@@ -26,6 +26,7 @@ import torch
 from pyaz.common.runlog import atomic_write_bytes
 from pyaz.games import GameState
 from pyaz.nets import PolicyValueNet, net_from_state, net_state
+from pyaz.nets.loading import LoadedModel
 from pyaz.nets.runtimes import make_evaluator
 from pyaz.train.checkpoint import torch_bytes
 
@@ -121,18 +122,17 @@ class NetworkPair:
         return NetworkPair(black, white, self.single, dict(self.settings), self.path)
 
     def check(self, state: GameState) -> None:
-        """ValueError unless the pair plays ``state``'s game (Gomoku planes and actions)."""
+        """ValueError unless the pair plays ``state``'s game (Gomoku planes and actions), with
+        the message of :func:`pyaz.nets.loading.check_network` for a network that does not fit."""
         if str(state.name) != "gomoku":
             raise ValueError(f"{self.path}: an AlphaGomoku pair plays Gomoku, not {state.name}")
-        config = self.black.config
-        wanted = (*state.planes_shape, state.num_actions)
-        got = (config.planes, config.height, config.width, config.actions)
-        if got != tuple(wanted):
-            raise ValueError(
-                f"{self.path}: the pair takes {got[0]}x{got[1]}x{got[2]} planes and {got[3]} "
-                f"actions, but this Gomoku has {wanted[0]}x{wanted[1]}x{wanted[2]} and "
-                f"{wanted[3]} (another board size)"
-            )
+        for net in self.nets():
+            training = net.training
+            net.eval()  # the check runs the network once: no batch-norm statistics may move
+            try:
+                LoadedModel(net, net.config, path=Path(self.path)).check(state)
+            finally:
+                net.train(training)
 
     def evaluator(self, runtime: str | None = None, threads: int = 1) -> Any:
         """The pair as the search's evaluator (a snapshot of the current weights): a
