@@ -121,6 +121,11 @@ SIGINT_PROGRAMS = {
     "print(1, flush=True); s.run(10**9, 'rollout')",
     "self-play": "p = pyaz.SelfPlay(pyaz.make('go', size=9), simulations=800, parallel_games=2); "
     "print(1, flush=True); p.play(10**6, 'rollout')",
+    "solver": "s = pyaz.ConnectFourSolver(); print(1, flush=True); "
+    "s.move_scores(pyaz.make('connect_four'))",
+    "solver-after": "s = pyaz.ConnectFourSolver(); print(1, flush=True)\n"
+    "try:\n    s.value(pyaz.make('connect_four'))\nexcept KeyboardInterrupt:\n"
+    "    print(s.solve(pyaz.make('connect_four', width=5, height=4)), flush=True); raise",
 }
 
 
@@ -138,6 +143,8 @@ def test_ctrl_c_stops_long_searches_and_self_play(program: str) -> None:
     finally:
         process.kill()
     assert process.stderr is not None and "KeyboardInterrupt" in process.stderr.read()
+    if program == "solver-after":  # the interrupted solver's table was cleared: right again
+        assert process.stdout.read().strip() == "0"
 
 
 # --------------------------------------------------------------------------- 6: silent accepts

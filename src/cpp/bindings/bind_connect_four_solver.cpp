@@ -1,15 +1,16 @@
 // Python binding of the exact Connect Four solver (search/connect_four_solver.h). The state is
-// checked and copied with the GIL held; the search runs without it and polls Ctrl-C.
+// checked and copied with the GIL held; the search runs without it and polls Ctrl-C
+// (bindings/signals.h, as the searches do).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
 
 #include "bindings/bindings.h"
+#include "bindings/signals.h"
 #include "search/connect_four_solver.h"
 
 namespace py = pybind11;
@@ -24,26 +25,16 @@ struct LockedSolver {
     ConnectFourSolver solver;
 };
 
-// Runs `work(interrupted)` on the solver without the GIL; `interrupted` takes the GIL to ask
-// Python for pending signals. A KeyboardInterrupt (or a signal handler's error) is raised after.
+// Runs `work(solver, state, interrupt)` without the GIL, Ctrl-C polled (python_signal_poll):
+// a KeyboardInterrupt (or a signal handler's error) leaves the search and reaches Python.
 template <class Work>
 auto solve_without_gil(LockedSolver& locked, const ConnectFour& state, Work&& work) {
     ConnectFourSolver::check_solvable(state);
     const ConnectFour copy = state;
-    bool signalled = false;
-    const std::function<bool()> interrupted = [&signalled] {
-        py::gil_scoped_acquire gil;
-        if (!signalled && PyErr_CheckSignals() != 0) signalled = true;
-        return signalled;
-    };
-    decltype(work(locked.solver, copy, interrupted)) result;
-    {
-        py::gil_scoped_release release;
-        std::lock_guard<std::mutex> lock(locked.mutex);
-        result = work(locked.solver, copy, interrupted);
-    }
-    if (signalled) throw py::error_already_set();
-    return result;
+    InterruptPoll interrupt = python_signal_poll();
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(locked.mutex);
+    return work(locked.solver, copy, &interrupt);
 }
 
 }  // namespace
@@ -68,10 +59,9 @@ void register_connect_four_solver(py::module_& m) {
         .def(
             "solve",
             [](LockedSolver& locked, const ConnectFour& state) {
-                // nullopt only when interrupted, and then solve_without_gil has raised.
-                return solve_without_gil(locked, state, [](auto& solver, const auto& s, const auto& stop) {
+                return solve_without_gil(locked, state, [](auto& solver, const auto& s, auto* stop) {
                     return solver.solve(s, stop);
-                }).value_or(0);
+                });
             },
             py::arg("state"),
             "The exact score of the state for the side to move. ValueError for a board above 7 "
@@ -79,9 +69,9 @@ void register_connect_four_solver(py::module_& m) {
         .def(
             "value",
             [](LockedSolver& locked, const ConnectFour& state) {
-                return solve_without_gil(locked, state, [](auto& solver, const auto& s, const auto& stop) {
+                return solve_without_gil(locked, state, [](auto& solver, const auto& s, auto* stop) {
                     return solver.value(s, stop);
-                }).value_or(0);
+                });
             },
             py::arg("state"),
             "The game-theoretic value for the side to move: 1 a win, 0 a draw, -1 a loss, "
@@ -90,7 +80,7 @@ void register_connect_four_solver(py::module_& m) {
         .def(
             "move_scores",
             [](LockedSolver& locked, const ConnectFour& state) {
-                return solve_without_gil(locked, state, [](auto& solver, const auto& s, const auto& stop) {
+                return solve_without_gil(locked, state, [](auto& solver, const auto& s, auto* stop) {
                     return solver.move_scores(s, stop);
                 });
             },

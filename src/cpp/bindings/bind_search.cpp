@@ -11,6 +11,7 @@
 
 #include "bindings/args.h"
 #include "bindings/bindings.h"
+#include "bindings/signals.h"
 #include "games/connect_four.h"
 #include "games/go.h"
 #include "games/gomoku.h"
@@ -27,15 +28,6 @@ namespace {
 constexpr int kMaxThreads = 1024;                 // search or self-play threads
 constexpr std::int64_t kMaxNodes = 1LL << 31;     // tree nodes are indexed by int32
 constexpr std::int64_t kMaxSimulations = 1LL << 62;
-
-// Polls Python's signal handlers (Ctrl-C raises KeyboardInterrupt) from a long C++ loop that runs
-// without the GIL, taking the GIL only for the check.
-InterruptPoll python_signal_poll() {
-    return InterruptPoll([] {
-        py::gil_scoped_acquire gil;
-        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    });
-}
 
 // Calls fn(planes[B, C, H, W]) -> (policy_logits[B, A], values[B]) with the GIL held only for
 // the call. The planes array is a read-only view of a C++ buffer, valid during the call.

@@ -1,12 +1,13 @@
 #include "search/connect_four_solver.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace pyaz {
 namespace {
 
-constexpr std::int64_t kPollEveryNodes = std::int64_t{1} << 20;
+constexpr std::int64_t kPollEveryNodes = 4096;  // InterruptPoll itself runs its check every 20 ms
 constexpr std::uint64_t kLowerBoundFlag = 0x80;
 constexpr int kScoreOffset = 64;
 
@@ -123,8 +124,8 @@ int ConnectFourSolver::ordered_moves(const Position& p, Bitboard candidates, Bit
 
 void ConnectFourSolver::count_node() {
     ++nodes_;
-    if (interrupted_ && *interrupted_ && nodes_ % kPollEveryNodes == 0 && (*interrupted_)()) {
-        throw Interrupted{};
+    if (interrupt_ && nodes_ % kPollEveryNodes == 0 && interrupt_->poll()) {
+        throw std::runtime_error("the Connect Four solver was stopped");  // by another thread
     }
 }
 
@@ -185,26 +186,24 @@ int ConnectFourSolver::solve_position(const Position& p) {
 // Bounds stored by a search cut off part-way may be wrong, so an interrupted search clears
 // the table.
 template <class Search>
-auto ConnectFourSolver::interruptible(const std::function<bool()>& interrupted, Search&& search)
-    -> std::optional<decltype(search())> {
-    interrupted_ = &interrupted;
+auto ConnectFourSolver::interruptible(InterruptPoll* interrupt, Search&& search) -> decltype(search()) {
+    interrupt_ = interrupt;
     try {
         auto result = search();
-        interrupted_ = nullptr;
+        interrupt_ = nullptr;
         return result;
-    } catch (const Interrupted&) {
-        interrupted_ = nullptr;
+    } catch (...) {
+        interrupt_ = nullptr;
         std::fill(table_.begin(), table_.end(), 0);
-        return std::nullopt;
+        throw;
     }
 }
 
-std::optional<int> ConnectFourSolver::solve(const ConnectFour& state,
-                                            const std::function<bool()>& interrupted) {
+int ConnectFourSolver::solve(const ConnectFour& state, InterruptPoll* interrupt) {
     check_solvable(state);
     set_geometry(state.width(), state.height());
     const Position p = position_of(state);
-    return interruptible(interrupted, [&] { return solve_position(p); });
+    return interruptible(interrupt, [&] { return solve_position(p); });
 }
 
 // Win when a score above 0 is proved, else loss when one below 0 is, else a draw.
@@ -214,23 +213,22 @@ int ConnectFourSolver::value_of_position(const Position& p) {
     return negamax(p, -1, 0) < 0 ? -1 : 0;
 }
 
-std::optional<int> ConnectFourSolver::value(const ConnectFour& state,
-                                            const std::function<bool()>& interrupted) {
+int ConnectFourSolver::value(const ConnectFour& state, InterruptPoll* interrupt) {
     check_solvable(state);
     set_geometry(state.width(), state.height());
     const Position p = position_of(state);
-    return interruptible(interrupted, [&] { return value_of_position(p); });
+    return interruptible(interrupt, [&] { return value_of_position(p); });
 }
 
-std::vector<std::optional<int>> ConnectFourSolver::move_scores(
-    const ConnectFour& state, const std::function<bool()>& interrupted) {
+std::vector<std::optional<int>> ConnectFourSolver::move_scores(const ConnectFour& state,
+                                                               InterruptPoll* interrupt) {
     check_solvable(state);
     set_geometry(state.width(), state.height());
     const Position p = position_of(state);
     const Bitboard wins = winning_cells(p.current, p.mask);
     const Bitboard key = p.current + p.mask;
     const bool symmetric = key == mirrored(key);
-    auto scores = interruptible(interrupted, [&] {
+    return interruptible(interrupt, [&] {
         std::vector<std::optional<int>> found(width_);
         for (int c = 0; c < width_; ++c) {
             const Bitboard move = possible_moves(p) & column_cells(c);
@@ -242,7 +240,6 @@ std::vector<std::optional<int>> ConnectFourSolver::move_scores(
         }
         return found;
     });
-    return scores ? std::move(*scores) : std::vector<std::optional<int>>{};
 }
 
 // current + mask stays within each column's stride bits (current is a subset of mask, and a

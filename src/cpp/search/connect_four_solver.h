@@ -17,12 +17,12 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <vector>
 
 #include "core/bitboard.h"
 #include "games/connect_four.h"
+#include "search/interrupt.h"
 
 namespace pyaz {
 
@@ -38,20 +38,18 @@ public:
     // ValueError (std::invalid_argument) for a board above 7 columns x 6 rows or a finished game.
     static void check_solvable(const ConnectFour& state);
 
-    // The exact score of `state` for the side to move. `interrupted` is polled every million
-    // or so nodes; when it returns true the search stops, the table is cleared and nullopt is
-    // returned.
-    std::optional<int> solve(const ConnectFour& state, const std::function<bool()>& interrupted = {});
+    // The exact score of `state` for the side to move. `interrupt` (optional) is polled every
+    // few thousand nodes; what its check throws stops the search and, after the table is
+    // cleared (bounds from a search cut off part-way may be wrong), leaves the call.
+    int solve(const ConnectFour& state, InterruptPoll* interrupt = nullptr);
 
     // The game-theoretic value for the side to move (+1 win, 0 draw, -1 loss) without the
-    // exact score: two null-window searches, much quicker than solve() on early positions.
-    // nullopt when interrupted, as solve().
-    std::optional<int> value(const ConnectFour& state, const std::function<bool()>& interrupted = {});
+    // exact score: two null-window searches. Interrupted as solve().
+    int value(const ConnectFour& state, InterruptPoll* interrupt = nullptr);
 
     // For each column, the exact score after playing it, for the player who plays it (nullopt
-    // for a full column); empty when interrupted.
-    std::vector<std::optional<int>> move_scores(const ConnectFour& state,
-                                                const std::function<bool()>& interrupted = {});
+    // for a full column). Interrupted as solve().
+    std::vector<std::optional<int>> move_scores(const ConnectFour& state, InterruptPoll* interrupt = nullptr);
 
     // Nodes searched since construction (or the last clear()).
     std::int64_t nodes() const { return nodes_; }
@@ -65,8 +63,6 @@ public:
     };
 
 private:
-    struct Interrupted {};  // thrown from deep in the search, caught by the public calls
-
     void set_geometry(int width, int height);
     Position position_of(const ConnectFour& state) const;
 
@@ -89,10 +85,9 @@ private:
     // Search.
     int solve_position(const Position& p);
     int value_of_position(const Position& p);
-    // Runs `search` with `interrupted` polled; nullopt (and a cleared table) when it was.
+    // Runs `search` with `interrupt` polled; clears the table when it throws.
     template <class Search>
-    auto interruptible(const std::function<bool()>& interrupted, Search&& search)
-        -> std::optional<decltype(search())>;
+    auto interruptible(InterruptPoll* interrupt, Search&& search) -> decltype(search());
     int negamax(const Position& p, int alpha, int beta);
     int ordered_moves(const Position& p, Bitboard candidates, Bitboard* out) const;
     void count_node();
@@ -115,7 +110,7 @@ private:
     int column_order_[kMaxWidth] = {};
     std::vector<std::uint64_t> table_;
     std::int64_t nodes_ = 0;
-    const std::function<bool()>* interrupted_ = nullptr;
+    InterruptPoll* interrupt_ = nullptr;
 };
 
 }  // namespace pyaz
