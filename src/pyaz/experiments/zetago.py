@@ -85,8 +85,8 @@ class ZetaGoExperiment(Experiment):
     costs = {  # noqa: RUF012
         "short": "tiny networks, 4 iterations of 8 games, 2-game matches: about 1-2 minutes",
         "cpu": "Table 1's networks (N = 8 reductions), 600 iterations of 32 games on 5x5, "
-        "600/1200 iterations of 16 games on 9x9 (transfer/scratch), 40-game matches: about "
-        "an hour on 2 cores (a 9x9 transfer iteration takes 3-4 s, a scratch one 0.7 s)",
+        "600/1200 iterations of 16 games on 9x9 (transfer/scratch), 40-game matches: 44 "
+        "minutes on 2 cores shared with another job (--workers 2; measured 2026-11-25)",
         "full": "Table 1's networks, 20,000 iterations: days on 2 cores",
     }
 
