@@ -25,16 +25,19 @@ struct LockedSolver {
     ConnectFourSolver solver;
 };
 
-// Runs `work(solver, state, interrupt)` without the GIL, Ctrl-C polled (python_signal_poll):
-// a KeyboardInterrupt (or a signal handler's error) leaves the search and reaches Python.
-template <class Work>
-auto solve_without_gil(LockedSolver& locked, const ConnectFour& state, Work&& work) {
-    ConnectFourSolver::check_solvable(state);
-    const ConnectFour copy = state;
-    InterruptPoll interrupt = python_signal_poll();
-    py::gil_scoped_release release;
-    std::lock_guard<std::mutex> lock(locked.mutex);
-    return work(locked.solver, copy, &interrupt);
+// A solver method as a Python method: the state is checked and copied with the GIL held, then
+// `method` runs without it, Ctrl-C polled (python_signal_poll), so that a KeyboardInterrupt (or
+// a signal handler's error) leaves the search and reaches Python.
+template <class Result>
+auto without_gil(Result (ConnectFourSolver::*method)(const ConnectFour&, InterruptPoll*)) {
+    return [method](LockedSolver& locked, const ConnectFour& state) {
+        ConnectFourSolver::check_solvable(state);
+        const ConnectFour copy = state;
+        InterruptPoll interrupt = python_signal_poll();
+        py::gil_scoped_release release;
+        std::lock_guard<std::mutex> lock(locked.mutex);
+        return (locked.solver.*method)(copy, &interrupt);
+    };
 }
 
 }  // namespace
@@ -56,35 +59,14 @@ void register_connect_four_solver(py::module_& m) {
              py::kw_only(), py::arg("table_entries") = ConnectFourSolver::kDefaultTableEntries,
              "table_entries: transposition-table size (a prime spreads keys best; the default, "
              "8388593, is 64 MiB).")
-        .def(
-            "solve",
-            [](LockedSolver& locked, const ConnectFour& state) {
-                return solve_without_gil(locked, state, [](auto& solver, const auto& s, auto* stop) {
-                    return solver.solve(s, stop);
-                });
-            },
-            py::arg("state"),
+        .def("solve", without_gil(&ConnectFourSolver::solve), py::arg("state"),
             "The exact score of the state for the side to move. ValueError for a board above 7 "
             "columns x 6 rows or a finished game; KeyboardInterrupt on Ctrl-C.")
-        .def(
-            "value",
-            [](LockedSolver& locked, const ConnectFour& state) {
-                return solve_without_gil(locked, state, [](auto& solver, const auto& s, auto* stop) {
-                    return solver.value(s, stop);
-                });
-            },
-            py::arg("state"),
+        .def("value", without_gil(&ConnectFourSolver::value), py::arg("state"),
             "The game-theoretic value for the side to move: 1 a win, 0 a draw, -1 a loss, "
-            "without the exact score (two null-window searches: much quicker than solve() on "
-            "early positions). Errors as solve().")
-        .def(
-            "move_scores",
-            [](LockedSolver& locked, const ConnectFour& state) {
-                return solve_without_gil(locked, state, [](auto& solver, const auto& s, auto* stop) {
-                    return solver.move_scores(s, stop);
-                });
-            },
-            py::arg("state"),
+            "without the exact score (two null-window searches; about as long as solve() on the "
+            "empty boards measured). Errors as solve().")
+        .def("move_scores", without_gil(&ConnectFourSolver::move_scores), py::arg("state"),
             "For each column, the exact score after playing it, for the player who plays it "
             "(None for a full column). Errors as solve().")
         .def_property_readonly(
