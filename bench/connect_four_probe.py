@@ -6,6 +6,7 @@ into the game they are:
 
 - ``policy``: the raw policy's agreement (its most likely legal move keeps the exact value);
 - ``value``: the value head's agreement with the exact value (win: v > 1/3, draw: |v| <= 1/3);
+- ``value-rank``: the value head as a ranking, the share of (won, drawn) pairs ordered right;
 - ``puct-N``: the network's PUCT player with N simulations (as ``--eval-opponent perfect``);
 
 and the same PUCT counts with the uniform policy and random-rollout values (``uct:N``) as the
@@ -67,10 +68,12 @@ def _networks(run: Path, wanted: str) -> dict[int, Path]:
     return {i: found[i] for i in picked}
 
 
-def _raw_agreement(model: Any, positions: list[OraclePosition]) -> tuple[float, float]:
-    """The raw policy's and the value head's agreement with the exact values."""
+def _raw_agreement(model: Any, positions: list[OraclePosition]) -> dict[str, float]:
+    """The raw policy's and the value head's agreement with the exact values, and the value
+    head as a ranking: the share of (won, drawn) position pairs where the won one gets the
+    higher value (ties half; 0.5 is chance, NaN without both kinds)."""
     planes = np.stack([p.state.encode() for p in positions]).astype(np.float32)
-    logits, values = model._evaluate(planes)
+    logits, values = model.evaluator()(planes)
     policy_kept = value_kept = 0
     for row, value, position in zip(logits, values, positions, strict=True):
         legal = position.state.legal_actions()
@@ -78,7 +81,12 @@ def _raw_agreement(model: Any, positions: list[OraclePosition]) -> tuple[float, 
         policy_kept += best in position.good_moves
         predicted = 1 if value > 1 / 3 else (0 if value >= -1 / 3 else -1)
         value_kept += predicted == position.value
-    return policy_kept / len(positions), value_kept / len(positions)
+    won = np.array([v for v, p in zip(values, positions, strict=True) if p.value == 1])
+    drawn = np.array([v for v, p in zip(values, positions, strict=True) if p.value == 0])
+    pairs = won[:, None] - drawn[None, :]
+    rank = float(np.mean(pairs > 0) + 0.5 * np.mean(pairs == 0)) if pairs.size else float("nan")
+    count = len(positions)
+    return {"policy": policy_kept / count, "value": value_kept / count, "value-rank": rank}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -109,8 +117,8 @@ def main(argv: list[str] | None = None) -> None:
         began = time.perf_counter()
         model = load_model(path)
         raw = {phase: _raw_agreement(model, positions) for phase, positions in sets.items()}
-        record(f"iter {iteration}", "policy", {k: v[0] for k, v in raw.items()})
-        record(f"iter {iteration}", "value", {k: v[1] for k, v in raw.items()})
+        for part in ("policy", "value", "value-rank"):
+            record(f"iter {iteration}", part, {k: v[part] for k, v in raw.items()})
         for n in sims:
             player = network_player(model, n, seed=args.seed)
             scores = {k: perfect_play_agreement(player, v).agreement for k, v in sets.items()}
