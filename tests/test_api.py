@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import pyaz
+from pyaz.games.symmetry import transform_board
 
 FACTORIES = {
     "othello6": lambda: pyaz.make("othello", size=6),
@@ -112,7 +113,7 @@ def test_planes_transform_matches_hand_mapping(k: int) -> None:
     planes[0, 0, 1] = 1  # top row, second column
     out = pyaz.transform_planes(planes, k)
     assert out[(0, *_cell_after(k, 0, 1, n))] == 1 and out.sum() == 1
-    assert pyaz.transform_planes(np.arange(4).reshape(2, 2), 1).tolist() == [[1, 3], [0, 2]]
+    assert transform_board(np.arange(4).reshape(2, 2), 1).tolist() == [[1, 3], [0, 2]]
 
 
 @pytest.mark.parametrize("k", range(8))
@@ -120,7 +121,7 @@ def test_symmetric_positions_have_transformed_legal_masks(k: int) -> None:
     """Transforming a position's board must transform its legal actions the same way."""
     state = pyaz.make("othello", size=6).play("b3 b2 c2 b4")
     board = state.board()
-    rotated = pyaz.transform_planes(board, k)
+    rotated = transform_board(board, k)
     text = "\n".join("".join(".XO"[v] for v in row) for row in rotated)
     text += "\nX to move" if state.to_move() == 0 else "\nO to move"
     other = pyaz.Othello.from_text(text)
@@ -138,7 +139,7 @@ def test_go_positions_have_transformed_legal_masks(k: int) -> None:
     while state.ply < 40 or state.ko_action is not None:
         legal = state.legal_actions()[:-1]
         state.apply(int(rng.choice(legal)))
-    rotated = pyaz.transform_planes(state.board(), k)
+    rotated = transform_board(state.board(), k)
     text = "\n".join("".join(".XO"[v] for v in row) for row in rotated)
     other = pyaz.Go.from_text(text + ("\nX to move" if state.to_move() == 0 else "\nO to move"))
     expected = pyaz.transform_policy(state.legal_mask(), k, state)

@@ -63,6 +63,16 @@ void stress_search(const Game& start, int threads) {
     check(capped.tree_size() <= params.max_nodes, "the capped tree stays within its cap");
     check(capped.root_visits() == 30000, "root visits equal simulations (full tree)");
     check(capped.pending_visits() == 0, "no pending visits after a full-tree search");
+
+    // The smallest tree, and one simulation (it only expands the root): still a move.
+    params.max_nodes = pyaz::min_tree_nodes(start);
+    pyaz::Search<Game> smallest(start, params);
+    smallest.run(1, batched);
+    const pyaz::Action action = smallest.choose_action(0.0, rng);
+    check(start.is_legal(action), "one simulation gives a legal move (by the priors)");
+    smallest.run(200, uniform);
+    check(smallest.tree_size() <= params.max_nodes, "the smallest tree stays within its cap");
+    check(smallest.pending_visits() == 0, "no pending visits after a smallest-tree search");
 }
 
 template <class Game>
@@ -79,6 +89,11 @@ void stress_self_play(const Game& start, int threads) {
     BatchedUniform<Game> batched;
     const pyaz::SelfPlayRecords records = driver.play(batched, [](std::int64_t) {});
     check(records.game_status.size() == 24, "self-play finished every game");
+
+    config.simulations = 1;  // each move from the priors of the root's one expansion
+    config.leaves_per_game = 1;
+    pyaz::SelfPlay<Game> quick(start, config);
+    check(quick.play(batched, [](std::int64_t) {}).game_status.size() == 24, "one-simulation self-play");
 }
 
 // The exact solver on a small table (many collisions, every slot rewritten): the published

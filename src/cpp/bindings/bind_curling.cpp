@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bindings/bindings.h"
+#include "bindings/signals.h"
 #include "games/common.h"
 #include "games/curling.h"
 #include "search/kr_uct.h"
@@ -98,9 +99,9 @@ py::tuple simulate_batch(const GameState& state, const py::array_t<double, py::a
     double* pos = positions.mutable_data();
     bool* play = in_play.mutable_data();
     bool* foul = fouls.mutable_data();
-    {
-        py::gil_scoped_release release;
+    interruptible([&](InterruptPoll* interrupt) {
         for (std::size_t k = 0; k < n; ++k) {
+            interrupt->poll();
             GameState copy = state;
             Rng rng(seed + k);
             Shot shot{input[3 * k], input[3 * k + 1], input[3 * k + 2] >= 0.0 ? 1 : -1};
@@ -113,7 +114,7 @@ py::tuple simulate_batch(const GameState& state, const py::array_t<double, py::a
                 play[k * curling::kStonesPerEnd + i] = b.in_play;
             }
         }
-    }
+    });
     return py::make_tuple(positions, in_play, fouls);
 }
 
@@ -364,8 +365,8 @@ void bind_search(py::module_& m) {
         [](const GameState& state, const curling::KrUctParams& params, const py::object& evaluator) {
             check_params(params);
             const curling::LeafEvaluator leaf = python_leaf_evaluator(evaluator);
-            py::gil_scoped_release release;
-            return curling::kr_uct_search(state, params, leaf);
+            return interruptible(
+                [&](InterruptPoll* interrupt) { return curling::kr_uct_search(state, params, leaf, interrupt); });
         },
         py::arg("state"), py::arg_v("params", curling::KrUctParams{}, "KrUctParams()"), py::arg("evaluator") = py::none(),
         "KR-UCT from state. evaluator(state) -> (value_team0, candidates[K, 3] | None, weights[K] | None); "
@@ -380,11 +381,9 @@ void bind_search(py::module_& m) {
             for (const auto& p : params) check_params(p);
             const curling::BatchLeafEvaluator batch = python_batch_evaluator(evaluator);
             curling::BatchStats stats;
-            std::vector<curling::KrUctResult> results;
-            {
-                py::gil_scoped_release release;
-                results = curling::kr_uct_search_many(states, params, batch, &stats);
-            }
+            const std::vector<curling::KrUctResult> results = interruptible([&](InterruptPoll* interrupt) {
+                return curling::kr_uct_search_many(states, params, batch, &stats, interrupt);
+            });
             py::dict counts;
             counts["calls"] = stats.calls;
             counts["leaves"] = stats.leaves;
@@ -402,8 +401,9 @@ void bind_search(py::module_& m) {
         [](const GameState& state, const curling::NoiseParams& noise, int samples, std::uint64_t seed) {
             checked(noise);
             if (samples < 1) fail("samples must be >= 1, got " + std::to_string(samples));
-            py::gil_scoped_release release;
-            return curling::rule_based_shot(state, noise, samples, seed);
+            return interruptible([&](InterruptPoll* interrupt) {
+                return curling::rule_based_shot(state, noise, samples, seed, interrupt);
+            });
         },
         py::arg("state"), py::arg_v("noise", curling::NoiseParams{}, "NoiseParams()"), py::arg("samples") = 4, py::arg("seed") = 0);
     m.def(

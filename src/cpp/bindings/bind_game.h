@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bindings/args.h"
+#include "bindings/signals.h"
 #include "games/common.h"
 #include "games/playouts.h"
 
@@ -200,19 +201,15 @@ py::class_<Game> bind_game(py::module_& m, const char* class_name, const char* d
         "perft",
         [](const Game& s, int depth, bool count_finished) {
             if (depth < 0) fail("perft depth must be >= 0, got " + std::to_string(depth));
-            py::gil_scoped_release release;
-            return perft(s, depth, count_finished);
+            return interruptible([&](InterruptPoll* interrupt) { return perft(s, depth, count_finished, interrupt); });
         },
         py::arg("state"), py::arg("depth"), py::arg("count_finished") = false);
     m.def(
         "random_playouts",
         [](const Game& s, std::int64_t games, std::uint64_t seed) {
             if (games < 0) fail("the number of playouts must be >= 0, got " + std::to_string(games));
-            PlayoutCounts counts;
-            {
-                py::gil_scoped_release release;
-                counts = random_playouts(s, games, seed);
-            }
+            const PlayoutCounts counts = interruptible(
+                [&](InterruptPoll* interrupt) { return random_playouts(s, games, seed, interrupt); });
             return py::make_tuple(counts.wins, counts.draws, counts.losses);
         },
         py::arg("state"), py::arg("games"), py::arg("seed") = 0);
@@ -220,11 +217,8 @@ py::class_<Game> bind_game(py::module_& m, const char* class_name, const char* d
         "random_game_lengths",
         [](const Game& s, std::int64_t games, std::uint64_t seed) {
             if (games < 0) fail("the number of games must be >= 0, got " + std::to_string(games));
-            std::vector<std::int32_t> lengths;
-            {
-                py::gil_scoped_release release;
-                lengths = random_game_lengths(s, games, seed);
-            }
+            const std::vector<std::int32_t> lengths = interruptible(
+                [&](InterruptPoll* interrupt) { return random_game_lengths(s, games, seed, interrupt); });
             return py::array_t<std::int32_t>(static_cast<py::ssize_t>(lengths.size()), lengths.data());
         },
         py::arg("state"), py::arg("games"), py::arg("seed") = 0,

@@ -95,7 +95,7 @@ void register_gomoku_mentor(py::module_& m) {
              py::kw_only(), py::arg("time_ms") = 1000.0, py::arg("max_nodes") = 0,
              py::arg("max_depth") = 0, py::arg("randomness") = 0.0, py::arg("seed") = 0,
              py::arg("vcf_depth") = 12, py::arg("vct_depth") = 6,
-             "time_ms: time per move (0: none); max_nodes: nodes per move over all phases (0: "
+             "time_ms: time per move (0: none; at most MAX_TIME_MS, a day); max_nodes: nodes per move over all phases (0: "
              "none; with time_ms=0 the moves are deterministic); max_depth: alpha-beta depth cap "
              "(0: none); at least one limit must be set. randomness in [0, 1]: 0 plays the best "
              "move; otherwise a uniform pick among the moves whose alpha-beta score is within "
@@ -143,6 +143,7 @@ void register_gomoku_mentor(py::module_& m) {
                 check_at_least("max_depth", max_depth, 0);
                 check_at_least("max_nodes", max_nodes, 0);
                 if (!(time_ms >= 0.0)) fail("time_ms must be >= 0, got " + std::to_string(time_ms));
+                GomokuMentor::check_time_ms(time_ms);
                 GomokuMentor::check_playable(state);
                 const Gomoku copy = state;
                 return line_or_none(without_gil([&](const auto& interrupted) {
@@ -167,7 +168,10 @@ void register_gomoku_mentor(py::module_& m) {
             py::arg("state"), py::arg("colour"),
             "int8 (n, n): what a stone of colour (0 = X) would make on each cell: 0 nothing "
             "forcing, 1 an open three, 2 two open threes, 3 a four, 4 a four and an open three, "
-            "5 an open four or two fours, 6 a five; 0 on occupied cells.");
+            "5 an open four or two fours, 6 a five; 0 on occupied cells.")
+        .def_property_readonly_static(
+            "MAX_TIME_MS", [](const py::object&) { return GomokuMentor::kMaxTimeMs; },
+            "The largest time_ms taken (a day); a caller with a longer budget must cap it.");
 }
 
 }  // namespace pyaz

@@ -4,7 +4,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,8 @@ namespace pyaz {
 namespace {
 
 // Calls fn(planes[B, 3, n, n], legal[B, n * n + 2]) -> logits[B, n * n + 2] (numpy, float32;
-// legal is uint8). Both inputs are read-only views of C++ buffers, valid during the call.
+// legal is uint8). Both inputs are read-only arrays of their own (copies of the driver's
+// buffers, small beside the network call), so that a policy may keep them.
 class PythonPolicy : public BatchPolicy {
 public:
     PythonPolicy(py::object fn, int size) : fn_(std::move(fn)), size_(size) {}
@@ -26,25 +29,34 @@ public:
     void logits(const std::vector<float>& planes, const std::vector<std::uint8_t>& legal, int batch,
                 float* out) override {
         const py::ssize_t b = batch, n = size_, actions = policy_actions(size_);
-        py::array_t<float> planes_view({b, py::ssize_t(3), n, n}, planes.data(), py::capsule(planes.data(), [](void*) {}));
-        py::array_t<std::uint8_t> legal_view({b, actions}, legal.data(), py::capsule(legal.data(), [](void*) {}));
-        read_only(planes_view);
-        read_only(legal_view);
-        py::object result = fn_(planes_view, legal_view);
-        auto values = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(result);
+        py::array_t<float> planes_copy({b, py::ssize_t(3), n, n}, planes.data());
+        py::array_t<std::uint8_t> legal_copy({b, actions}, legal.data());
+        read_only(planes_copy);
+        read_only(legal_copy);
+        py::object result = fn_(planes_copy, legal_copy);
+        // Read as float64 and shifted by each row's largest legal logit, so that finite logits
+        // beyond float32's range (1e308) keep their softmax.
+        auto values = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(result);
         if (!values) throw py::type_error("a policy must return a numeric array of logits");
         if (values.ndim() != 2 || values.shape(0) != b || values.shape(1) != actions) {
             throw py::value_error("a policy must return logits of shape (" + std::to_string(b) + ", " +
                                   std::to_string(actions) + ")");
         }
-        const float* data = values.data();
-        for (py::ssize_t i = 0; i < b * actions; ++i) {
-            const bool masked = legal[std::size_t(i)] == 0;
-            if (!masked && std::isnan(data[i])) {
-                throw py::value_error("a policy returned NaN for a legal action at flat index " +
-                                      std::to_string(i));
+        const double* data = values.data();
+        for (py::ssize_t row = 0; row < b; ++row) {
+            double top = -std::numeric_limits<double>::infinity();
+            for (py::ssize_t i = row * actions; i < (row + 1) * actions; ++i) {
+                const bool masked = legal[std::size_t(i)] == 0;
+                if (!masked && std::isnan(data[i])) {
+                    throw py::value_error("a policy returned NaN for a legal action at flat index " +
+                                          std::to_string(i));
+                }
+                if (!masked) top = std::max(top, data[i]);
             }
-            out[i] = masked ? 0.0f : data[i];
+            const double shift = std::isfinite(top) ? top : 0.0;
+            for (py::ssize_t i = row * actions; i < (row + 1) * actions; ++i) {
+                out[i] = legal[std::size_t(i)] == 0 ? 0.0f : static_cast<float>(data[i] - shift);
+            }
         }
     }
 

@@ -4,7 +4,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,11 +29,13 @@ namespace pyaz {
 namespace {
 
 constexpr int kMaxThreads = 1024;                 // search or self-play threads
-constexpr std::int64_t kMaxNodes = 1LL << 31;     // tree nodes are indexed by int32
+constexpr std::int64_t kMaxNodes = (1LL << 31) - 1;  // tree nodes are indexed by int32
 constexpr std::int64_t kMaxSimulations = 1LL << 62;
 
 // Calls fn(planes[B, C, H, W]) -> (policy_logits[B, A], values[B]) with the GIL held only for
-// the call. The planes array is a read-only view of a C++ buffer, valid during the call.
+// the call. The planes array is read-only and owns a reference to its buffer (a shared vector
+// that a capsule keeps alive), so that a callable may keep it after the call, or after the
+// search is gone: the buffer is reused for the next batch only when no array holds it.
 template <class Game>
 class PythonEvaluator : public BatchEvaluator<Game> {
 public:
@@ -39,20 +44,41 @@ public:
     void evaluate(const std::vector<const Game*>& states, float* priors, float* values) override {
         const Game& first = *states.front();
         const py::ssize_t batch = static_cast<py::ssize_t>(states.size());
-        const int plane_size = first.num_planes() * first.height() * first.width();
-        planes_.resize(states.size() * plane_size);
-        for (std::size_t i = 0; i < states.size(); ++i) states[i]->encode(planes_.data() + i * plane_size);
+        const std::size_t plane_size = std::size_t(first.num_planes()) * first.height() * first.width();
+        std::vector<float>& planes = writable_buffer();
+        planes.resize(states.size() * plane_size);
+        for (std::size_t i = 0; i < states.size(); ++i) states[i]->encode(planes.data() + i * plane_size);
         py::gil_scoped_acquire gil;
-        py::array_t<float> planes({batch, py::ssize_t(first.num_planes()), py::ssize_t(first.height()),
-                                   py::ssize_t(first.width())},
-                                  planes_.data(), py::capsule(planes_.data(), [](void*) {}));
-        py::detail::array_proxy(planes.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-        py::object result = fn_(planes);
+        py::object result = fn_(planes_array(first, batch));
         read_result(result, states, priors, values);
     }
 
 private:
-    static void check_finite(const float* data, py::ssize_t count, const char* what) {
+    using Buffer = std::shared_ptr<std::vector<float>>;
+
+    // The planes buffer, unshared: a new one while an array from an earlier call still holds the
+    // last (the holder's release of its reference, under the GIL on any thread, happens before
+    // the acquire fence below, so that its last reads happen before our writes).
+    std::vector<float>& writable_buffer() {
+        if (!buffer_ || buffer_.use_count() > 1) buffer_ = std::make_shared<std::vector<float>>();
+        std::atomic_thread_fence(std::memory_order_acquire);
+        return *buffer_;
+    }
+
+    // A read-only array over the buffer whose base (a capsule) holds a reference to it.
+    py::array_t<float> planes_array(const Game& first, py::ssize_t batch) const {
+        auto owner = std::make_unique<Buffer>(buffer_);
+        py::capsule base(owner.get(), [](void* p) { std::unique_ptr<Buffer> reclaimed(static_cast<Buffer*>(p)); });
+        static_cast<void>(owner.release());  // the capsule owns it now
+        py::array_t<float> planes({batch, py::ssize_t(first.num_planes()), py::ssize_t(first.height()),
+                                   py::ssize_t(first.width())},
+                                  buffer_->data(), base);
+        py::detail::array_proxy(planes.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+        return planes;
+    }
+
+    template <class T>
+    static void check_finite(const T* data, py::ssize_t count, const char* what) {
         for (py::ssize_t i = 0; i < count; ++i) {
             if (!std::isfinite(data[i])) {
                 throw py::value_error(std::string("the evaluator returned a non-finite ") + what +
@@ -64,7 +90,6 @@ private:
     void read_result(const py::object& result, const std::vector<const Game*>& states, float* priors,
                      float* values) {
         const py::ssize_t batch = static_cast<py::ssize_t>(states.size());
-        const int num_actions = states.front()->num_actions();
         if (!py::isinstance<py::tuple>(result) && !py::isinstance<py::list>(result)) {
             throw py::type_error("the evaluator must return (policy_logits, values), got " +
                                  std::string(py::str(py::type::of(result))));
@@ -73,26 +98,40 @@ private:
         if (pair.size() != 2) throw py::value_error("the evaluator must return exactly (policy_logits, values)");
         check_real(pair[0], "policy_logits");
         check_real(pair[1], "values");
-        auto logits = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(pair[0]);
-        auto vals = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(pair[1]);
-        if (!logits || !vals) throw py::type_error("policy_logits and values must be numeric arrays");
-        if (logits.ndim() != 2 || logits.shape(0) != batch || logits.shape(1) != num_actions) {
-            throw py::value_error("policy_logits must have shape (" + std::to_string(batch) + ", " +
-                                  std::to_string(num_actions) + "), got " + shape_text(logits));
-        }
+        // float32 logits are read as they are; any other dtype as float64, so that a finite
+        // logit beyond float32's range (1e308) stays finite and the softmax handles it.
+        const bool float32 = py::array::ensure(pair[0]).dtype().is(py::dtype::of<float>());
+        if (float32) read_logits<float>(pair[0], states, priors);
+        else read_logits<double>(pair[0], states, priors);
+        auto vals = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(pair[1]);
+        if (!vals) throw py::type_error("values must be a numeric array");
         if (vals.size() != batch || vals.ndim() > 2 || (vals.ndim() == 2 && vals.shape(1) != 1)) {
             throw py::value_error("values must have shape (" + std::to_string(batch) + ",), got " +
                                   shape_text(vals));
         }
-        check_finite(logits.data(), logits.size(), "policy logit");
         check_finite(vals.data(), vals.size(), "value");
         for (py::ssize_t i = 0; i < batch; ++i) {
-            const float v = vals.data()[i];
-            if (v < -1.0001f || v > 1.0001f) {
-                throw py::value_error("values must lie in [-1, 1], got " + std::to_string(v) + " in row " +
+            const double v = vals.data()[i];
+            if (v < -1.0001 || v > 1.0001) {
+                throw py::value_error("values must lie in [-1, 1], got " + number_text(v) + " in row " +
                                       std::to_string(i));
             }
-            values[i] = std::max(-1.0f, std::min(1.0f, v));
+            values[i] = static_cast<float>(std::max(-1.0, std::min(1.0, v)));
+        }
+    }
+
+    template <class T>
+    static void read_logits(const py::handle& data, const std::vector<const Game*>& states, float* priors) {
+        const py::ssize_t batch = static_cast<py::ssize_t>(states.size());
+        const int num_actions = states.front()->num_actions();
+        auto logits = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(data);
+        if (!logits) throw py::type_error("policy_logits must be a numeric array");
+        if (logits.ndim() != 2 || logits.shape(0) != batch || logits.shape(1) != num_actions) {
+            throw py::value_error("policy_logits must have shape (" + std::to_string(batch) + ", " +
+                                  std::to_string(num_actions) + "), got " + shape_text(logits));
+        }
+        check_finite(logits.data(), logits.size(), "policy logit");
+        for (py::ssize_t i = 0; i < batch; ++i) {
             softmax_over_legal(*states[i], logits.data() + i * num_actions, priors + i * num_actions);
         }
     }
@@ -107,12 +146,14 @@ private:
         }
     }
 
-    static void softmax_over_legal(const Game& state, const float* logits, float* priors) {
+    // exp(logit - max) over the legal actions, in double: finite logits give weights in [0, 1].
+    template <class T>
+    static void softmax_over_legal(const Game& state, const T* logits, float* priors) {
         ActionList<Game::kMaxActions> actions;
         state.legal_actions(actions);
-        float top = -std::numeric_limits<float>::infinity();
-        for (Action a : actions) top = std::max(top, logits[a]);
-        for (Action a : actions) priors[a] = std::exp(logits[a] - top);
+        double top = -std::numeric_limits<double>::infinity();
+        for (Action a : actions) top = std::max(top, static_cast<double>(logits[a]));
+        for (Action a : actions) priors[a] = static_cast<float>(std::exp(static_cast<double>(logits[a]) - top));
     }
 
     static std::string shape_text(const py::array& a) {
@@ -122,7 +163,7 @@ private:
     }
 
     py::object fn_;
-    std::vector<float> planes_;
+    Buffer buffer_;
 };
 
 SearchParams params_from_kwargs(const py::kwargs& kwargs) {
@@ -292,21 +333,41 @@ void bind_search(py::module_& m, const char* name) {
 
 }  // namespace
 
+// The checked self-play settings for `start`: every option in range, and a tree of max_nodes
+// (by default enough for one move's tree plus the subtree kept from the last move) that fits.
+template <class Game>
+SelfPlayConfig self_play_setup(const Game& start, const py::kwargs& kwargs) {
+    SelfPlayConfig config = self_play_config(kwargs);
+    if (!kwargs.contains("max_nodes")) {
+        const std::int64_t per_simulation = 2LL * start.num_actions();
+        const std::int64_t most = kMaxNodes / per_simulation - 1;
+        if (config.simulations > most) {
+            fail("simulations must be at most " + std::to_string(most) + " for " + std::string(Game::kName) +
+                 " self-play with the default tree of 2 * (simulations + 1) * " +
+                 std::to_string(start.num_actions()) + " nodes (at most 2^31 - 1; give max_nodes to run "
+                 "more), got " + std::to_string(config.simulations));
+        }
+        config.search.max_nodes = std::max<std::int64_t>(4096, per_simulation * (config.simulations + 1));
+    }
+    SelfPlay<Game> checked(start, config);  // checks the rest
+    return config;
+}
+
 template <class Game>
 void bind_self_play(py::module_& m) {
     m.def(
         "self_play",
         [](const Game& start, const py::object& evaluator, const py::object& on_game_end,
            const py::kwargs& kwargs) {
-            SelfPlayConfig config = self_play_config(kwargs);
-            if (!kwargs.contains("max_nodes")) {
-                // Enough for one move's tree plus the subtree kept from the last move.
-                config.search.max_nodes = std::max<std::int64_t>(
-                    4096, 2LL * (config.simulations + 1) * start.num_actions());
-            }
-            return play_self_play(start, config, evaluator, on_game_end);
+            return play_self_play(start, self_play_setup(start, kwargs), evaluator, on_game_end);
         },
         py::arg("start"), py::arg("evaluator"), py::arg("on_game_end") = py::none());
+    m.def(
+        "check_self_play",
+        [](const Game& start, const py::kwargs& kwargs) { static_cast<void>(self_play_setup(start, kwargs)); },
+        py::arg("start"),
+        "Checks self-play options for `start` as self_play() does (ValueError or TypeError naming "
+        "the option), without playing.");
 }
 
 namespace {

@@ -1,5 +1,6 @@
 // Game-generic helpers used by tests and benchmarks: perft (move-path enumeration) and uniformly
-// random playouts. Templated on the game so that move generation inlines.
+// random playouts. Templated on the game so that move generation inlines. Each takes an optional
+// InterruptPoll (polled every few thousand nodes or once per game), which stops it by throwing.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include "core/rng.h"
 #include "games/common.h"
+#include "search/interrupt.h"
 
 namespace pyaz {
 
@@ -14,7 +16,7 @@ namespace pyaz {
 // that ends before `depth` contributes nothing (Edax's convention); with true it counts as one
 // leaf at every deeper depth (the widely published Othello table). The last ply is bulk-counted.
 template <class Game>
-std::uint64_t perft(const Game& state, int depth, bool count_finished) {
+std::uint64_t perft(const Game& state, int depth, bool count_finished, InterruptPoll* interrupt = nullptr) {
     if (is_terminal(state.status())) return (depth == 0 || count_finished) ? 1 : 0;
     if (depth == 0) return 1;
     if (depth == 1) return static_cast<std::uint64_t>(state.num_legal_actions());
@@ -26,7 +28,8 @@ std::uint64_t perft(const Game& state, int depth, bool count_finished) {
         });
         return total;
     }
-    state.for_each_child([&](const Game& child) { total += perft(child, depth - 1, count_finished); });
+    if (interrupt != nullptr) interrupt->poll();  // above the two bulk-counted plies only
+    state.for_each_child([&](const Game& child) { total += perft(child, depth - 1, count_finished, interrupt); });
     return total;
 }
 
@@ -45,11 +48,13 @@ Status random_playout(Game state, Rng& rng) {
 
 // Results of `games` random playouts, counted for the player to move in `state`.
 template <class Game>
-PlayoutCounts random_playouts(const Game& state, std::int64_t games, std::uint64_t seed) {
+PlayoutCounts random_playouts(const Game& state, std::int64_t games, std::uint64_t seed,
+                              InterruptPoll* interrupt = nullptr) {
     Rng rng(seed);
     PlayoutCounts counts;
     const int player = state.to_move();
     for (std::int64_t i = 0; i < games; ++i) {
+        if (interrupt != nullptr) interrupt->poll();
         const Status end = random_playout(state, rng);
         if (end == Status::kDraw) ++counts.draws;
         else if (end == win_for(player)) ++counts.wins;
@@ -61,10 +66,12 @@ PlayoutCounts random_playouts(const Game& state, std::int64_t games, std::uint64
 // The length in plies of each of `games` uniformly random games from `state` (the measured
 // average game length the curriculum starts from).
 template <class Game>
-std::vector<std::int32_t> random_game_lengths(const Game& state, std::int64_t games, std::uint64_t seed) {
+std::vector<std::int32_t> random_game_lengths(const Game& state, std::int64_t games, std::uint64_t seed,
+                                              InterruptPoll* interrupt = nullptr) {
     Rng rng(seed);
     std::vector<std::int32_t> lengths(static_cast<std::size_t>(games));
     for (auto& length : lengths) {
+        if (interrupt != nullptr) interrupt->poll();
         Game game = state;
         while (!is_terminal(game.status())) game.apply_random(rng);
         length = static_cast<std::int32_t>(game.ply() - state.ply());

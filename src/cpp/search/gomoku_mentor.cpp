@@ -246,6 +246,7 @@ GomokuMentor::GomokuMentor(const GomokuMentorOptions& options)
     if (!(options.time_ms >= 0.0) || !std::isfinite(options.time_ms)) {
         fail("time_ms must be a finite number >= 0, got " + std::to_string(options.time_ms));
     }
+    check_time_ms(options.time_ms);
     if (options.max_nodes < 0) fail("max_nodes must be >= 0, got " + std::to_string(options.max_nodes));
     if (options.max_depth < 0 || options.max_depth > mentor::kMaxPly) {
         fail("max_depth must be in 0..64, got " + std::to_string(options.max_depth));
@@ -265,6 +266,10 @@ GomokuMentor::GomokuMentor(const GomokuMentorOptions& options)
 }
 
 GomokuMentor::~GomokuMentor() = default;
+
+void GomokuMentor::check_time_ms(double time_ms) {
+    if (time_ms > kMaxTimeMs) fail("time_ms must be at most 86400000 (a day), got " + number_text(time_ms));
+}
 
 void GomokuMentor::check_playable(const Gomoku& state) {
     if (state.size() < kMinSize || state.size() > kMaxSize) {
@@ -321,6 +326,7 @@ std::vector<Action> GomokuMentor::find_vcf(const Gomoku& state, int max_depth, s
 
 std::vector<Action> GomokuMentor::find_vct(const Gomoku& state, int max_depth, std::int64_t max_nodes,
                                            double time_ms, const std::function<bool()>& interrupted) {
+    check_time_ms(time_ms);
     std::lock_guard<std::mutex> lock(mutex_);
     check_playable(state);
     tables_->new_generation();

@@ -64,6 +64,11 @@ public:
     static constexpr int kMaxSize = 15;
     static constexpr int kRandomMargin = 400;
     static constexpr int kWinScore = 1000000;
+    static constexpr double kMaxTimeMs = 86'400'000.0;  // a day: the largest time_ms taken
+
+    // Fails (std::invalid_argument naming time_ms) if time_ms > kMaxTimeMs (a larger one would
+    // overflow the clock's deadline into an instant move).
+    static void check_time_ms(double time_ms);
 
     explicit GomokuMentor(const GomokuMentorOptions& options);
     ~GomokuMentor();

@@ -57,8 +57,8 @@ enum class Descent { kBackedUp, kWaiting, kCollision };
 
 class KrUctSearch::Impl {
 public:
-    Impl(const GameState& root, const KrUctParams& params, bool with_evaluator)
-        : params_(params), with_evaluator_(with_evaluator), rng_(params.seed) {
+    Impl(const GameState& root, const KrUctParams& params, bool with_evaluator, InterruptPoll* interrupt)
+        : params_(params), with_evaluator_(with_evaluator), interrupt_(interrupt), rng_(params.seed) {
         const int index = make_node(root, 0);
         if (nodes_[index].waiting) waiting_.push_back(WaitingLeaf{index, {}});  // the root's prior
     }
@@ -66,6 +66,7 @@ public:
     const std::vector<GameState>& gather() {
         const int max_leaves = std::max(1, params_.leaves_per_round);
         while (static_cast<int>(waiting_.size()) < max_leaves && !root_waiting() && started_ < params_.simulations) {
+            if (interrupt_ != nullptr) interrupt_->poll();
             if (descend() == Descent::kCollision) break;
             ++started_;
         }
@@ -326,6 +327,7 @@ private:
 
     KrUctParams params_;
     bool with_evaluator_;
+    InterruptPoll* interrupt_;
     Rng rng_;
     std::vector<Node> nodes_;
     std::vector<WaitingLeaf> waiting_;
@@ -365,7 +367,8 @@ double house_value_team0(const GameState& state) {
     return static_cast<double>(score[0] - score[1]);
 }
 
-Target rule_based_shot(const GameState& state, const NoiseParams& noise, int samples, std::uint64_t seed) {
+Target rule_based_shot(const GameState& state, const NoiseParams& noise, int samples, std::uint64_t seed,
+                       InterruptPoll* interrupt) {
     const std::vector<Target> shots = generate_shots(state);
     const double sign = state.to_move() == 0 ? 1.0 : -1.0;
     Rng rng(seed);
@@ -376,6 +379,7 @@ Target rule_based_shot(const GameState& state, const NoiseParams& noise, int sam
         double total = 0.0;
         const Shot shot = target_to_shot(target, model);
         for (int k = 0; k < samples; ++k) {
+            if (interrupt != nullptr) interrupt->poll();
             GameState copy = state;
             copy.apply_no_end(perturb(shot, noise, model, rng));
             total += sign * house_value_team0(copy);
@@ -388,8 +392,9 @@ Target rule_based_shot(const GameState& state, const NoiseParams& noise, int sam
     return best;
 }
 
-KrUctSearch::KrUctSearch(const GameState& root, const KrUctParams& params, bool with_evaluator)
-    : impl_(std::make_unique<Impl>(root, params, with_evaluator)) {}
+KrUctSearch::KrUctSearch(const GameState& root, const KrUctParams& params, bool with_evaluator,
+                         InterruptPoll* interrupt)
+    : impl_(std::make_unique<Impl>(root, params, with_evaluator, interrupt)) {}
 KrUctSearch::~KrUctSearch() = default;
 KrUctSearch::KrUctSearch(KrUctSearch&&) noexcept = default;
 KrUctSearch& KrUctSearch::operator=(KrUctSearch&&) noexcept = default;
@@ -404,9 +409,10 @@ bool searchable(const GameState& root) { return root.shot() < kStonesPerEnd && !
 
 }  // namespace
 
-KrUctResult kr_uct_search(const GameState& root, const KrUctParams& params, const LeafEvaluator& evaluator) {
+KrUctResult kr_uct_search(const GameState& root, const KrUctParams& params, const LeafEvaluator& evaluator,
+                          InterruptPoll* interrupt) {
     if (!searchable(root)) return KrUctResult{};
-    KrUctSearch search(root, params, static_cast<bool>(evaluator));
+    KrUctSearch search(root, params, static_cast<bool>(evaluator), interrupt);
     while (true) {
         const std::vector<GameState>& leaves = search.gather();
         if (leaves.empty()) break;
@@ -419,14 +425,15 @@ KrUctResult kr_uct_search(const GameState& root, const KrUctParams& params, cons
 }
 
 std::vector<KrUctResult> kr_uct_search_many(const std::vector<GameState>& roots, const std::vector<KrUctParams>& params,
-                                            const BatchLeafEvaluator& evaluator, BatchStats* stats) {
+                                            const BatchLeafEvaluator& evaluator, BatchStats* stats,
+                                            InterruptPoll* interrupt) {
     if (roots.size() != params.size()) throw std::invalid_argument("roots and params differ in length");
     std::vector<KrUctSearch> searches;
     searches.reserve(roots.size());
     for (std::size_t i = 0; i < roots.size(); ++i) {
         KrUctParams p = params[i];
         if (!searchable(roots[i])) p.simulations = 0;
-        searches.emplace_back(roots[i], p, searchable(roots[i]) && static_cast<bool>(evaluator));
+        searches.emplace_back(roots[i], p, searchable(roots[i]) && static_cast<bool>(evaluator), interrupt);
     }
     std::vector<GameState> batch;
     std::vector<std::size_t> counts(searches.size());

@@ -16,6 +16,7 @@
 
 #include "core/rng.h"
 #include "games/curling.h"
+#include "search/interrupt.h"
 
 namespace pyaz::curling {
 
@@ -77,8 +78,9 @@ std::vector<Target> generate_shots(const GameState& state);
 double house_value_team0(const GameState& state);
 
 // Greedy one-shot player: the generated shot with the best mean house value for the mover over
-// `samples` noisy executions.
-Target rule_based_shot(const GameState& state, const NoiseParams& noise, int samples, std::uint64_t seed);
+// `samples` noisy executions. `interrupt` (if any) is polled between executions.
+Target rule_based_shot(const GameState& state, const NoiseParams& noise, int samples, std::uint64_t seed,
+                       InterruptPoll* interrupt = nullptr);
 
 // A search that stops whenever leaves wait for the evaluator, so that leaves of many searches
 // can share one evaluator call: gather() runs simulations until params.leaves_per_round leaves
@@ -86,7 +88,9 @@ Target rule_based_shot(const GameState& state, const NoiseParams& noise, int sam
 class KrUctSearch {
 public:
     // with_evaluator = false: house-score (or rollout) leaves and the built-in shot generator.
-    KrUctSearch(const GameState& root, const KrUctParams& params, bool with_evaluator);
+    // `interrupt` (if any) is polled before every descent and stops the search by throwing.
+    KrUctSearch(const GameState& root, const KrUctParams& params, bool with_evaluator,
+                InterruptPoll* interrupt = nullptr);
     ~KrUctSearch();
     KrUctSearch(KrUctSearch&&) noexcept;
     KrUctSearch& operator=(KrUctSearch&&) noexcept;
@@ -104,8 +108,9 @@ private:
 };
 
 // Runs the search from `root` (which must be inside an end). evaluator = nullptr uses
-// house_value_team0 and generate_shots.
-KrUctResult kr_uct_search(const GameState& root, const KrUctParams& params, const LeafEvaluator& evaluator);
+// house_value_team0 and generate_shots. `interrupt` as for KrUctSearch.
+KrUctResult kr_uct_search(const GameState& root, const KrUctParams& params, const LeafEvaluator& evaluator,
+                          InterruptPoll* interrupt = nullptr);
 
 struct BatchStats {
     long long calls = 0;   // evaluator calls
@@ -117,6 +122,7 @@ struct BatchStats {
 // gathers its leaves and all of them go to the evaluator in one call. Each search's result is
 // the one kr_uct_search gives with the same params and a per-leaf evaluator that agrees.
 std::vector<KrUctResult> kr_uct_search_many(const std::vector<GameState>& roots, const std::vector<KrUctParams>& params,
-                                            const BatchLeafEvaluator& evaluator, BatchStats* stats = nullptr);
+                                            const BatchLeafEvaluator& evaluator, BatchStats* stats = nullptr,
+                                            InterruptPoll* interrupt = nullptr);
 
 }  // namespace pyaz::curling

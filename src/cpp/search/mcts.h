@@ -34,6 +34,24 @@
 
 namespace pyaz {
 
+// The fewest nodes a tree for `state`'s game needs: the root and one child per action, so that
+// the first simulation always expands the root (a smaller max_nodes leaves a search that can
+// never visit a move).
+template <class Game>
+std::int64_t min_tree_nodes(const Game& state) {
+    return 1 + static_cast<std::int64_t>(state.num_actions());
+}
+
+// Fails (std::invalid_argument naming max_nodes) unless a tree of `max_nodes` can search `state`.
+template <class Game>
+void check_tree_room(const Game& state, std::int64_t max_nodes) {
+    if (max_nodes < min_tree_nodes(state)) {
+        fail("max_nodes must be >= " + std::to_string(min_tree_nodes(state)) + " for a " +
+             std::string(Game::kName) + " search (the root and a node per action), got " +
+             std::to_string(max_nodes));
+    }
+}
+
 // Values of one finished simulation for each player (index = player).
 struct LeafValue {
     double for_player[2] = {0.0, 0.0};
@@ -67,7 +85,8 @@ public:
     bool tree_full() const { return tree_full_.load(); }
     std::int64_t collisions() const { return collisions_; }
 
-    // Starts over from `state` with an empty tree.
+    // Starts over from `state` with an empty tree (fails, keeping the old root, if `state` needs
+    // more than max_nodes; see check_tree_room).
     void set_root(const Game& state);
     // Plays `action` at the root, keeping its subtree (tree reuse).
     void advance(Action action);
@@ -94,7 +113,9 @@ public:
     double root_value() const;
     std::int32_t root_visits() const { return tree_.stats(0).visits(); }
     // Visit-count policy pi ~ N^(1/temperature); temperature 0 puts all mass on the most
-    // visited action (lowest action on ties).
+    // visited action (lowest action on ties). When the root is expanded but no child has a visit
+    // yet (one simulation: it expanded the root), the priors stand in for the visit counts, so
+    // that the smallest search still gives a move. Fails only before any simulation.
     std::vector<float> policy(double temperature) const;
     // Samples from policy(temperature), or the most visited action when temperature is 0.
     Action choose_action(double temperature, Rng& rng) const;
@@ -108,6 +129,12 @@ private:
     using Leaf = SearchLeaf<Game>;
     enum class SelectResult { kNeedsEvaluation, kFinished, kCollision };
 
+    // `params` once they are in range and leave room for the root's children (or a failure).
+    static const SearchParams& checked_params(const SearchParams& params, const Game& root_state) {
+        check_search_params(params);
+        check_tree_room(root_state, params.max_nodes);
+        return params;
+    }
     void reset_root(const Game& state);  // set_root without the busy check
     SelectResult select_leaf(Leaf& leaf, bool wait_on_expanding);
     std::int32_t best_child(std::int32_t parent) const;
@@ -168,17 +195,16 @@ private:
 
 template <class Game>
 Search<Game>::Search(const Game& root_state, const SearchParams& params)
-    : params_(params),
+    : params_(checked_params(params, root_state)),
       root_state_(root_state),
       tree_(params.max_nodes),
       spare_(1),
-      rng_(params.seed) {
-    check_search_params(params);
-}
+      rng_(params.seed) {}
 
 template <class Game>
 void Search<Game>::set_root(const Game& state) {
     const BusyGuard busy(*this, "Search.set_root");
+    check_tree_room(state, params_.max_nodes);
     reset_root(state);
 }
 
@@ -613,11 +639,21 @@ double Search<Game>::root_value() const {
 template <class Game>
 std::vector<float> Search<Game>::policy(double temperature) const {
     check_range(temperature, 0, std::numeric_limits<double>::max(), "temperature", "a finite number >= 0");
-    const std::vector<std::int32_t> counts = visit_counts();
+    std::vector<double> counts(root_state_.num_actions(), 0.0);
+    const Node& root = tree_.node(0);
+    if (root.state.load() != NodeState::kExpanded) fail("no simulations have been run at the root yet");
+    bool visited = false;
+    for (std::int32_t i = 0; i < root.num_children; ++i) {
+        visited = visited || tree_.stats(root.first_child + i).visits() > 0;
+    }
+    for (std::int32_t i = 0; i < root.num_children; ++i) {  // visits, else priors (see above)
+        const std::int32_t child = root.first_child + i;
+        counts[tree_.node(child).action] =
+            visited ? static_cast<double>(tree_.stats(child).visits()) : static_cast<double>(tree_.node(child).prior);
+    }
     std::vector<float> pi(counts.size(), 0.0f);
     const auto best = std::max_element(counts.begin(), counts.end());
-    if (*best == 0) fail("no simulations have been run at the root yet");
-    if (temperature == 0) {
+    if (temperature == 0) {  // *best > 0 from here on: the priors of an expansion sum to 1
         pi[best - counts.begin()] = 1.0f;
         return pi;
     }
@@ -625,7 +661,7 @@ std::vector<float> Search<Game>::policy(double temperature) const {
     double total = 0.0;
     std::vector<double> weights(counts.size(), 0.0);
     for (std::size_t a = 0; a < counts.size(); ++a) {
-        if (counts[a] > 0) total += (weights[a] = std::pow(double(counts[a]) / *best, 1.0 / temperature));
+        if (counts[a] > 0) total += (weights[a] = std::pow(counts[a] / *best, 1.0 / temperature));
     }
     for (std::size_t a = 0; a < counts.size(); ++a) pi[a] = static_cast<float>(weights[a] / total);
     return pi;

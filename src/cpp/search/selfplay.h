@@ -93,6 +93,7 @@ SelfPlay<Game>::SelfPlay(const Game& start, const SelfPlayConfig& config)
                 "a finite number >= 0");
     if (config.random_opening_plies < 0) fail("random_opening_plies must be >= 0");
     check_search_params(config.search);
+    check_tree_room(start, config.search.max_nodes);
     if (is_terminal(start.status())) fail("the start position is already over");
 }
 

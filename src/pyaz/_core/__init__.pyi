@@ -7,7 +7,7 @@ import numpy
 import numpy.typing
 import typing
 from . import curling
-__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'ConnectFourSolver', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
+__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'ConnectFourSolver', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'check_self_play', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
 class Status:
     """
     Game outcome, or ONGOING.
@@ -918,6 +918,7 @@ class GomokuMentor:
     
     Each move: complete a five ('win'); else block the opponent's five ('block'); else the first move of a VCF ('vcf') or VCT ('vct') found; else, if the opponent would win by VCF or VCT were it to move, alpha-beta among the moves that stop it ('defend'); else alpha-beta among the strongest moves near the stones ('search'). Boards 9..15, line_length 5, overlines as the state's rule says. Not for use from two threads at once (calls wait for each other).
     """
+    MAX_TIME_MS: typing.ClassVar[float] = 86400000.0
     @staticmethod
     def threat_map(state: Gomoku, colour: typing.SupportsInt | typing.SupportsIndex) -> numpy.typing.NDArray[numpy.int8]:
         """
@@ -925,7 +926,7 @@ class GomokuMentor:
         """
     def __init__(self, *, time_ms: typing.SupportsFloat | typing.SupportsIndex = 1000.0, max_nodes: typing.SupportsInt | typing.SupportsIndex = 0, max_depth: typing.SupportsInt | typing.SupportsIndex = 0, randomness: typing.SupportsFloat | typing.SupportsIndex = 0.0, seed: typing.SupportsInt | typing.SupportsIndex = 0, vcf_depth: typing.SupportsInt | typing.SupportsIndex = 12, vct_depth: typing.SupportsInt | typing.SupportsIndex = 6) -> None:
         """
-        time_ms: time per move (0: none); max_nodes: nodes per move over all phases (0: none; with time_ms=0 the moves are deterministic); max_depth: alpha-beta depth cap (0: none); at least one limit must be set. randomness in [0, 1]: 0 plays the best move; otherwise a uniform pick among the moves whose alpha-beta score is within randomness * 400 of the best (400 is about an open three), and a random first move in the central 3x3, so self-play games differ; seed: its random numbers. vcf_depth / vct_depth: attacking moves in a VCF / VCT.
+        time_ms: time per move (0: none; at most MAX_TIME_MS, a day); max_nodes: nodes per move over all phases (0: none; with time_ms=0 the moves are deterministic); max_depth: alpha-beta depth cap (0: none); at least one limit must be set. randomness in [0, 1]: 0 plays the best move; otherwise a uniform pick among the moves whose alpha-beta score is within randomness * 400 of the best (400 is about an open three), and a random first move in the central 3x3, so self-play games differ; seed: its random numbers. vcf_depth / vct_depth: attacking moves in a VCF / VCT.
         """
     def choose(self, state: Gomoku) -> int:
         """
@@ -973,6 +974,31 @@ class ConnectFourSolver:
         """
         Nodes searched since construction or the last clear().
         """
+@typing.overload
+def check_self_play(start: Othello, **kwargs) -> None:
+    """
+    Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
+    """
+@typing.overload
+def check_self_play(start: ConnectFour, **kwargs) -> None:
+    """
+    Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
+    """
+@typing.overload
+def check_self_play(start: Gomoku, **kwargs) -> None:
+    """
+    Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
+    """
+@typing.overload
+def check_self_play(start: Go, **kwargs) -> None:
+    """
+    Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
+    """
+@typing.overload
+def check_self_play(start: RacingKings, **kwargs) -> None:
+    """
+    Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
+    """
 def go_policy_play(starts: collections.abc.Sequence[Go], policies: collections.abc.Sequence[typing.Any], seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], record_seat: typing.SupportsInt | typing.SupportsIndex = 0, allow_resign: bool = True, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     """
     Plays Go games from `starts` with no search (seed 003): seats[2*g + colour] is the index of the policy fn(planes[B,3,n,n], legal[B,n*n+2]) -> logits[B,n*n+2] that plays that colour in game g; each step calls every policy once for all the games it moves in and samples from the softmax over legal actions (temperature 0: argmax). Action n*n is the pass, n*n+1 resigns. Returns the positions where policy `record_seat` moved (planes black/white/empty, legal masks, actions, colour, game id, ply) and each game's status, resigning colour (-1 none) and length.

@@ -14,7 +14,9 @@ Supported: ``uci`` (``id``, the options, ``uciok``), ``isready``, ``ucinewgame``
 ``winc``/``binc``/``movestogo``, ``infinite``; ``stop``, ``ponderhit`` (taken as ``stop``),
 ``debug``, ``d`` (show the board, as Stockfish), ``quit``. A ``go`` without limits runs the
 default number of simulations. Illegal input is answered with ``info string error: ...`` and the
-previous position is kept.
+previous position (or option value) is kept. Option values beyond the range that ``uci``
+advertises are refused. A ``go nodes`` below 1 searches one node (said in an ``info string``):
+every ``go`` is answered with a searched ``bestmove``.
 """
 
 from __future__ import annotations
@@ -29,13 +31,26 @@ from pyaz._core import RacingKings
 from pyaz._version import __version__
 from pyaz.engines.search import EngineSearch, ThinkResult, value_to_centipawns
 
-__all__ = ["DEPTH_SIMULATIONS", "GoLimits", "UciServer", "parse_go"]
+__all__ = [
+    "DEPTH_SIMULATIONS",
+    "MAX_MOVE_OVERHEAD",
+    "MAX_NODES",
+    "GoLimits",
+    "UciServer",
+    "parse_go",
+]
 
 log = logging.getLogger("pyaz.engines.uci")
 
 DEPTH_SIMULATIONS = 100
 """Simulations per unit of ``go depth``: a search tree has no fixed depth, so depth maps to a
 number of simulations (``go depth 5`` runs 500)."""
+
+MAX_NODES = 100_000_000
+"""The largest ``Nodes`` option (simulations of a plain ``go``), as ``uci`` advertises it."""
+
+MAX_MOVE_OVERHEAD = 5000
+"""The largest ``Move Overhead`` option in milliseconds, as ``uci`` advertises it."""
 
 VARIANTS = ("racingkings",)
 GO_INT_WORDS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
@@ -99,6 +114,14 @@ def _go_number(word: str, text: str) -> int:
     return int(number)
 
 
+def _spin_value(option: str, text: str, low: int, high: int) -> int:
+    """The value of spin option ``option`` (ValueError naming it unless ``text`` is an integer in
+    ``low..high``, the range that ``uci`` advertises)."""
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise ValueError(f"{option} must be an integer in {low}..{high}, got {text!r}")
+    return int(text)
+
+
 class UciServer:
     """A UCI engine for Racing Kings playing with ``engine``.
 
@@ -117,8 +140,12 @@ class UciServer:
         move_overhead_ms: int = 30,
         name: str = "pyaz",
     ) -> None:
-        if nodes < 1:
-            raise ValueError(f"nodes must be >= 1, got {nodes}")
+        if not 1 <= nodes <= MAX_NODES:
+            raise ValueError(f"nodes must be in 1..{MAX_NODES}, got {nodes}")
+        if not 0 <= move_overhead_ms <= MAX_MOVE_OVERHEAD:
+            raise ValueError(
+                f"move_overhead_ms must be in 0..{MAX_MOVE_OVERHEAD}, got {move_overhead_ms}"
+            )
         self.engine = engine
         self.nodes = nodes
         self.move_overhead_ms = move_overhead_ms
@@ -213,9 +240,10 @@ class UciServer:
         self.send(f"id name {self.name} {__version__} ({self.engine.description})")
         self.send("id author the pyaz developers")
         self.send("option name UCI_Variant type combo default racingkings var racingkings")
-        self.send(f"option name Nodes type spin default {self.nodes} min 1 max 100000000")
+        self.send(f"option name Nodes type spin default {self.nodes} min 1 max {MAX_NODES}")
         self.send(
-            f"option name Move Overhead type spin default {self.move_overhead_ms} min 0 max 5000"
+            f"option name Move Overhead type spin default {self.move_overhead_ms} "
+            f"min 0 max {MAX_MOVE_OVERHEAD}"
         )
         self.send("uciok")
 
@@ -244,14 +272,9 @@ class UciServer:
                     f"unsupported UCI_Variant {value!r}; this engine plays racingkings"
                 )
         elif name == "nodes":
-            nodes = int(value) if value.isdigit() else 0
-            if nodes < 1:
-                raise ValueError(f"Nodes must be a positive integer, got {value!r}")
-            self.nodes = nodes
+            self.nodes = _spin_value("Nodes", value, 1, MAX_NODES)
         elif name == "move overhead":
-            if not value.isdigit():
-                raise ValueError(f"Move Overhead must be milliseconds, got {value!r}")
-            self.move_overhead_ms = int(value)
+            self.move_overhead_ms = _spin_value("Move Overhead", value, 0, MAX_MOVE_OVERHEAD)
         else:
             raise ValueError(f"unknown option {name!r}")
 
@@ -294,6 +317,9 @@ class UciServer:
 
     def _go(self, args: list[str]) -> None:
         limits = parse_go(args)
+        if limits.nodes is not None and limits.nodes < 1:
+            self.send(f"info string go nodes {limits.nodes} is below 1; searching 1 node")
+            limits.nodes = 1
         self.stop()  # a go while searching ends that search (so that the input is never blocked)
         self._stop = threading.Event()
         state = self.state.clone()

@@ -49,13 +49,33 @@ def _check_id(k: int) -> None:
 
 
 def transform_planes(planes: np.ndarray, k: int) -> np.ndarray:
-    """Applies transform ``k`` to the last two axes (H, W) of ``planes``."""
+    """Applies transform ``k`` to the last two axes (H, W) of ``planes``, an array of planes
+    ``[C, H, W]`` (or a batch ``[N, C, H, W]``); ValueError for fewer than 3 dimensions (a
+    single board ``[H, W]`` goes to :func:`transform_board`)."""
     _check_id(k)
     if not isinstance(planes, np.ndarray):
         raise TypeError(f"planes must be a numpy array, got {type(planes).__name__}")
-    if planes.ndim < 2:
-        raise ValueError(f"planes need at least 2 dimensions (H, W), got shape {planes.shape}")
-    out = np.flip(planes, axis=-1) if k >= 4 else planes
+    if planes.ndim < 3:
+        raise ValueError(
+            f"planes must have shape [C, H, W] (or [N, C, H, W]), got shape {planes.shape}; "
+            "use transform_board for a single [H, W] board"
+        )
+    return _transform(planes, k)
+
+
+def transform_board(board: np.ndarray, k: int) -> np.ndarray:
+    """Applies transform ``k`` to a board ``[H, W]`` (e.g. ``state.board()`` or a grid of cell
+    indices); ValueError for any other number of dimensions."""
+    _check_id(k)
+    if not isinstance(board, np.ndarray):
+        raise TypeError(f"board must be a numpy array, got {type(board).__name__}")
+    if board.ndim != 2:
+        raise ValueError(f"board must have shape [H, W], got shape {board.shape}")
+    return _transform(board, k)
+
+
+def _transform(array: np.ndarray, k: int) -> np.ndarray:
+    out = np.flip(array, axis=-1) if k >= 4 else array
     return np.ascontiguousarray(np.rot90(out, k % 4, axes=(-2, -1)))
 
 
@@ -69,9 +89,9 @@ def _board_permutation(state: GameState, k: int) -> np.ndarray:
         if k not in (0, 4):
             raise ValueError(f"Connect Four has only symmetries 0 and 4 (mirror), got {k}")
         columns = np.arange(state.num_actions).reshape(1, -1)
-        return transform_planes(columns, k).ravel()
+        return transform_board(columns, k).ravel()
     height, width = state.board_shape
-    return transform_planes(np.arange(height * width).reshape(height, width), k).ravel()
+    return transform_board(np.arange(height * width).reshape(height, width), k).ravel()
 
 
 def transform_policy(policy: np.ndarray, k: int, state: GameState) -> np.ndarray:

@@ -40,7 +40,8 @@ class TorchEvaluator:
 
     def _to_device(self, planes: np.ndarray) -> torch.Tensor:
         with warnings.catch_warnings():
-            # The search hands over a read-only view; the module only reads it.
+            # The search hands over a read-only array (owning its buffer); the module only
+            # reads it.
             warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
             tensor = torch.from_numpy(planes)
         if self.device.type == "cuda":

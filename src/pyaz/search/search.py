@@ -2,8 +2,9 @@
 
 The evaluator is ``"uniform"`` (P uniform, v = 0), ``"rollout"`` (v from one random playout),
 or a callable ``fn(planes) -> (policy_logits, values)`` taking a read-only float32 array
-``[B, C, H, W]`` (valid only during the call; copy it to keep it) and returning arrays
-``[B, A]`` and ``[B]``. Priors are the softmax of the logits over the legal actions; values are
+``[B, C, H, W]`` (which owns its memory: the callable may keep it, also after the search is
+gone) and returning arrays ``[B, A]`` and ``[B]``. Priors are the softmax of the logits over the
+legal actions (any finite logits, float64 ones beyond float32's range included); values are
 for the side to move and must be finite and within [-1, 1]. An exception raised by the callable
 stops the search, leaves the tree consistent, and propagates to the caller.
 """
@@ -51,7 +52,8 @@ class Search:
     (seed 004's winning value decay, in (0, 1]: a value backed up k steps above its leaf counts
     value_decay^k; 1 is off) [{value_decay}]; ``threads``
     [{threads}]; ``batch_size`` (leaves per evaluator call) [{batch_size}]; ``max_nodes`` (arena
-    size; the tree stops growing when full) [{max_nodes:,}]; ``seed`` [{seed}].
+    size; the tree stops growing when full; at least 1 + num_actions, so that the root can
+    always be expanded) [{max_nodes:,}]; ``seed`` [{seed}].
 
     PUCT selects argmax Q + c_puct * P * sqrt(max(1, sum_b N(s,b))) / (1 + N(s,a)); pending
     visits count as ``virtual_loss`` lost visits each.
@@ -89,11 +91,17 @@ class Search:
         return np.asarray(self._impl.priors())
 
     def policy(self, temperature: float = 1.0) -> np.ndarray:
-        """pi ~ N^(1/temperature) over the actions (temperature 0: greedy, one-hot)."""
+        """pi ~ N^(1/temperature) over the actions (temperature 0: greedy, one-hot).
+
+        When the root is expanded but no move has a visit yet (a single simulation, which only
+        expands the root), the priors stand in for N, so that one simulation gives a move.
+        ValueError before any simulation.
+        """
         return np.asarray(self._impl.policy(temperature))
 
     def choose_action(self, temperature: float = 0.0, seed: int = 0) -> int:
-        """An action drawn from :meth:`policy` (the most visited one at temperature 0)."""
+        """An action drawn from :meth:`policy` (the most visited one at temperature 0; after a
+        single simulation, the one with the highest prior)."""
         return int(self._impl.choose_action(temperature, seed))
 
     @property

@@ -78,7 +78,9 @@ class SelfPlay:
     games) [{threads}]; ``seed`` [{seed}]; and every :class:`pyaz.Search` option (c_puct,
     dirichlet_alpha, dirichlet_epsilon, draw_value, ...). The per-game tree holds ``max_nodes``
     nodes [2 * (simulations + 1) * num_actions]. Resignation is not implemented: every game is
-    played to its end.
+    played to its end. Every option is checked here, before any game (ValueError or TypeError
+    naming it). One simulation per move is enough: it expands the root, and the move and the
+    recorded policy then follow the priors (see :meth:`pyaz.Search.policy`).
     """
 
     def __init__(self, start: GameState, **options: Any) -> None:
@@ -87,6 +89,9 @@ class SelfPlay:
             raise TypeError(f"no self-play for {start!r}; games with self-play: {known}")
         if start.is_terminal():
             raise ValueError("the start position is already over")
+        if "games" in options:
+            raise TypeError("games is an argument of play(), not an option of SelfPlay")
+        _core.check_self_play(start, **options)
         self.start = start.clone()
         self.options = options
 
