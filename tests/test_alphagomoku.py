@@ -197,7 +197,7 @@ def test_a_pair_of_mismatched_games_is_a_value_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="plays Gomoku"):
         load_pair(tmp_path).check(pyaz.make("othello", size=8))
     (tmp_path / "other.pt").write_bytes(b"not a pair")
-    with pytest.raises(ValueError, match="cannot read"):
+    with pytest.raises(ValueError, match="is not an AlphaGomoku pair file"):
         load_pair(tmp_path / "other.pt")
     with pytest.raises(FileNotFoundError):
         load_pair(tmp_path / "missing.pt")

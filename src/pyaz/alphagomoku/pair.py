@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
 
 from pyaz.common.runlog import atomic_write_bytes
 from pyaz.games import GameState
 from pyaz.nets import PolicyValueNet, net_from_state, net_state
+from pyaz.nets.files import read_torch_file
 from pyaz.nets.loading import LoadedModel
 from pyaz.nets.runtimes import make_evaluator
 from pyaz.train.checkpoint import torch_bytes
@@ -175,17 +175,17 @@ def save_pair(pair: NetworkPair, path: str | os.PathLike[str]) -> Path:
 
 def load_pair(path: str | os.PathLike[str]) -> NetworkPair:
     """Reads a pair written by :func:`save_pair` (``path`` or a run folder holding
-    :data:`PAIR_FILE`), in eval mode. FileNotFoundError when missing; ValueError for a file that
-    holds no pair or a pair whose networks play different games."""
+    :data:`PAIR_FILE`), in eval mode, running nothing from the file (see
+    :func:`~pyaz.nets.files.read_torch_file`). FileNotFoundError when missing (OSError when
+    unreadable); a one-line ValueError naming the file for a file that holds no pair (empty,
+    truncated, not a torch file, other objects) or a pair whose networks play different
+    games."""
     file = Path(path)
     if file.is_dir():
         file = file / PAIR_FILE
     if not file.is_file():
         raise FileNotFoundError(f"AlphaGomoku pair {str(path)!r} not found")
-    try:
-        data = torch.load(file, map_location="cpu", weights_only=False)
-    except Exception as error:  # pickle, zip and EOF errors of every kind
-        raise ValueError(f"cannot read an AlphaGomoku pair from {file} ({error})") from None
+    data = read_torch_file(file, "an AlphaGomoku pair file")  # runs nothing from the file
     if not isinstance(data, dict) or data.get("format") != PAIR_FORMAT:
         raise ValueError(
             f"{file} holds no AlphaGomoku network pair (written by pyaz.alphagomoku.save_pair)"

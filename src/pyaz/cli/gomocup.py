@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         factory = _factory(args.player)
-    except (ValueError, FileNotFoundError) as error:
+    except (ValueError, OSError) as error:  # a bad spec, a missing, unreadable or broken pair
         print(f"pyaz-gomocup: {error}", file=sys.stderr)
         return 2
     serve(GomocupBrain(factory), sys.stdin, sys.stdout)

@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error(f"--size {args.size} differs from the network's {fixed_size}")
         if args.game == "go":
             go_options["history"] = model.go_history()
-    engine = options.engine_from_arguments(args, model)
     try:
+        engine = options.engine_from_arguments(args, model)  # ValueError: runtime and model
         server = GtpServer(
             engine,
             game=args.game,

@@ -92,7 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, RuntimeError) as error:
             print(f"pyaz-uci: cannot use --model {args.model}: {error}", file=sys.stderr)
             return 2
-    engine = options.engine_from_arguments(args, model)
+    try:
+        engine = options.engine_from_arguments(args, model)
+    except ValueError as error:  # a runtime that cannot run this model
+        print(f"pyaz-uci: {error}", file=sys.stderr)
+        return 2
 
     def write(line: str) -> None:
         sys.stdout.write(line + "\n")

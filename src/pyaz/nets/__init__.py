@@ -1,5 +1,6 @@
 """The networks layer: policy-value networks (:mod:`pyaz.nets.model`), the one loader of model
-files (:func:`load_model`), and the evaluators that run a network for the search on an
+files (:func:`load_model`), the one reader of torch files, which runs nothing from them
+(:func:`read_torch_file`), and the evaluators that run a network for the search on an
 inference runtime (:mod:`pyaz.nets.runtimes`: ONNX Runtime by default on a CPU, TorchScript,
 OpenVINO)."""
 
@@ -12,6 +13,7 @@ if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getatt
     from pyaz.nets.evaluator import (
         TorchEvaluator,
     )
+    from pyaz.nets.files import read_torch_file
     from pyaz.nets.loading import (
         CHECKPOINT_FILE,
         RUN_CONFIG_FILE,
@@ -51,6 +53,7 @@ if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getatt
 # importing a torch-free part such as pyaz.nets.runtimes stays light.
 _WHERE: dict[str, str] = {
     "TorchEvaluator": "pyaz.nets.evaluator",
+    "read_torch_file": "pyaz.nets.files",
     "CHECKPOINT_FILE": "pyaz.nets.loading",
     "RUN_CONFIG_FILE": "pyaz.nets.loading",
     "TORCHSCRIPT_FILE": "pyaz.nets.loading",
@@ -107,6 +110,7 @@ __all__ = [
     "net_config_for",
     "net_from_state",
     "net_state",
+    "read_torch_file",
     "run_config",
     "run_dir_of",
     "to_torchscript",

@@ -20,8 +20,9 @@ import torch
 from torch import nn
 
 from pyaz.games import GameState
+from pyaz.nets.files import read_torch_file
 from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state
-from pyaz.nets.runtimes import make_evaluator
+from pyaz.nets.runtimes import RUNTIMES, make_evaluator
 
 CHECKPOINT_FILE = "checkpoint.pt"
 """The training loop's checkpoint in a run folder (its ``"best"`` network is the one to play)."""
@@ -91,10 +92,17 @@ class LoadedModel:
     ) -> Any:
         """The network as the search's batched evaluator on ``runtime`` (default: ONNX Runtime
         on a CPU, TorchScript elsewhere; see :mod:`pyaz.nets.runtimes`). A TorchScript archive
-        keeps no input shape: pass ``planes_shape`` to run it on ONNX Runtime."""
+        keeps no input shape: pass ``planes_shape`` to run it on ONNX Runtime (else ValueError
+        for an explicit runtime other than TorchScript; the default falls back to TorchScript)."""
         shape = planes_shape
         if self.config is not None:
             shape = (self.config.planes, self.config.height, self.config.width)
+        if shape is None and runtime in RUNTIMES and runtime != "torchscript":
+            raise ValueError(
+                f"{self.path} is a TorchScript export, which keeps no input shape: the {runtime} "
+                f"runtime needs the run's network file ({CHECKPOINT_FILE}, nets/iter-*.pt or the "
+                "run folder), or use --runtime torchscript"
+            )
         return make_evaluator(self.module, shape, runtime, device)
 
     def check(
@@ -238,8 +246,16 @@ def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
     e.g. ``best.torchscript.pt``). The run's settings come from the ``config.json`` of its run
     folder (:func:`run_config`) over the config inside ``checkpoint.pt``.
 
-    Raises FileNotFoundError for a missing file or a folder that is not a run folder, and
-    ValueError for a file that holds no pyaz network (OSError when it cannot be read at all).
+    Nothing in the file is executed: a torch file is read by :func:`read_torch_file`
+    (``weights_only=True``: tensors and plain values only; a pickle that would call a function
+    is refused), and a TorchScript archive by ``torch.jit.load``, whose restricted unpickler
+    builds no Python globals (only tensors and TorchScript types) and whose code is TorchScript
+    (torch operators), not Python.
+
+    Raises FileNotFoundError for a missing file or a folder that is not a run folder, OSError
+    when it cannot be read at all, and a one-line ValueError naming the file for a file that
+    holds no pyaz network (empty, truncated, not a torch file, other objects, a broken
+    TorchScript archive). A saved iteration that is not an integer >= 0 is ignored (None).
     """
     file = model_file(path)
     embedded: dict[str, Any] = {}
@@ -249,20 +265,14 @@ def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
         try:
             module = torch.jit.load(str(file), map_location="cpu")
         except Exception as error:  # torch raises RuntimeError and others for a broken archive
+            lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+            detail = lines[0][:200] if lines else type(error).__name__
             raise ValueError(
-                f"cannot read a network from {file}: a broken TorchScript archive ({error})"
+                f"{file} is not a pyaz network file: a broken TorchScript archive ({detail})"
             ) from None
         config = None
     else:
-        try:
-            data = torch.load(file, map_location="cpu", weights_only=False)
-        except OSError:
-            raise
-        except Exception as error:  # pickle, zip and EOF errors of every kind
-            raise ValueError(
-                f"cannot read a network from {file}: not a torch checkpoint or TorchScript "
-                f"archive ({error})"
-            ) from None
+        data = read_torch_file(file, "a pyaz network file")
         state = data
         if isinstance(data, dict) and isinstance(data.get("net"), dict):  # nets/iter-*.pt
             state = data["net"]
@@ -291,11 +301,16 @@ def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
         module, config = net, net.config
     module.eval()
     settings = {**embedded, **(run_config(file) or {})}
-    try:
-        number = int(iteration) if iteration is not None else None
-    except (TypeError, ValueError):
-        number = None
-    return LoadedModel(module, config, settings, file, number)
+    return LoadedModel(module, config, settings, file, _iteration(iteration))
+
+
+def _iteration(value: Any) -> int | None:
+    """A saved iteration number: an integer >= 0 (or a float that is one), else None."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
 
 
 def load_net(path: str | os.PathLike[str]) -> PolicyValueNet:

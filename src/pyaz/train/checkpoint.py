@@ -10,14 +10,19 @@ previous iteration's checkpoint intact, and a resumed run starts from the last c
 from __future__ import annotations
 
 import io
+import math
 import os
+import re
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 
 from pyaz.common.runlog import atomic_write_bytes
+from pyaz.nets.files import read_torch_file
 
 __all__ = [
     "CHECKPOINT_FILE",
@@ -81,12 +86,66 @@ def write_files(run_dir: str | os.PathLike[str], files: Mapping[str, bytes]) -> 
 def read_checkpoint(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], bytes]:
     """The state saved by :func:`write_iteration` and its buffer's bytes, for a resume. The
     buffers the checkpoint does not name are removed: a run killed between its commit and their
-    removal left the previous one."""
+    removal left the previous one.
+
+    Nothing in the files is executed (see :func:`~pyaz.nets.files.read_torch_file`; the buffer
+    is checked as an .npz archive of plain arrays, every array decoded). A checkpoint or buffer
+    that is empty, truncated, not what pyaz writes or missing its keys is a one-line
+    ValueError naming the file; OSError when a file cannot be read at all.
+    """
     run_dir = Path(run_dir)
-    data = torch.load(run_dir / CHECKPOINT_FILE, map_location="cpu", weights_only=False)
-    buffer = (run_dir / data["buffer"]).read_bytes()
-    _remove_other_buffers(run_dir, data["buffer"])
+    path = run_dir / CHECKPOINT_FILE
+    data = read_torch_file(path, "a pyaz training checkpoint")
+    missing = [key for key in _CHECKPOINT_KEYS if not isinstance(data, dict) or key not in data]
+    if missing:
+        raise ValueError(f"{path} is not a pyaz training checkpoint: it lacks {', '.join(missing)}")
+    name = data["buffer"]
+    if not isinstance(name, str) or not re.fullmatch(r"buffer-\d{5,}\.npz", name):
+        raise ValueError(f"{path} is not a pyaz training checkpoint: its buffer is {name!r}")
+    buffer = (run_dir / name).read_bytes()
+    _check_npz(run_dir / name, buffer)
+    _remove_other_buffers(run_dir, name)
     return data, buffer
+
+
+_CHECKPOINT_KEYS = ("buffer", "optimizer", "rng", "torch_rng", "counters", "config")
+"""What every loop's checkpoint holds (beside its networks)."""
+
+
+def _check_npz(path: Path, data: bytes) -> None:
+    """ValueError naming ``path`` unless ``data`` is a complete .npz archive of plain arrays:
+    every member's checksum and .npy header are checked, its size matches its shape, and no
+    array holds Python objects (streamed: no array is decoded into memory)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            damaged = archive.testzip()
+            if damaged is not None:
+                raise ValueError(f"{damaged} is damaged (bad checksum)")
+            for info in archive.infolist():
+                with archive.open(info) as member:
+                    version = np.lib.format.read_magic(member)
+                    read_header = (
+                        np.lib.format.read_array_header_1_0
+                        if version == (1, 0)
+                        else np.lib.format.read_array_header_2_0
+                    )
+                    shape, _, dtype = read_header(member)
+                    if dtype.hasobject:
+                        raise ValueError(f"{info.filename} holds Python objects")
+                    size = member.tell() + math.prod(shape) * dtype.itemsize
+                    if info.file_size != size:
+                        raise ValueError(f"{info.filename} is not as long as its shape says")
+    except Exception as error:  # zip, npy header, zlib errors: the content's fault
+        if not data:
+            reason = "the file is empty"
+        elif data.startswith(b"PK\x03\x04") and not zipfile.is_zipfile(io.BytesIO(data)):
+            reason = f"truncated: not a complete .npz archive ({len(data)} bytes)"
+        else:
+            text = (
+                str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+            )
+            reason = (text.strip().splitlines() or [""])[0][:200]
+        raise ValueError(f"{path} is not a pyaz replay buffer (.npz): {reason}") from None
 
 
 def changed_settings(saved: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:

@@ -22,6 +22,7 @@ import torch
 from torch import nn
 
 from pyaz._core import Go
+from pyaz.nets.files import read_torch_file
 
 __all__ = [
     "PolicyNet",
@@ -352,15 +353,21 @@ def _build(described: dict[str, Any]) -> PolicyNet:
 
 
 def load_network(path: str | Path) -> PolicyNet:
-    """The network saved at ``path`` by :func:`save_network` (in eval mode)."""
+    """The network saved at ``path`` by :func:`save_network` (in eval mode), running nothing
+    from the file (see :func:`~pyaz.nets.files.read_torch_file`). FileNotFoundError when
+    missing; a one-line ValueError naming the file for a file that holds no ZetaGo network."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no ZetaGo network at {path}")
-    saved = torch.load(path, map_location="cpu", weights_only=True)
+    saved = read_torch_file(path, "a ZetaGo network file")
     if not isinstance(saved, dict) or "zetago" not in saved:
         raise ValueError(f"{path} is not a ZetaGo network (saved by pyaz.zetago.save_network)")
-    net = _build(saved["zetago"])
-    net.load_state_dict(saved["state_dict"])
+    try:
+        net = _build(saved["zetago"])
+        net.load_state_dict(saved["state_dict"])
+    except (KeyError, TypeError, ValueError, RuntimeError, AttributeError) as error:
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+        raise ValueError(f"{path}: a broken ZetaGo network ({first})") from None
     net.eval()
     return net
 

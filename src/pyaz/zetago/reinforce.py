@@ -28,7 +28,8 @@ import numpy as np
 import torch
 
 from pyaz._core import Go
-from pyaz.games.symmetry import transform_planes
+from pyaz.games.symmetry import transform_board, transform_planes
+from pyaz.nets.files import read_torch_file
 from pyaz.zetago.net import (
     PolicyNet,
     check_board_size,
@@ -55,7 +56,7 @@ __all__ = [
 def action_permutation(size: int, k: int) -> np.ndarray:
     """Where each policy action goes under symmetry ``k`` (pyaz.transform_planes' numbering):
     ``result[a]`` is the action that point ``a`` becomes; the pass and resign stay."""
-    source = transform_planes(np.arange(size * size).reshape(size, size), k).ravel()
+    source = transform_board(np.arange(size * size).reshape(size, size), k).ravel()
     moved = np.empty(size * size + 2, dtype=np.int64)
     moved[source] = np.arange(size * size)
     moved[size * size :] = [size * size, size * size + 1]
@@ -156,13 +157,14 @@ class ReplayBuffer:
         }
 
     def state(self) -> dict[str, Any]:
+        """Tensors and an int (what ``torch.load(weights_only=True)`` reads back)."""
         n = len(self)
         return {
-            "planes": self.planes[:n].copy(),
-            "legal": self.legal[:n].copy(),
-            "action": self.action[:n].copy(),
-            "value": self.value[:n].copy(),
-            "count": self.count,
+            "planes": torch.from_numpy(self.planes[:n].copy()),
+            "legal": torch.from_numpy(self.legal[:n].copy()),
+            "action": torch.from_numpy(self.action[:n].copy()),
+            "value": torch.from_numpy(self.value[:n].copy()),
+            "count": int(self.count),
         }
 
     def load(self, state: dict[str, Any]) -> None:
@@ -290,7 +292,7 @@ class ReinforceTrainer:
         path = self.folder / "checkpoint.pt"
         if not path.exists():
             return False
-        saved = torch.load(path, map_location="cpu", weights_only=False)
+        saved = read_torch_file(path, "a ZetaGo training checkpoint")  # runs nothing from it
         self.net.load_state_dict(saved["net"])
         self.optimizer.load_state_dict(saved["optimizer"])
         self.pool.load(self.net, saved["pool"])
