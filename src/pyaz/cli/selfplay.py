@@ -1,8 +1,11 @@
 """``pyaz-selfplay``: train a player by self-play (the main job).
 
-Settings come from the defaults, then a ``--preset`` TOML file, then the command line. The run
-folder (``--out``) gets config.json, metrics.jsonl/.csv, TensorBoard logs, checkpoints, the
-networks of every iteration (nets/), the best network as TorchScript, and PNG plots.
+Settings come from the defaults, then a ``--preset`` TOML file, then the command line; a resumed
+run (``--resume``) takes the settings it was started with (its config.json), and only the
+settings of :data:`~pyaz.train.loop.RESUMABLE` may differ on its command line. Every setting is
+checked before the run folder is touched. The run folder (``--out``) is locked while the run
+uses it; it gets config.json, metrics.jsonl/.csv, TensorBoard logs, checkpoints, the networks of
+every iteration (nets/), the best network as TorchScript, and PNG plots.
 """
 
 from __future__ import annotations
@@ -10,13 +13,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from pyaz.cli.options import add_game_arguments, given_game_options
 from pyaz.cli.training_run import run_training
+from pyaz.common.folder_lock import FolderLock
+from pyaz.common.runlog import check_resume_settings, read_run_config
 from pyaz.distributed.cluster import RayUnavailableError, WorkerLostError, WorkerTimeoutError
-from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.games import canonical_name
+from pyaz.train.loop import RESUMABLE, UPPER_BOUNDS, TrainConfig, TrainingLoop
 from pyaz.train.preset_files import load_preset, preset_names, train_config
 
 
@@ -148,7 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="settings: a shipped preset's name (" + ", ".join(preset_names()) + ") or a TOML "
         "file (keys = option names)",
     )
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out with the settings it was started with (its "
+        "config.json): options given beside it must equal them, except "
+        + ", ".join("--" + name.replace("_", "-") for name in RESUMABLE)
+        + ", --quiet and the Ray options",
+    )
     add_game_arguments(
         parser,
         required=False,
@@ -158,8 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     for name, kind, text in OPTIONS:
         default = getattr(defaults, name)
+        most = f"; at most {UPPER_BOUNDS[name]}" if name in UPPER_BOUNDS else ""
         parser.add_argument(
-            "--" + name.replace("_", "-"), type=kind, help=f"{text} (default {default})"
+            "--" + name.replace("_", "-"), type=kind, help=f"{text} (default {default}{most})"
         )
     _add_ray_arguments(parser)
     return parser
@@ -219,11 +234,12 @@ def ray_settings(args: argparse.Namespace) -> Any:
     return settings
 
 
-def settings_from(args: argparse.Namespace) -> TrainConfig:
-    """Defaults < preset (a shipped preset's name or a TOML file) < command line."""
+def given_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings of the preset (``--preset``: a shipped preset's name or a TOML file) and
+    the command line, the command line's winning: flat (game options at the top level)."""
     values: dict[str, Any] = {}
     if args.preset is not None:
-        values.update(load_preset(args.preset))
+        values.update(_flat(load_preset(args.preset)))
     values.update(given_game_options(args))
     if args.game is not None:
         values["game"] = args.game
@@ -232,7 +248,33 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
             values[name] = getattr(args, name)
     if args.no_augment:
         values["augment"] = False
-    return train_config(values)
+    return values
+
+
+def settings_from(args: argparse.Namespace) -> TrainConfig:
+    """Defaults < preset < command line. With ``--resume``: the run's config.json < preset <
+    command line, where the preset and the command line may change only the settings of
+    :data:`~pyaz.train.loop.RESUMABLE` (ValueError naming each other one that differs), and a
+    folder without config.json is a ValueError."""
+    given = given_settings(args)
+    if not args.resume:
+        return train_config(given)
+    saved = read_run_config(args.out)
+    if "game" in given and canonical_name(given["game"]) == canonical_name(saved.get("game", "")):
+        given["game"] = saved["game"]  # an alias of the same game
+    config = train_config({**_flat(saved), **given})
+    check_resume_settings(args.out, saved, asdict(config), RESUMABLE)
+    return config
+
+
+def _flat(settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` with the entries of its ``game_options`` table at the top level (where
+    :func:`~pyaz.train.preset_files.train_config` takes them; top-level keys win)."""
+    values = dict(settings)
+    options = values.pop("game_options", {})
+    if not isinstance(options, dict):
+        raise TypeError(f"game_options must be a table of game options, got {options!r}")
+    return {**options, **values}
 
 
 def _is_curling(argv: list[str]) -> bool:
@@ -270,17 +312,26 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     engines: list[Any] = []
 
-    def build() -> TrainingLoop:
+    def settings() -> TrainConfig:
         config = settings_from(args)
+        config.validate()
+        config.check_players()
+        return config
+
+    def build(config: TrainConfig, lock: FolderLock) -> TrainingLoop:
         engine = None
         if ray is not None:
             from pyaz.distributed import RaySelfPlay
 
-            config.validate()
             engine = RaySelfPlay(config, args.out, ray)
             engines.append(engine)
         return TrainingLoop(
-            config, args.out, resume=args.resume, progress=not args.quiet, self_play=engine
+            config,
+            args.out,
+            resume=args.resume,
+            progress=not args.quiet,
+            self_play=engine,
+            lock=lock,
         )
 
     def plot(out: Path) -> None:
@@ -291,7 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     resume = f"pyaz-selfplay --out {args.out} --resume" + _ray_words(argv)
     try:
         return run_training(
-            build, args.out, resume, plot, "plots, metrics, checkpoints, best.torchscript.pt"
+            settings,
+            build,
+            args.out,
+            resume,
+            plot,
+            "plots, metrics, checkpoints, best.torchscript.pt",
         )
     except (RayUnavailableError, WorkerTimeoutError, WorkerLostError) as error:
         print(f"pyaz-selfplay: {error}", file=sys.stderr)

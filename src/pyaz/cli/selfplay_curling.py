@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 from pathlib import Path
 from typing import Any
 
 from pyaz.cli.training_run import run_training
-from pyaz.curling.config import EVAL_OPPONENTS, WIN_TABLES, CurlingConfig
+from pyaz.common.folder_lock import FolderLock
+from pyaz.common.runlog import check_resume_settings, read_run_config
+from pyaz.curling.config import (
+    EVAL_OPPONENTS,
+    RESUMABLE,
+    UPPER_BOUNDS,
+    WIN_TABLES,
+    CurlingConfig,
+)
 from pyaz.curling.loop import CurlingTrainingLoop
 from pyaz.train.preset_files import load_preset
 
@@ -100,43 +107,58 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--preset", help="a shipped preset's name or a TOML file of settings (keys = option names)"
     )
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out with the settings it was started with (its "
+        "config.json): options given beside it must equal them, except "
+        + ", ".join("--" + name.replace("_", "-") for name in RESUMABLE)
+        + " and --quiet",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     for name, kind, text in OPTIONS:
+        most = f"; at most {UPPER_BOUNDS[name]}" if name in UPPER_BOUNDS else ""
         parser.add_argument(
             "--" + name.replace("_", "-"),
             type=kind,
-            help=f"{text} (default {getattr(defaults, name)})",
+            help=f"{text} (default {getattr(defaults, name)}{most})",
         )
     return parser
 
 
 def settings_from(args: argparse.Namespace) -> CurlingConfig:
-    """Defaults < the run's own config.json (with --resume) < preset file < command line."""
+    """Defaults < preset file < command line. With ``--resume``: the run's config.json <
+    preset file < command line, where the preset and the command line may change only the
+    settings of :data:`~pyaz.curling.config.RESUMABLE` (ValueError naming each other one that
+    differs), and a folder without config.json is a ValueError."""
     values: dict[str, Any] = {}
-    saved = args.out / "config.json"
-    if args.resume and saved.exists():  # a resumed run keeps its settings unless overridden
-        values.update(json.loads(saved.read_text()))
     if args.preset is not None:
         values.update(load_preset(args.preset))
     for name, _, _ in OPTIONS:
         if getattr(args, name) is not None:
             values[name] = getattr(args, name)
+    saved = read_run_config(args.out) if args.resume else {}
+    values = {**saved, **values}
     known = {f.name for f in dataclasses.fields(CurlingConfig)}
     unknown = set(values) - known
     if unknown:
         raise ValueError(f"unknown curling settings {sorted(unknown)}")
     if values.setdefault("game", "curling") != "curling":
         raise ValueError(f"this is the curling loop, but the settings say game={values['game']!r}")
-    return CurlingConfig(**values)
+    config = CurlingConfig(**values)
+    config.check()
+    if args.resume:
+        check_resume_settings(args.out, saved, dataclasses.asdict(config), RESUMABLE)
+    return config
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
 
-    def build() -> CurlingTrainingLoop:
-        config = settings_from(args)
-        return CurlingTrainingLoop(config, args.out, resume=args.resume, progress=not args.quiet)
+    def build(config: CurlingConfig, lock: FolderLock) -> CurlingTrainingLoop:
+        return CurlingTrainingLoop(
+            config, args.out, resume=args.resume, progress=not args.quiet, lock=lock
+        )
 
     def plot(out: Path) -> None:
         from pyaz.common.plots import make_plots
@@ -146,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         plot_win_table(out)
 
     return run_training(
+        lambda: settings_from(args),
         build,
         args.out,
         f"pyaz-selfplay --game curling --out {args.out} --resume",

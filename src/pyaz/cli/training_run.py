@@ -1,7 +1,8 @@
 """What every training command does around its loop: report bad settings as one line (exit 2),
-keep finished iterations on Ctrl-C and say how to resume (exit 130), report a failed write (a
-full disk, a read-only folder) as one line that names the file and says what to do (exit 2),
-write the plots unless a write failed."""
+lock the run folder while the run uses it (another process using it: one line, exit 2), keep
+finished iterations on Ctrl-C at any moment and say how to resume (exit 130), report a failed
+write (a full disk, a read-only folder) as one line that names the file and says what to do
+(exit 2), write the plots unless a write failed."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ import errno
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+from pyaz.common.folder_lock import FolderInUseError, FolderLock
+from pyaz.common.runlog import lock_run_folder
+
+Settings = TypeVar("Settings")
 
 
 class Loop(Protocol):
@@ -17,13 +23,65 @@ class Loop(Protocol):
 
 
 def run_training(
+    settings: Callable[[], Settings],
+    build: Callable[[Settings, FolderLock], Loop],
+    out: Path,
+    resume_command: str,
+    plot: Callable[[Path], object],
+    outputs: str,
+) -> int:
+    """Reads and checks the settings with ``settings()``, builds the loop with ``build(settings,
+    lock)`` and runs it; returns the process exit status.
+
+    The run folder ``out`` is locked from before anything is written in it until the plots are
+    done: a folder that exists is locked before ``settings()`` reads anything in it (the saved
+    settings of a resumed run), a new one only once the settings passed their checks (a bad
+    option creates no folder)."""
+    lock: FolderLock | None = None
+    try:
+        if out.is_dir():
+            lock = lock_run_folder(out)
+        chosen = settings()
+        if lock is None:
+            lock = lock_run_folder(out)
+    except (ValueError, TypeError, OSError, FolderInUseError) as error:
+        if lock is not None:
+            lock.release()
+        print(f"pyaz-selfplay: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        if lock is not None:
+            lock.release()
+        return _interrupted(out, resume_command)
+    held = lock
+    try:
+        return _run(lambda: build(chosen, held), out, resume_command, plot, outputs)
+    except KeyboardInterrupt:  # while the loop was being made
+        return _interrupted(out, resume_command)
+    finally:
+        held.release()
+
+
+def _interrupted(out: Path, resume_command: str) -> int:
+    """Says what Ctrl-C kept and how to go on; the exit status of an interrupted run."""
+    if (out / "config.json").exists():
+        print(
+            f"\ninterrupted: the last finished iteration is saved; continue with\n"
+            f"  {resume_command}",
+            file=sys.stderr,
+        )
+    else:
+        print("\ninterrupted before the run started", file=sys.stderr)
+    return 130
+
+
+def _run(
     build: Callable[[], Loop],
     out: Path,
     resume_command: str,
     plot: Callable[[Path], object],
     outputs: str,
 ) -> int:
-    """Builds the loop with ``build()`` and runs it; returns the process exit status."""
     try:
         loop = build()
     except (ValueError, TypeError, FileExistsError, OSError) as error:
@@ -33,12 +91,7 @@ def run_training(
     try:
         loop.run()
     except KeyboardInterrupt:
-        print(
-            f"\ninterrupted: the last finished iteration is saved; continue with\n"
-            f"  {resume_command}",
-            file=sys.stderr,
-        )
-        return 130
+        return _interrupted(out, resume_command)
     except OSError as error:  # a full disk or a folder made read-only during the run
         wrote = False
         print(f"pyaz-selfplay: {write_error(error, resume_command)}", file=sys.stderr)

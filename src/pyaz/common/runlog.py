@@ -22,6 +22,8 @@ column appears and whenever a :class:`RunLog` is opened), and TensorBoard scalar
 Resuming after an interruption: load the last checkpoint (iteration ``k``), call
 ``truncate_after(run_dir, k)``, then open a new :class:`RunLog`. Opening repairs a half-written
 last line, and TensorBoard events past the last kept record of each kind are purged.
+:func:`open_run` does all of this for a training loop, under the folder's lock
+(:class:`~pyaz.common.folder_lock.FolderLock`), and says which damaged lines it dropped.
 """
 
 from __future__ import annotations
@@ -33,15 +35,17 @@ import json
 import math
 import os
 import re
+import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from pyaz.common.faults import fault_point
+from pyaz.common.folder_lock import FolderLock
 
 __all__ = [
     "CSV_NAME",
@@ -50,9 +54,13 @@ __all__ = [
     "RunLog",
     "Value",
     "atomic_write_bytes",
+    "check_resume_settings",
+    "damaged_lines",
     "export_csv",
+    "lock_run_folder",
     "open_run",
     "read_metrics",
+    "read_run_config",
     "truncate_after",
     "write_json_atomic",
 ]
@@ -60,6 +68,7 @@ __all__ = [
 JSONL_NAME = "metrics.jsonl"
 CSV_NAME = "metrics.csv"
 TB_DIR = "tensorboard"
+CONFIG_NAME = "config.json"
 
 #: A value a record may hold (numpy / torch scalars are converted with ``.item()``).
 Value = float | int | str | bool | None
@@ -168,25 +177,138 @@ def open_run(
     resume: bool,
     load_checkpoint: Callable[[], int],
     checkpoint_name: str = "checkpoint.pt",
+    resumable: Collection[str] = (),
+    lock: FolderLock | None = None,
 ) -> RunLog:
     """Opens a training run's folder: refuses a folder that holds a run unless ``resume``; on
-    resume calls ``load_checkpoint()`` (which restores the loop and returns the iteration it
-    saved) and drops the metrics written after that iteration; writes ``config.json``; returns
-    the open :class:`RunLog`."""
+    resume refuses settings that differ from the run's config.json other than ``resumable``
+    (:func:`check_resume_settings`), calls ``load_checkpoint()`` (which restores the loop and
+    returns the iteration it saved) and drops the metrics written after that iteration (saying
+    on stderr which damaged lines went); writes ``config.json``; returns the open
+    :class:`RunLog`.
+
+    The folder is locked first (:func:`lock_run_folder`): a folder that another process uses
+    is refused with :class:`~pyaz.common.folder_lock.FolderInUseError`. ``lock``: a lock on
+    ``run_dir`` that the caller holds and releases; without it the returned log holds its own
+    and releases it when closed (or when opening fails).
+    """
     run_dir = Path(run_dir)
-    checkpoint = run_dir / checkpoint_name
-    if checkpoint.exists() and not resume:
-        raise FileExistsError(
-            f"{run_dir} holds a run already: resume it (--resume) or pick another folder"
-        )
+    if lock is None:
+        held = lock_run_folder(run_dir)
+    else:
+        check_writable(run_dir)
+        held = lock.acquire()
+    try:
+        checkpoint = run_dir / checkpoint_name
+        if checkpoint.exists() and not resume:
+            raise FileExistsError(
+                f"{run_dir} holds a run already: resume it (--resume) or pick another folder"
+            )
+        saved = run_dir / CONFIG_NAME
+        if resume and saved.exists():
+            check_resume_settings(run_dir, read_run_config(run_dir), config, resumable)
+        remove_temporaries(run_dir)
+        # Without a checkpoint no iteration was committed: what a killed run logged goes too.
+        iteration = load_checkpoint() if resume and checkpoint.exists() else 0
+        for note in damaged_lines(run_dir):
+            print(f"note: {note}", file=sys.stderr)
+        with warnings.catch_warnings():  # damaged_lines said it
+            warnings.simplefilter("ignore")
+            truncate_after(run_dir, iteration)
+        remove_networks_after(run_dir, iteration)
+        write_json_atomic(saved, dict(config))
+        return RunLog(run_dir, lock=held if lock is None else None)
+    except BaseException:
+        if lock is None:
+            held.release()
+        raise
+
+
+def lock_run_folder(run_dir: str | os.PathLike[str]) -> FolderLock:
+    """The held lock of run folder ``run_dir`` (created if needed): OSError with one line
+    saying what to do when files cannot be written in it (:func:`check_writable`),
+    :class:`~pyaz.common.folder_lock.FolderInUseError` naming the folder when another process
+    (or another lock in this one) holds it. The lock lasts until released or the process ends."""
     check_writable(run_dir)
-    remove_temporaries(run_dir)
-    # Without a checkpoint no iteration was committed: what a killed run logged goes too.
-    iteration = load_checkpoint() if resume and checkpoint.exists() else 0
-    truncate_after(run_dir, iteration)
-    remove_networks_after(run_dir, iteration)
-    write_json_atomic(run_dir / "config.json", dict(config))
-    return RunLog(run_dir)
+    try:
+        return FolderLock(run_dir, "training run").acquire()
+    except OSError as error:  # the folder changed under us since the probe
+        raise OSError(error.errno, f"cannot lock the run folder {run_dir}: {error}") from None
+
+
+def read_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """The settings run folder ``run_dir`` was started with (its config.json); ValueError with
+    one line naming the folder when it holds no run or the file is damaged."""
+    path = Path(run_dir) / CONFIG_NAME
+    try:
+        data = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        raise ValueError(
+            f"{run_dir} holds no run to resume (no {CONFIG_NAME}): start one without --resume"
+        ) from None
+    except (OSError, ValueError) as error:  # UnicodeDecodeError and JSONDecodeError included
+        raise ValueError(f"{path}: cannot read the run's settings ({error})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: the run's settings are not a JSON object")
+    return data
+
+
+def check_resume_settings(
+    run_dir: str | os.PathLike[str],
+    saved: Mapping[str, Any],
+    now: Mapping[str, Any],
+    resumable: Collection[str] = (),
+) -> None:
+    """ValueError naming every setting (with both values) that differs between ``saved`` (the
+    run's config.json) and ``now``, except those named in ``resumable``. Settings that only one
+    side has (from another pyaz version) are not compared; a dict-valued setting (the game's
+    options) is compared entry by entry, each named by its own key."""
+    changed = []
+    for key in saved.keys() & now.keys():
+        if key in resumable:
+            continue
+        old, new = saved[key], now[key]
+        if isinstance(old, dict) and isinstance(new, dict):
+            pairs = [(k, old.get(k), new.get(k)) for k in sorted(old.keys() | new.keys())]
+        else:
+            pairs = [(key, old, new)]
+        changed += [f"{k} {a!r} -> {b!r}" for k, a, b in pairs if a != b]
+    if changed:
+        may = f"only {', '.join(resumable)} may change" if resumable else "none may change"
+        raise ValueError(
+            f"{run_dir} was started with other settings, which a resumed run keeps: "
+            f"{', '.join(sorted(changed))} ({may})"
+        )
+
+
+def damaged_lines(run_dir: str | os.PathLike[str]) -> list[str]:
+    """One description per line of ``run_dir/metrics.jsonl`` that is not a JSON object (a
+    record cut short by a kill, usually the last line): its number, and the kind and iteration
+    it seems to hold. :func:`truncate_after` drops these lines."""
+    path = Path(run_dir) / JSONL_NAME
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except FileNotFoundError:
+        return []
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    notes = []
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            if isinstance(json.loads(line), dict):
+                continue
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            pass
+        text = line.decode("utf-8", "replace")
+        kind = re.search(r'"kind":\s*"([^"]*)"', text)
+        iteration = re.search(r'"iteration":\s*(\d+)', text)
+        what = f"a {kind.group(1)!r} record" if kind else "a record"
+        if iteration:
+            what += f" of iteration {iteration.group(1)}"
+        why = "cut short when the run was stopped" if index == last else "not a JSON object"
+        notes.append(f"{path}: dropped line {index + 1}, {what} {why}: {text[:60]!r}")
+    return notes
 
 
 def check_writable(run_dir: str | os.PathLike[str]) -> None:
@@ -272,17 +394,23 @@ class RunLog:
 
     Opening a folder that already has metrics (a resumed run) repairs a half-written last line,
     regenerates the CSV and, for TensorBoard, purges events of each kind past its last kept
-    record. One process at a time may log to a folder. Use as a context manager or call
-    :meth:`close`.
+    record. One process at a time may log to a folder (:func:`open_run` locks it). Use as a
+    context manager or call :meth:`close`.
     """
 
-    def __init__(self, run_dir: str | os.PathLike[str], tensorboard: bool = True) -> None:
+    def __init__(
+        self,
+        run_dir: str | os.PathLike[str],
+        tensorboard: bool = True,
+        lock: FolderLock | None = None,
+    ) -> None:
         """Open (creating if needed) the run folder ``run_dir`` for appending.
 
         ``tensorboard=True`` writes scalars under ``run_dir/tensorboard`` when the
         ``tensorboard`` package is importable; otherwise TensorBoard is skipped with a one-time
-        warning.
+        warning. ``lock``: the folder's lock, released by :meth:`close`.
         """
+        self.lock = lock
         self.run_dir = Path(run_dir)
         self.jsonl_path = self.run_dir / JSONL_NAME
         self.csv_path = self.run_dir / CSV_NAME
@@ -356,7 +484,7 @@ class RunLog:
         """Like :func:`truncate_after` on this folder, while it is open; return records dropped."""
         if self._closed:
             raise RuntimeError("RunLog is closed")
-        self.close()
+        self._close_files()
         dropped = truncate_after(self.run_dir, iteration)
         self._open()
         return dropped
@@ -370,7 +498,12 @@ class RunLog:
             writer.flush()
 
     def close(self) -> None:
-        """Close all files. Idempotent."""
+        """Close all files and release the folder's lock. Idempotent."""
+        self._close_files()
+        if self.lock is not None:
+            self.lock.release()
+
+    def _close_files(self) -> None:
         if self._closed:
             return
         self._closed = True

@@ -3,13 +3,23 @@ values where they differ from the CPU-sized defaults."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
 
 from pyaz import curling
 
 WIN_TABLES = ("none", "seed002", "own")
 EVAL_OPPONENTS = ("rule-based", "kr-uct", "none")
 NOISES = {"gat": curling.Noise.GAT, "dc3": curling.Noise.DC3, "none": curling.Noise.NONE}
+
+UPPER_BOUNDS = {"channels": 1024, "blocks": 64, "torch_threads": 256, "workers": 1024}
+"""The largest value of the settings with a bound below 2**31 - 1 (a network larger than the
+seed's, more threads or processes than any machine runs usefully)."""
+
+RESUMABLE = ("iterations", "workers", "games_in_flight", "torch_threads", "eval_every")
+"""The settings that a resumed run may change (the rest stay as the run's config.json has them):
+its length, how this machine plays it (the results do not depend on the workers or the games in
+flight), and how often the same evaluation is played."""
 
 
 @dataclass
@@ -53,6 +63,16 @@ class CurlingConfig:
     seed: int = 0
 
     def check(self) -> None:
+        """TypeError/ValueError naming the setting when a value has the wrong type or range."""
+        types: dict[str, type | tuple[type, ...]] = {"int": int, "float": (int, float), "str": str}
+        for item in fields(self):
+            value, most = getattr(self, item.name), UPPER_BOUNDS.get(item.name, 2**31 - 1)
+            if isinstance(value, bool) or not isinstance(value, types[str(item.type)]):
+                raise TypeError(f"{item.name} must be {item.type}, got {value!r}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{item.name} must be a finite number, got {value}")
+            if isinstance(value, int) and value > most:
+                raise ValueError(f"{item.name} must be <= {most}, got {value}")
         positive = ("iterations", "games", "ends", "simulations", "window", "batch_size")
         for name in positive:
             if getattr(self, name) < 1:
@@ -71,6 +91,8 @@ class CurlingConfig:
             raise ValueError(f"sample_reuse must be > 0, got {self.sample_reuse}")
         if self.channels < 1:
             raise ValueError(f"channels must be >= 1, got {self.channels}")
+        if self.torch_threads < 1:
+            raise ValueError(f"torch_threads must be >= 1, got {self.torch_threads}")
         if self.win_table not in WIN_TABLES:
             raise ValueError(f"win_table must be one of {WIN_TABLES}, got {self.win_table!r}")
         if self.eval_opponent not in EVAL_OPPONENTS:

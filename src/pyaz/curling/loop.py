@@ -39,8 +39,9 @@ from torch.nn import functional
 from tqdm import tqdm
 
 from pyaz import curling
+from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import open_run
-from pyaz.curling.config import NOISES, CurlingConfig
+from pyaz.curling.config import NOISES, RESUMABLE, CurlingConfig
 from pyaz.curling.matches import (
     NetSnapshot,
     evaluation_games,
@@ -49,9 +50,9 @@ from pyaz.curling.matches import (
 )
 from pyaz.curling.net import CurlingNet, records_to_examples
 from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
+from pyaz.nets.files import read_torch_file
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
-    changed_settings,
     read_checkpoint,
     torch_bytes,
     write_files,
@@ -60,10 +61,20 @@ from pyaz.train.checkpoint import (
 
 
 class CurlingTrainingLoop:
-    """Runs a :class:`CurlingConfig` in ``run_dir``; see the module docstring."""
+    """Runs a :class:`CurlingConfig` in ``run_dir``; see the module docstring.
+
+    The settings are checked first; then the run folder's lock is taken (``lock``: one the
+    caller holds and releases; without it the loop holds its own until :meth:`run` ends), and
+    with ``resume`` settings that differ from the run's config.json other than
+    :data:`~pyaz.curling.config.RESUMABLE` are refused and the last checkpoint restored."""
 
     def __init__(
-        self, config: CurlingConfig, run_dir: Path, resume: bool = False, progress: bool = True
+        self,
+        config: CurlingConfig,
+        run_dir: Path,
+        resume: bool = False,
+        progress: bool = True,
+        lock: FolderLock | None = None,
     ) -> None:
         config.check()
         self.config = config
@@ -91,9 +102,10 @@ class CurlingTrainingLoop:
         }
         self._pool: ProcessPoolExecutor | None = None
         self._own_table: tuple[bytes, np.ndarray] | None = None
-        if config.workers == 0:
-            config.workers = os.cpu_count() or 1
-        self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE)
+        self.workers = config.workers or os.cpu_count() or 1  # config.json keeps 0: per core
+        self.log = open_run(
+            self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE, RESUMABLE, lock
+        )
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -174,7 +186,7 @@ class CurlingTrainingLoop:
         at a time (a progress bar per game), or split among the worker processes. The results
         do not depend on the number of workers."""
         snapshot = NetSnapshot.of(self.net, self.config)
-        workers = min(self.config.workers, len(items))
+        workers = min(self.workers, len(items))
         if workers <= 1:
             bar = tqdm(items, desc=desc, unit="game", disable=not self.progress)
             return [r for item in bar for r in task(self.config, snapshot, *args, [item])]
@@ -248,12 +260,15 @@ class CurlingTrainingLoop:
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> None:
+        """Runs the remaining iterations; the worker processes are stopped and the log closed
+        (the loop's own lock released) however it ends."""
         try:
             self._run()
         finally:
             if self._pool is not None:
                 self._pool.shutdown(cancel_futures=True)
                 self._pool = None
+            self.log.close()
 
     def _run(self) -> None:
         c = self.config
@@ -419,15 +434,12 @@ class CurlingTrainingLoop:
         self.ends_seen = np.array(data["ends_seen"], dtype=np.int64)
         with np.load(io.BytesIO(buffer)) as arrays:
             self.buffer = Shots.from_arrays(dict(arrays))
-        changed = changed_settings(data["config"], asdict(self.config))
-        if changed:
-            tqdm.write(f"note: resuming with changed settings: {', '.join(changed)}")
         self.net.eval()
 
 
 def load_curling_net(path: str | Path) -> CurlingNet:
     """A network saved by the loop (``nets/iter-NNNNN.pt`` or ``checkpoint.pt``)."""
-    data = torch.load(Path(path), map_location="cpu", weights_only=False)
+    data = read_torch_file(path, "a curling network file")  # runs nothing from the file
     config = data.get("net_config", data)
     net = CurlingNet(int(config["channels"]), int(config["blocks"]))
     net.load_state_dict(data["net"])

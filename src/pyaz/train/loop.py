@@ -39,6 +39,7 @@ from tqdm import tqdm
 
 from pyaz._core import random_game_lengths
 from pyaz.common.faults import fault_point
+from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import open_run
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
@@ -58,7 +59,6 @@ from pyaz.search import SelfPlay, SelfPlayRecords
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
-    changed_settings,
     read_checkpoint,
     torch_bytes,
     write_files,
@@ -133,7 +133,9 @@ class TrainConfig:
     seed: int = 0
 
     def validate(self) -> None:
-        """TypeError/ValueError naming the setting when a value has the wrong type or range."""
+        """TypeError/ValueError naming the setting when a value has the wrong type or range, the
+        game or its options are unknown, the curriculum is neither a preset nor a readable file,
+        or eval_opponent is no player preset. Starts nothing (see :meth:`check_players`)."""
         for item in fields(self):
             _check_type(item.name, getattr(self, item.name), item.type)
         at_least = {
@@ -150,8 +152,10 @@ class TrainConfig:
                 raise ValueError(f"{name} must be >= {low}, got {value}")
         for item in fields(self):  # the C++ core counts in 32 bits (seeds in 64)
             value, most = getattr(self, item.name), 2**64 - 1 if item.name == "seed" else 2**31 - 1
+            most = UPPER_BOUNDS.get(item.name, most)
             if isinstance(value, int) and not isinstance(value, bool) and value > most:
-                raise ValueError(f"{item.name} must be <= {most}, got {value}")
+                low = at_least.get(item.name, optional.get(item.name, 0))
+                raise ValueError(f"{item.name} must be in {low}..{most}, got {value}")
         in_range: dict[str, tuple[float, float]] = {
             "replacement": (0.0, 1.0), "dropout": (0.0, 0.95), "update_threshold": (0.0, 1.0),
             "draw_value": (-1.0, 1.0), "drop_draw": (0.0, 1.0), "loss_lambda": (0.0, 1.0),
@@ -171,8 +175,36 @@ class TrainConfig:
             raise ValueError(
                 f"min_buffer_schedule must hold games >= 0, got {self.min_buffer_schedule}"
             )
+        make(self.game, **self.game_options)  # ValueError/TypeError naming the game or option
+        self._check_curriculum()
+        kind = presets.spec_kind(self.eval_opponent)
+        if kind not in (*presets.BUILDERS, *presets.METHOD_PRESETS, "none"):
+            raise ValueError(
+                f"eval_opponent {self.eval_opponent!r} is no player preset (uct200, random, "
+                "none, perfect, model:PATH, gnugo:LEVEL, ...: see pyaz-arena --help)"
+            )
         if self.eval_opponent == PERFECT_OPPONENT:
             self._check_perfect_opponent()
+
+    def check_players(self) -> None:
+        """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
+        a spec that does not fit the game or is out of range, or a missing engine or model file,
+        is a ValueError naming eval_opponent before any game is played."""
+        spec = self.eval_opponent
+        if spec in ("none", PERFECT_OPPONENT) or self.eval_games < 1:
+            return
+        state = make(self.game, **self.game_options)
+        try:
+            player = presets.make_player(spec, state, seed=self.seed)
+        except (ValueError, TypeError, OSError) as error:
+            raise _naming("eval_opponent", spec, error) from None
+        close_player(player)
+
+    def _check_curriculum(self) -> None:
+        try:
+            Curriculum.named(self.curriculum)
+        except (OSError, ValueError, TypeError, KeyError, IndexError) as error:
+            raise _naming("curriculum", self.curriculum, error) from None
 
     def _check_perfect_opponent(self) -> None:
         """ValueError unless the game is Connect Four on a board the solver takes."""
@@ -193,8 +225,33 @@ class TrainConfig:
 PERFECT_OPPONENT = "perfect"
 """The eval_opponent that measures agreement with exact play instead of playing a match."""
 
+UPPER_BOUNDS = {
+    "blocks": 64, "filters": 1024, "value_hidden": 4096, "threads": 1024, "torch_threads": 256,
+    "simulations": 1_000_000,
+}  # fmt: skip
+"""The largest value of the settings with a bound below the C++ core's 2**31 - 1: larger
+networks than any preset, the C++ core's most threads, a search tree that stays addressable."""
+
+RESUMABLE = (
+    "iterations", "max_minutes", "threads", "torch_threads", "parallel_games", "runtime",
+    "eval_every", "elo_games", "elo_every",
+)  # fmt: skip
+"""The settings that a resumed run may change (the rest stay as the run's config.json has them):
+its length, how this machine runs it (threads, games in flight, network runtime), how often the
+same evaluation is played, and the Elo rating done once at the end. The games may differ
+from an uninterrupted run's (as with threads > 1), not what the run learns from or is measured
+against."""
 
 GATINGS = ("none", "threshold", "score", "wilson")
+
+
+def _naming(setting: str, value: str, error: Exception) -> ValueError:
+    """A ValueError with the first line of ``error``'s message, naming ``setting`` and
+    ``value`` unless it does already."""
+    line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    if not line.startswith(setting):
+        line = f"{setting}: {line}" if value in line else f"{setting} {value!r}: {line}"
+    return ValueError(line)
 
 
 def _check_type(name: str, value: Any, declared: Any) -> None:
@@ -239,8 +296,15 @@ class TrainingLoop:
         resume: bool = False,
         progress: bool = True,
         self_play: SelfPlayEngine | None = None,
+        lock: FolderLock | None = None,
     ):
+        """Checks the settings (:meth:`TrainConfig.validate`, :meth:`TrainConfig.check_players`)
+        before anything else; then takes the run folder's lock (``lock``: one the caller holds
+        and releases; without it the loop holds its own until :meth:`finish`, or the end of
+        :meth:`run`), and with ``resume`` refuses settings that differ from the run's
+        config.json other than :data:`RESUMABLE` and restores the last checkpoint."""
         config.validate()
+        config.check_players()
         self.config = config
         self.engine = self_play
         self.run_dir = Path(run_dir)
@@ -274,7 +338,9 @@ class TrainingLoop:
             "mean_game_length": self._measured_game_length(),
             "best_iteration": 0,
         }
-        self.log = open_run(self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE)
+        self.log = open_run(
+            self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE, RESUMABLE, lock
+        )
 
     def _evaluator(self, net: PolicyValueNet, slot: int) -> Any:
         """``net`` as the search's evaluator on the run's runtime (two slots: gating needs two
@@ -487,10 +553,14 @@ class TrainingLoop:
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> None:
-        """Runs the remaining iterations, then the per-iteration Elo when asked for."""
-        while self.step():
-            pass
-        self.finish()
+        """Runs the remaining iterations, then the per-iteration Elo when asked for; the log is
+        closed (and the loop's own lock released) however it ends."""
+        try:
+            while self.step():
+                pass
+            self.finish()
+        finally:
+            self.log.close()
 
     @property
     def done(self) -> bool:
@@ -510,7 +580,7 @@ class TrainingLoop:
 
     def finish(self) -> None:
         """After the last iteration: the Elo of every iteration (``elo_games`` > 0), then the
-        log is closed."""
+        log is closed (and the loop's own lock released)."""
         if self.config.elo_games > 0 and not self._rated():
             self._rate_iterations()
         self.log.close()
@@ -677,9 +747,6 @@ class TrainingLoop:
         torch.set_rng_state(data["torch_rng"])
         self.counters.update(data["counters"])
         self.buffer = ReplayBuffer.from_bytes(buffer)
-        changed = changed_settings(data["config"], asdict(self.config))
-        if changed:
-            tqdm.write(f"note: resuming with changed settings: {', '.join(changed)}")
 
 
 def load_config(path: Path) -> dict[str, Any]:

@@ -26,8 +26,9 @@ def preset_names() -> list[str]:
 def load_preset(name_or_path: str | os.PathLike[str]) -> dict[str, Any]:
     """The settings of a shipped preset (``"reversi8-curriculum"``) or of a TOML file.
 
-    ValueError names the known presets when ``name_or_path`` is neither; a malformed file is a
-    ValueError naming the file and the TOML problem.
+    ValueError names the known presets when ``name_or_path`` is neither; a file that cannot be
+    read, is not UTF-8 or is not valid TOML is a one-line ValueError naming the file and the
+    problem. The values are checked later, as settings (:meth:`TrainConfig.validate`).
     """
     path = Path(name_or_path)
     if path.suffix != ".toml" or not path.is_file():
@@ -40,8 +41,16 @@ def load_preset(name_or_path: str | os.PathLike[str]) -> dict[str, Any]:
         text = resources.files("pyaz.train.presets").joinpath(f"{name}.toml").read_text()
         source = f"preset {name}"
     else:
-        text = path.read_text(encoding="utf-8")
         source = str(path)
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(
+                f"{source}: not a UTF-8 text file (byte {error.start}: "
+                f"{error.object[error.start : error.start + 1]!r})"
+            ) from None
+        except OSError as error:
+            raise ValueError(f"{source}: cannot read it ({error.strerror or error})") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -54,7 +63,10 @@ def train_config(settings: dict[str, Any]) -> TrainConfig:
     ``game_options`` (with any ``game_options`` table); the rest must be ``TrainConfig`` fields
     (ValueError naming the unknown ones)."""
     values = dict(settings)
-    game_options = dict(values.pop("game_options", {}))
+    game_options = values.pop("game_options", {})
+    if not isinstance(game_options, dict):
+        raise TypeError(f"game_options must be a table of game options, got {game_options!r}")
+    game_options = dict(game_options)
     option_names = {name for spec in GAMES.values() for name in spec.options}
     fields = {f.name for f in dataclasses.fields(TrainConfig)}
     for key in list(values):
