@@ -491,7 +491,7 @@ def test_cli_with_a_model(
     assert status == 2 and "cannot load" in err
     (tmp_path / "junk.pt").write_bytes(b"not a network")
     status, _, err = run_cli(monkeypatch, capsys, ["--model", str(tmp_path / "junk.pt")], "")
-    assert status == 2 and "cannot read a network" in err
+    assert status == 2 and "is not a pyaz network file" in err
 
 
 # --------------------------------------------------------------------------- against GNU Go

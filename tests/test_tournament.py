@@ -123,7 +123,7 @@ def test_load_checkpoint_reads_both_formats(runs: Path) -> None:
     assert loaded.iteration == 7
     expected = tiny_net(10).state_dict()
     assert all(torch.equal(best.state_dict()[k], v) for k, v in expected.items())
-    with pytest.raises(ValueError, match="not a torch checkpoint"):
+    with pytest.raises(ValueError, match=r"junk\.pt is not a pyaz network file"):
         nets.load_model(runs / "c" / "junk.pt")
     assert default_name(runs / "a" / "nets" / "iter-00002.pt") == "a/iter-00002"
     assert default_name(runs / "b" / "checkpoint.pt") == "b"

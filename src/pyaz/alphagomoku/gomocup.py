@@ -9,19 +9,29 @@ a line on stdin, answers on stdout; coordinates are ``x,y`` = column,row from 0:
 - ``BEGIN``: the brain moves first; answers its move.
 - ``TURN x,y``: the opponent played x,y; answers the brain's move.
 - ``BOARD`` then lines ``x,y,who`` (1 the brain's stone, 2 the opponent's, 3 a continuous-game
-  stone of the opponent) and ``DONE``: the position so far, in move order; answers a move.
+  stone of the opponent) and ``DONE``: the position so far, in move order; answers a move. The
+  block is taken whole or not at all: a bad line (another ``who``, a cell off the board, an
+  occupied cell, a stone after the game ended) gets ``ERROR message`` and the position before
+  the block stays.
 - ``TAKEBACK x,y``: the stone at x,y is removed (it must be the last one); ``OK``.
 - ``INFO key value``: ``timeout_turn`` / ``timeout_match`` / ``time_left`` (ms) set the mentor's
   time per move (see :meth:`GomocupBrain.move_time_ms`); ``rule`` 1 (exactly five) turns
-  overlines off; renju (4) is answered with ``MESSAGE`` and played as free-style. No answer.
+  overlines off; renju (4) is answered with ``MESSAGE`` and played as free-style. No answer,
+  except ``ERROR message`` for a value of these keys (or ``max_memory``, ``game_type``) that is
+  not a whole number >= 0; values above ``MAX_INFO_VALUE`` count as ``MAX_INFO_VALUE``. Other
+  keys (``folder``, ``evaluate``, ...) are ignored.
 - ``ABOUT``: ``name="pyaz", version=..., author=..., country=...``.
 - ``END``: the brain exits.
 
 Anything else gets ``UNKNOWN message``; a malformed or illegal move gets ``ERROR message``.
+Numbers are ASCII digits (no sign, ``_`` or other scripts' digits). Input bytes that are not
+UTF-8 are read as U+FFFD (and answered with ``ERROR``), never stop the brain (:func:`serve`).
 """
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Callable
 from typing import IO
 
@@ -29,10 +39,47 @@ from pyaz._core import Gomoku
 from pyaz._version import __version__
 from pyaz.eval.players import MentorPlayer, Player, check_mentor_game
 
-__all__ = ["DEFAULT_TIMEOUT_TURN_MS", "GomocupBrain", "mentor_factory", "pair_factory", "serve"]
+__all__ = [
+    "DEFAULT_TIMEOUT_TURN_MS",
+    "MAX_INFO_VALUE",
+    "MAX_MOVE_MS",
+    "GomocupBrain",
+    "mentor_factory",
+    "pair_factory",
+    "serve",
+]
 
 DEFAULT_TIMEOUT_TURN_MS = 5000
 """The turn time a brain assumes until the manager says (Gomocup's own default is 5 s)."""
+
+MAX_INFO_VALUE = 2**31 - 1
+"""The largest ``INFO`` number kept (the managers' 32-bit limit, about 24.8 days in ms): a
+larger one counts as this, so that a huge ``timeout_turn`` means 'no limit per turn'."""
+
+MAX_MOVE_MS = 600_000.0
+"""The most the brain thinks on one move (10 minutes), whatever the manager allows."""
+
+NUMERIC_INFO = ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule")
+"""The ``INFO`` keys whose value is a whole number >= 0 (anything else there is an ERROR)."""
+
+_NUMBER = re.compile(r"[0-9]+")
+_HUGE = 10**18
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut to 40 characters."""
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def _whole_number(text: str, what: str) -> int:
+    """``text`` as a whole number >= 0 in ASCII digits (more than 18 digits count as 10**18);
+    ValueError naming ``what`` and the text otherwise (a sign, ``_``, other scripts' digits)."""
+    text = text.strip()
+    if not _NUMBER.fullmatch(text):
+        raise ValueError(f"{what} must be a whole number >= 0, got {_shown(text)}")
+    digits = text.lstrip("0")
+    return _HUGE if len(digits) > 18 else int(digits or "0")
+
 
 PlayerFactory = Callable[[Gomoku, float], Player]
 """Builds the player for a new game: (start state, time per move in ms) -> player."""
@@ -60,13 +107,14 @@ class GomocupBrain:
 
     def move_time_ms(self) -> float:
         """Time to think this move: 70% of ``timeout_turn`` (0 means as fast as possible: 50 ms),
-        at most a 15th of ``time_left`` when the manager sends it, at least 10 ms."""
+        at most a 15th of ``time_left`` when the manager sends it, at least 10 ms and at most
+        ``MAX_MOVE_MS``."""
         turn = self.info.get("timeout_turn", DEFAULT_TIMEOUT_TURN_MS)
         budget = 0.7 * turn if turn > 0 else 50.0
         left = self.info.get("time_left")
         if left is not None and left > 0:
             budget = min(budget, left / 15.0)
-        return max(10.0, budget)
+        return min(MAX_MOVE_MS, max(10.0, budget))
 
     # -- the game -----------------------------------------------------------------------------
 
@@ -92,10 +140,10 @@ class GomocupBrain:
     def _parse_cell(self, text: str) -> int:
         parts = text.split(",")
         if len(parts) < 2:
-            raise ValueError(f"a cell is x,y, got {text!r}")
-        x, y = int(parts[0]), int(parts[1])
+            raise ValueError(f"a cell is x,y, got {_shown(text)}")
+        x, y = (_whole_number(part, "a cell's x and y") for part in parts[:2])
         if not (0 <= x < self.size and 0 <= y < self.size):
-            raise ValueError(f"{x},{y} is off the {self.size}x{self.size} board")
+            raise ValueError(f"{_shown(text)} is off the {self.size}x{self.size} board")
         return y * self.size + x
 
     def _cell(self, action: int) -> str:
@@ -133,12 +181,18 @@ class GomocupBrain:
         return [self._cell(action)]
 
     def _board(self, lines: list[str]) -> list[str]:
+        """The position of a BOARD block, all or nothing: every line is checked (and the moves
+        replayed on a board of their own) before the game so far is replaced."""
+        if len(lines) > self.size * self.size:
+            return [f"ERROR a BOARD block of {len(lines)} lines: more than the board's cells"]
         mine: list[int] = []
         theirs: list[int] = []
         for line in lines:
             parts = line.split(",")
             if len(parts) != 3:
-                return [f"ERROR a BOARD line is x,y,who, got {line!r}"]
+                return [f"ERROR a BOARD line is x,y,who, got {_shown(line)}"]
+            if parts[2].strip() not in ("1", "2", "3"):
+                return [f"ERROR a BOARD line's who is 1, 2 or 3, got {_shown(line)}"]
             action = self._parse_cell(line)
             (mine if parts[2].strip() == "1" else theirs).append(action)
         if len(mine) == len(theirs):
@@ -149,6 +203,11 @@ class GomocupBrain:
             return [f"ERROR {len(mine)} own and {len(theirs)} opponent stones: not our turn"]
         order = [a for pair in zip(black, white, strict=False) for a in pair]
         order += black[len(white) :]
+        state = Gomoku(self.size, 5, self.overline_wins)
+        for action in order:
+            if state.is_terminal() or not state.is_legal(action):
+                return [f"ERROR BOARD: {self._cell(action)} is not a legal move there"]
+            state.apply(action)
         self.moves = []
         start = Gomoku(self.size, 5, self.overline_wins)
         assert self.player is not None
@@ -164,7 +223,8 @@ class GomocupBrain:
         text = line.strip()
         if self.board_lines is not None:
             if text.upper() != "DONE":
-                self.board_lines.append(text)
+                if len(self.board_lines) <= self.size * self.size:  # more: refused at DONE
+                    self.board_lines.append(text)
                 return []
             lines, self.board_lines = self.board_lines, None
             return self._guarded(lambda: self._board(lines))
@@ -181,12 +241,12 @@ class GomocupBrain:
         if command == "INFO":
             return self._info(rest)
         if command == "START":
-            return self._guarded(lambda: self._start(int(rest)))
+            return self._guarded(lambda: self._start(_whole_number(rest, "START's size")))
         if command == "RECTSTART":
             width, _, height = rest.partition(",")
             if width.strip() != height.strip():
                 return ["ERROR pyaz plays square boards only"]
-            return self._guarded(lambda: self._start(int(width)))
+            return self._guarded(lambda: self._start(_whole_number(width, "RECTSTART's size")))
         if command == "RESTART":
             return self._guarded(lambda: self._start(self.size))
         if not self.size:
@@ -221,10 +281,12 @@ class GomocupBrain:
     def _info(self, rest: str) -> list[str]:
         key, _, value = rest.partition(" ")
         key = key.lower()
+        if key not in NUMERIC_INFO:
+            return []  # folder, evaluate and other keys: nothing to do
         try:
-            number = int(value.strip())
-        except ValueError:
-            return []  # folder, evaluate and other text values: nothing to do
+            number = min(MAX_INFO_VALUE, _whole_number(value, f"INFO {key}"))
+        except ValueError as error:
+            return [f"ERROR {error}"]
         if key == "rule":
             self.overline_wins = not number & 1
             if number & 4:
@@ -270,7 +332,15 @@ def pair_factory(path: str, simulations: int) -> PlayerFactory:
 
 
 def serve(brain: GomocupBrain, stdin: IO[str], stdout: IO[str]) -> None:
-    """Reads commands from ``stdin`` until END or end of input, answering on ``stdout``."""
+    """Reads commands from ``stdin`` until END or end of input, answering on ``stdout``.
+
+    Real text streams (``sys.stdin``/``sys.stdout``) are set to read bytes that are not in their
+    encoding as U+FFFD and to write what their encoding lacks as backslash escapes, so that no
+    byte stops the brain, whatever the locale."""
+    if isinstance(stdin, io.TextIOWrapper):
+        stdin.reconfigure(errors="replace")
+    if isinstance(stdout, io.TextIOWrapper):
+        stdout.reconfigure(errors="backslashreplace")
     for line in stdin:
         for answer in brain.handle(line):
             stdout.write(answer + "\n")

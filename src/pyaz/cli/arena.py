@@ -4,15 +4,20 @@ Players are the presets of :mod:`pyaz.eval.presets` (``random``, ``uct:N``, ``mo
 ``gnugo:LEVEL``, ``gtp-rhino:LEVEL``, ``fairy-stockfish:SKILL``, ``gtp:...``, ``uci:...``, ...).
 The games are played by :mod:`pyaz.eval.parallel` (in ``--parallel`` worker processes) and
 written by :mod:`pyaz.eval.match_files`.
+
+``--out`` is checked before the first game (a folder that cannot be made or written in: a
+one-line error, exit 2). The result is printed before the files are written; a write that
+fails then (a full disk, a folder made read-only meanwhile) is one line on stderr naming the
+file and the reason, and the exit status is 1 (the match was played; its files are not whole).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from pyaz.cli.options import (
     add_game_arguments,
@@ -21,8 +26,9 @@ from pyaz.cli.options import (
     game_from_args,
 )
 from pyaz.eval import presets
-from pyaz.eval.match_files import summary_of, write_games
+from pyaz.eval.match_files import check_writable, summary_of, write_games, write_summary
 from pyaz.eval.parallel import MatchPlan, MatchWorker, play_games, tally
+from pyaz.games import GameState
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
 output (--out DIR): game-0001.sgf ... for go, games.pgn for racingkings, games.txt (one game
 per line: moves, then 1-0 / 0-1 / 1/2-1/2 from the first player's side) for the other games,
 and summary.json (the players, the game, the tally, the interval, every game's result).
+--out is checked before the match (exit 2); the result is printed before the files are
+written, and a write that fails then is a one-line error (exit 1).
 
 examples:
   pyaz-arena random uct:200 --game othello --size 6 --games 40 --parallel 2
@@ -87,6 +95,32 @@ def _check_players(plan: MatchPlan) -> None:
         worker.close()
 
 
+def _write_out(
+    out: Path,
+    plan: MatchPlan,
+    start: GameState,
+    games: list[dict[str, Any]],
+    event: str,
+    summary: dict[str, Any],
+) -> bool:
+    """Writes the games and summary.json into ``out`` and says so; False (after one line on
+    stderr naming the file and the reason) if a write failed."""
+    try:
+        files = write_games(out, plan, start, games, event) if games else []
+        summary["files"] = [str(path) for path in files]
+        files.append(write_summary(out, summary))
+    except OSError as error:
+        where = error.filename if error.filename is not None else out
+        reason = error.strerror or str(error)
+        print(f"pyaz-arena: cannot write {where} ({reason}); the result is above", file=sys.stderr)
+        return False
+    shown = [str(path) for path in files]
+    if len(shown) > 3:
+        shown = [*shown[:2], "...", shown[-1]]
+    print("wrote " + ", ".join(shown))
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``pyaz-arena``; returns the exit status."""
     parser = build_parser()
@@ -116,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         plan.openings_for(start)
         _check_players(plan)
+        if args.out is not None:
+            check_writable(args.out)
     except (ValueError, TypeError, OSError, RuntimeError) as problem:
         print(f"pyaz-arena: {problem}", file=sys.stderr)
         return 2
@@ -129,15 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     games, error = play_games(plan, args.games, parallel, progress=not args.quiet)
     seconds = time.perf_counter() - began
     result = tally(plan, games)
-    files: list[Path] = []
-    if args.out is not None and games:
-        files = write_games(args.out, plan, start, games, event)
-    summary = summary_of(plan, result, games, args.games, parallel, seconds, files)
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        summary_path = args.out / "summary.json"
-        summary_path.write_text(json.dumps(summary, indent=2) + "\n")
-        files.append(summary_path)
+    summary = summary_of(plan, result, games, args.games, parallel, seconds, [])
     first, second = summary["a_as_first"], summary["a_as_second"]
     lower, upper = summary["wilson_95_cc"]
     print(
@@ -151,16 +179,14 @@ def main(argv: list[str] | None = None) -> int:
         f"win ratio of {plan.a}: {result.score:.3f} (draws count half), 95% Wilson interval "
         f"with continuity correction [{lower:.3f}, {upper:.3f}]; {seconds:.1f} s"
     )
-    if files:
-        shown = files if len(files) <= 3 else [*files[:2], "...", files[-1]]
-        print("wrote " + ", ".join(str(path) for path in shown))
+    written = args.out is None or _write_out(args.out, plan, start, games, event, summary)
     if isinstance(error, KeyboardInterrupt):
         print(f"interrupted after {result.n} of {args.games} games", file=sys.stderr)
         return 130
     if error is not None:
         print(f"pyaz-arena: the match stopped after {result.n} games: {error}", file=sys.stderr)
         return 1
-    return 0
+    return 0 if written else 1
 
 
 if __name__ == "__main__":

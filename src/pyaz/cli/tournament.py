@@ -4,6 +4,11 @@ Bayesian Elo (see :mod:`pyaz.eval.tournament`).
 Example::
 
     pyaz-tournament runs/a/checkpoint.pt runs/b/checkpoint.pt --random --games 20 --out elo/
+
+``--out`` is checked before the first game (a folder that cannot be made or written in: a
+one-line error, exit 2). A write that fails later (a full disk) does not stop the games: the
+ratings are printed, then one line on stderr names the file and the reason, and the exit
+status is 1.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from pathlib import Path
 
 from pyaz.cli.options import add_game_arguments, add_runtime_argument, given_game_options
 from pyaz.eval.elo import DEFAULT_PRIOR
+from pyaz.eval.match_files import check_writable
 from pyaz.eval.players import RandomPlayer
 from pyaz.eval.tournament import (
     RANDOM,
@@ -134,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    write_error: OSError | None = None
     try:
         if args.games < 1:
             raise ValueError(f"--games must be >= 1, got {args.games}")
@@ -147,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("a tournament needs at least two players (checkpoints, --random)")
         options = given_game_options(args)
         game, game_options, state = start_state_for(paths, args.game, options)
+        check_writable(args.out)
 
         import torch
 
@@ -172,20 +180,25 @@ def main(argv: list[str] | None = None) -> int:
                 f"{args.simulations} simulations per move",
                 file=sys.stderr,
             )
-        tournament = run_tournament(
-            contestants,
-            args.games,
-            state,
-            out=args.out,
-            anchor=anchor,
-            prior=args.prior,
-            advantage=args.advantage,
-            drawelo=args.drawelo,
-            opening_plies=args.opening_plies,
-            seed=args.seed,
-            progress=not args.quiet,
-            title=title,
-        )
+        try:
+            tournament = run_tournament(
+                contestants,
+                args.games,
+                state,
+                out=args.out,
+                anchor=anchor,
+                prior=args.prior,
+                advantage=args.advantage,
+                drawelo=args.drawelo,
+                opening_plies=args.opening_plies,
+                seed=args.seed,
+                progress=not args.quiet,
+                title=title,
+            )
+        except OSError as error:
+            if getattr(error, "tournament", None) is None:
+                raise
+            tournament, write_error = error.tournament, error  # type: ignore[attr-defined]
     except KeyboardInterrupt as interrupt:
         partial = getattr(interrupt, "tournament", None)
         if partial is not None and partial.fit is not None:
@@ -202,6 +215,11 @@ def main(argv: list[str] | None = None) -> int:
     distinct = sum(m.distinct_games for m in tournament.matches)
     played = sum(m.n for m in tournament.matches)
     print(f"{distinct} distinct games of {played} ({len(tournament.matches)} matches)")
+    if write_error is not None:
+        where = write_error.filename if write_error.filename is not None else args.out
+        reason = write_error.strerror or str(write_error)
+        print(f"pyaz-tournament: cannot write {where} ({reason})", file=sys.stderr)
+        return 1
     print(f"wrote {args.out}/ratings.csv, games.jsonl, fit.json, ratings.png")
     return 0
 

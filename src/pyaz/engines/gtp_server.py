@@ -20,6 +20,7 @@ squares go to the winner, as gtp-rhino and the World Othello Federation count).
 
 from __future__ import annotations
 
+import io
 import logging
 import math
 import re
@@ -40,6 +41,23 @@ BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("B", "W")
 BIG_GAME_LENGTH = 1_000_000
 """Go's length cap for the engine's board: the controller, not a cap, ends a GTP game."""
+
+_INTEGER = re.compile(r"[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+"""GTP's numbers: ASCII digits only (Python's int and float also take ``_``, spaces and other
+scripts' digits, so that ``komi 6_5`` would be 65)."""
+
+
+def _shown(text: str) -> str:
+    """An argument quoted for an answer, cut to 40 characters."""
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def _float(text: str) -> float:
+    """A GTP float (ASCII decimal, optional exponent); ValueError if ``text`` is not one."""
+    if not _FLOAT.fullmatch(text):
+        raise ValueError(f"{_shown(text)} is not a number")
+    return float(text)
 
 
 class GtpCommandError(Exception):
@@ -266,7 +284,7 @@ class GtpServer:
             return None
         words = line.split()
         ident = ""
-        if words[0].isdigit():
+        if _INTEGER.fullmatch(words[0]):
             ident = words.pop(0)
         if not words:
             return f"?{ident} missing command\n\n"
@@ -286,7 +304,15 @@ class GtpServer:
         return f"={ident} {text}\n\n"
 
     def serve(self, stdin: TextIO, stdout: TextIO) -> int:
-        """Answers commands from ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
+        """Answers commands from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
+
+        Real text streams (``sys.stdin``/``sys.stdout``) are set to read bytes that are not in
+        their encoding as U+FFFD and to write what their encoding lacks as backslash escapes, so
+        that no byte stops the engine, whatever the locale."""
+        if isinstance(stdin, io.TextIOWrapper):
+            stdin.reconfigure(errors="replace")
+        if isinstance(stdout, io.TextIOWrapper):
+            stdout.reconfigure(errors="backslashreplace")
         while not self.quit:
             line = stdin.readline()
             if not line:
@@ -341,13 +367,13 @@ class GtpServer:
             return BLACK
         if word in ("w", "white"):
             return WHITE
-        raise GtpCommandError(f"invalid color {text!r}")
+        raise GtpCommandError(f"invalid color {_shown(text)}")
 
     def _vertex_action(self, text: str) -> int:
         try:
             return self.rules.parse_vertex(self.state, text)
         except ValueError as error:
-            raise GtpCommandError(f"invalid coordinate {text!r}: {error}") from None
+            raise GtpCommandError(f"invalid coordinate {_shown(text)}: {error}") from None
 
     def _new_board(self) -> None:
         self.moves = []
@@ -369,9 +395,10 @@ class GtpServer:
         return ""
 
     def _boardsize(self, args: list[str]) -> str:
-        if len(args) != 1 or not re.fullmatch(r"[0-9]+", args[0]):
+        if len(args) != 1 or not _INTEGER.fullmatch(args[0]):
             raise GtpCommandError("syntax error: boardsize takes one integer")
-        size = int(args[0])
+        digits = args[0].lstrip("0")
+        size = int(digits or "0") if len(digits) <= 3 else 0  # thousands of digits: no int()
         if size not in self.allowed_sizes:
             raise GtpCommandError("unacceptable size")
         self.rules.size = size
@@ -386,11 +413,11 @@ class GtpServer:
         if len(args) != 1:
             raise GtpCommandError("syntax error: komi takes one number")
         try:
-            komi = float(args[0])
-        except ValueError:
-            raise GtpCommandError(f"syntax error: komi {args[0]!r} is not a number") from None
+            komi = _float(args[0])
+        except ValueError as error:
+            raise GtpCommandError(f"syntax error: komi {error}") from None
         if not math.isfinite(komi):
-            raise GtpCommandError(f"syntax error: komi {args[0]!r} is not finite")
+            raise GtpCommandError(f"syntax error: komi {_shown(args[0])} is not finite")
         if self.rules.game == "go" and komi != self.rules.komi:
             self.rules.komi = komi
             self.position = self._replay(self.moves)
@@ -511,7 +538,7 @@ class GtpServer:
         if len(args) != count:
             raise GtpCommandError(f"syntax error: {name} takes {count} numbers")
         try:
-            values = [float(arg) for arg in args]
+            values = [_float(arg) for arg in args]
         except ValueError:
             raise GtpCommandError(f"syntax error: {name} takes {count} numbers") from None
         if any(not math.isfinite(v) or v < 0 for v in values):
@@ -540,7 +567,7 @@ class GtpServer:
             main_time, byo_time, stones = self._numbers(rest, 3, "kgs-time_settings canadian")
             self.time_control = TimeControl(main_time, byo_time, int(stones))
         else:
-            raise GtpCommandError(f"syntax error: unknown time system {args[0]!r}")
+            raise GtpCommandError(f"syntax error: unknown time system {_shown(args[0])}")
         self.time_left = {}
         return ""
 

@@ -56,7 +56,8 @@ class EngineProcess(ClosesOnExit):
 
     ``command`` is the argument vector; ``timeout`` the default number of seconds to wait for
     a line; ``install_hint`` is added to the :attr:`not_found_error` raised when the executable
-    is missing.
+    is missing. Lines are UTF-8 both ways, whatever the locale; output bytes that are not
+    UTF-8 are read as U+FFFD.
     """
 
     error: type[Exception] = RuntimeError
@@ -88,7 +89,8 @@ class EngineProcess(ClosesOnExit):
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
+                encoding="utf-8",  # whatever the locale; bytes that are not UTF-8 become U+FFFD
+                errors="replace",  # (strict decoding ended the reader: "the engine exited")
                 bufsize=1,
             )
         except PermissionError as error:

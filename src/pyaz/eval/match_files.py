@@ -1,9 +1,14 @@
 """Match records written out: one SGF file per game for Go, ``games.pgn`` for Racing Kings,
-``games.txt`` (one game per line) for the other games, and the JSON summary of a match."""
+``games.txt`` (one game per line) for the other games, and the JSON summary of a match.
+
+Files are UTF-8 whatever the locale; a write that fails raises ``OSError`` whose ``filename``
+is the file being written (a full disk included, which Python reports without a name)."""
 
 from __future__ import annotations
 
 import datetime
+import json
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,7 +17,37 @@ from pyaz.eval.arena import MatchResult
 from pyaz.eval.parallel import MatchPlan
 from pyaz.games import GameState, make
 
-__all__ = ["pgn_game", "result_token", "summary_of", "write_games"]
+__all__ = [
+    "check_writable",
+    "pgn_game",
+    "result_token",
+    "summary_of",
+    "write_games",
+    "write_summary",
+    "write_text",
+]
+
+
+def check_writable(out: Path, option: str = "--out") -> None:
+    """Makes the folder ``out`` and writes a byte in it, so that a folder that cannot be
+    written fails before the work: OSError "cannot write in OPTION OUT (reason)" otherwise."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out) as probe:
+            probe.write(b"\n")
+            probe.flush()
+    except OSError as error:
+        raise OSError(f"cannot write in {option} {out} ({error.strerror or error})") from None
+
+
+def write_text(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` in UTF-8; an OSError always names ``path``."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        if error.filename is not None:
+            raise
+        raise OSError(error.errno, error.strerror or str(error), str(path)) from error
 
 
 def result_token(game: dict[str, Any]) -> str:
@@ -44,7 +79,7 @@ def write_sgf_games(
             extra += f"GC[{len(game['opening'])} random opening moves]"
         assert text.startswith("(;")
         path = out / f"game-{game['index'] + 1:04d}.sgf"
-        path.write_text(text[:2] + extra + text[2:])
+        write_text(path, text[:2] + extra + text[2:])
         paths.append(path)
     return paths
 
@@ -108,7 +143,7 @@ def write_pgn_games(
         }
         parts.append(pgn_game(fen, moves, headers, end))
     path = out / "games.pgn"
-    path.write_text("\n".join(parts))
+    write_text(path, "\n".join(parts))
     return [path]
 
 
@@ -134,7 +169,7 @@ def write_move_lists(
         tokens.append(result_token(game))
         lines.append(" ".join(tokens))
     path = out / "games.txt"
-    path.write_text("\n".join(lines) + "\n")
+    write_text(path, "\n".join(lines) + "\n")
     return [path]
 
 
@@ -148,6 +183,14 @@ def write_games(
     if plan.game in ("racingkings", "racingkings-mod"):
         return write_pgn_games(out, start, games, event)
     return write_move_lists(out, start, games, event, plan.a, plan.b)
+
+
+def write_summary(out: Path, summary: dict[str, Any]) -> Path:
+    """``summary.json`` in ``out`` (made if missing); its path."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "summary.json"
+    write_text(path, json.dumps(summary, indent=2) + "\n")
+    return path
 
 
 def summary_of(

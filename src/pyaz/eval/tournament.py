@@ -387,22 +387,31 @@ def write_outputs(
 
 
 class _GameLog:
-    """Appends each game to ``games.jsonl`` as it is played (the file is started afresh)."""
+    """Appends each game to ``games.jsonl`` as it is played (the file is started afresh). A
+    write that fails (a full disk) stops the log, not the games: :attr:`error` keeps it."""
 
     def __init__(self, path: Path | None) -> None:
         self.file: IO[str] | None = None
+        self.path = path
+        self.error: OSError | None = None
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.file = path.open("w", encoding="utf-8")
 
     def __call__(self, record: GameRecord, match: int) -> None:
-        if self.file is not None:
-            self.file.write(json.dumps(game_json(record, match)) + "\n")
-            self.file.flush()
+        if self.file is not None and self.error is None:
+            try:
+                self.file.write(json.dumps(game_json(record, match)) + "\n")
+                self.file.flush()
+            except OSError as error:
+                self.error = OSError(error.errno, error.strerror, str(self.path))
 
     def close(self) -> None:
         if self.file is not None:
-            self.file.close()
+            try:
+                self.file.close()
+            except OSError as error:
+                self.error = self.error or OSError(error.errno, error.strerror, str(self.path))
 
 
 def run_tournament(
@@ -424,7 +433,9 @@ def run_tournament(
     """Plays the round robin, fits the ratings and writes the outputs into ``out`` (if given).
 
     On KeyboardInterrupt the games played so far are rated and written (if there are enough),
-    then the interrupt goes on.
+    then the interrupt goes on. A write that fails (games.jsonl while the games are played, or
+    the outputs at the end) does not stop the games: the OSError, naming the file, is raised
+    at the end with the whole tournament, rated, as its ``tournament`` attribute.
     """
     if anchor is not None and anchor not in {c.name for c in contestants}:
         names = ", ".join(c.name for c in contestants)
@@ -456,8 +467,15 @@ def run_tournament(
     finally:
         log.close()
     tournament.fit = fit_matches(tournament.matches, **options)
+    failure = log.error
     if out is not None:
-        write_outputs(out, tournament.fit, contestants, title, tournament.matches)
+        try:
+            write_outputs(out, tournament.fit, contestants, title, tournament.matches)
+        except OSError as error:
+            failure = failure or error
+    if failure is not None:
+        failure.tournament = tournament  # type: ignore[attr-defined]
+        raise failure
     return tournament
 
 

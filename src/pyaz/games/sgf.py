@@ -7,6 +7,11 @@ then the ``B``/``W`` moves of the main line (the first variation at every branch
 and otherwise ignored. Anything else (malformed text, another game than Go, setup stones after
 the root, an illegal move) raises ``ValueError`` saying what and where.
 
+Numbers follow SGF's own syntax (``GM``, ``SZ``: Number = ``[+-]`` digits; ``KM``: Real =
+Number with an optional ``.`` and digits), in ASCII digits: ``KM[6_5]``, ``SZ[1 9]`` or digits of
+other scripts are a ``ValueError`` naming the property and its value, not 65 or 19. Variations
+may nest as deep as the text goes (the parser keeps its own stack, not Python's).
+
 SGF points are two letters, column then row, both from ``a`` at the top-left, so ``"cb"`` on
 a 9x9 board is row 1, column 2: action ``1 * 9 + 2`` (GTP vertex ``C8``).
 
@@ -20,6 +25,7 @@ a 9x9 board is row 1, column 2: action ``1 * 9 + 2`` (GTP vertex ``C8``).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -151,7 +157,8 @@ class _Tree:
 
 
 class _Parser:
-    """Recursive descent over the SGF grammar: Collection = GameTree+."""
+    """The SGF grammar (Collection = GameTree+; GameTree = "(" Node+ GameTree* ")"), parsed
+    with a stack of open game trees, so that nesting depth is bounded by the text only."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -176,18 +183,30 @@ class _Parser:
         self.pos += 1
 
     def game_tree(self) -> _Tree:
+        """One game tree and all its variations, without recursion."""
         self.expect("(")
+        root = _Tree(self.nodes(), [])
+        open_trees = [root]  # the trees whose ')' is still to come, innermost last
+        while open_trees:
+            if self.peek() == "(":
+                self.pos += 1
+                child = _Tree(self.nodes(), [])
+                open_trees[-1].children.append(child)
+                open_trees.append(child)
+            else:
+                self.expect(")")
+                open_trees.pop()
+        return root
+
+    def nodes(self) -> list[Node]:
+        """The node sequence that starts a game tree (after its '(')."""
         nodes: list[Node] = []
         while self.peek() == ";":
             self.pos += 1
             nodes.append(self.node())
         if not nodes:
             raise self.error("a game tree must start with a node (';')")
-        children: list[_Tree] = []
-        while self.peek() == "(":
-            children.append(self.game_tree())
-        self.expect(")")
-        return _Tree(nodes, children)
+        return nodes
 
     def node(self) -> Node:
         properties: Node = {}
@@ -246,16 +265,38 @@ def _single(root: Node, ident: str) -> str | None:
     return values[0].strip()
 
 
+_NUMBER = re.compile(r"[+-]?[0-9]+")
+_REAL = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def _shown(ident: str, text: str) -> str:
+    """``IDENT[text]`` for a message, the text cut to 40 characters."""
+    return f"{ident}[{text if len(text) <= 40 else text[:40] + '...'}]"
+
+
+def _number(root: Node, ident: str) -> int | None:
+    """The SGF Number of property ``ident`` (None if absent); ValueError naming it otherwise.
+    Numbers of more than 9 digits count as +-10**9 (no board or game type is that large)."""
+    text = _single(root, ident)
+    if text is None:
+        return None
+    if not _NUMBER.fullmatch(text):
+        raise ValueError(f"SGF {_shown(ident, text)} is not a number (an SGF number: [+-]0-9)")
+    sign = -1 if text[0] == "-" else 1
+    digits = text.lstrip("+-").lstrip("0")
+    return sign * (int(digits or "0") if len(digits) <= 9 else 10**9)
+
+
 def _board_size(root: Node) -> int:
     text = _single(root, "SZ")
     if text is None:
         return 19  # the SGF default for Go
-    try:
-        size = int(text)
-    except ValueError:
-        raise ValueError(f"SGF SZ[{text}]: pyaz Go boards are square, 5..19") from None
+    if ":" in text:
+        raise ValueError(f"SGF {_shown('SZ', text)}: pyaz Go boards are square, 5..19")
+    size = _number(root, "SZ")
+    assert size is not None
     if not 5 <= size <= 19:
-        raise ValueError(f"SGF SZ[{size}]: pyaz Go boards are 5x5 to 19x19")
+        raise ValueError(f"SGF {_shown('SZ', text)}: pyaz Go boards are 5x5 to 19x19")
     return size
 
 
@@ -263,12 +304,15 @@ def _komi(root: Node, size: int) -> float:
     text = _single(root, "KM")
     if text is None:
         return float(Go.default_komi(size))
+    shown = _shown("KM", text)
     try:
         komi = float(text)
     except ValueError:
-        raise ValueError(f"SGF KM[{text}] is not a number") from None
+        raise ValueError(f"SGF {shown} is not a number") from None
     if not math.isfinite(komi):
-        raise ValueError(f"SGF KM[{text}] is not a finite number")
+        raise ValueError(f"SGF {shown} is not a finite number")
+    if not _REAL.fullmatch(text):  # Python's float also takes 6_5, 1e3, other scripts' digits
+        raise ValueError(f"SGF {shown} is not an SGF real number ([+-]0-9[.0-9])")
     return komi
 
 
@@ -291,9 +335,9 @@ def parse_sgf(text: str) -> SgfGame:
         raise parser.error(f"unexpected {parser.peek()!r} after the last game tree")
     nodes = _main_line(tree)
     root = nodes[0]
-    game_type = _single(root, "GM")
-    if game_type is not None and game_type != "1":
-        raise ValueError(f"SGF GM[{game_type}] is not Go (GM[1])")
+    game_type = _number(root, "GM")
+    if game_type is not None and game_type != 1:
+        raise ValueError(f"SGF {_shown('GM', _single(root, 'GM') or '')} is not Go (GM[1])")
     size = _board_size(root)
     game = SgfGame(size=size, komi=_komi(root, size), properties=dict(root))
     game.black_stones = _point_list(root.get("AB", []), size)
