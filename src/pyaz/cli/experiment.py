@@ -5,7 +5,10 @@ several at once with ``--workers``), then evaluates, aggregates and plots, and w
 ``DIR/summary.json`` and ``DIR/README.md``. ``--short`` is the CI-sized version (minutes on two
 cores) that still goes through every stage; ``--scale cpu`` what a 2-core machine does in hours
 (the README's documented results); the default is the paper's own settings. ``--resume``
-continues an interrupted experiment: finished runs are not run again.
+continues an interrupted experiment with its saved settings (``pyaz-experiment --out DIR
+--resume`` is enough): finished runs are not run again, and a setting given again that differs
+from the saved one is an error naming it (``--workers`` and ``--ray`` may change). One
+experiment at a time uses a folder: a second one with the same ``--out`` stops at once.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from pyaz.common.folder_lock import FolderInUseError
 from pyaz.distributed.cluster import RayUnavailableError
 from pyaz.experiments import EXPERIMENTS, get_experiment
 from pyaz.experiments.base import SCALES
-from pyaz.experiments.runner import run_experiment
+from pyaz.experiments.runner import EXPERIMENT_FILE, read_plan, run_experiment
 
 
 def _catalogue() -> str:
@@ -44,7 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_catalogue(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("name", metavar="NAME", help=f"one of: {', '.join(sorted(EXPERIMENTS))}")
+    parser.add_argument(
+        "name",
+        metavar="NAME",
+        nargs="?",
+        help=f"one of: {', '.join(sorted(EXPERIMENTS))} (with --resume: the saved one)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the experiment's folder")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--short", action="store_true", help="the CI-sized version (--scale short)")
@@ -52,12 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--scale",
         choices=SCALES,
         default=None,
-        help="short (CI, minutes), cpu (a 2-core machine, hours) or full (the paper's; default)",
+        help="short (CI, minutes), cpu (a 2-core machine, hours) or full (the paper's; default; "
+        "with --resume: the saved one)",
     )
     parser.add_argument(
         "--workers", type=int, default=1, help="runs at once, each in its own process (default 1)"
     )
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted experiment")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted experiment with its saved settings",
+    )
     parser.add_argument(
         "--ray",
         nargs="?",
@@ -67,7 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         "local Ray with --workers CPUs (or joins RAY_ADDRESS), 'auto' or HOST:PORT joins a "
         "cluster; the folder must be shared by the cluster's nodes",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of every run (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of every run (default 0; --resume: saved)"
+    )
     parser.add_argument(
         "--repetitions",
         type=int,
@@ -87,7 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _options(items: list[str]) -> dict[str, str]:
+def _options(items: list[str]) -> dict[str, str] | None:
+    """The ``--option`` items as a dict; None when there are none (the saved ones on resume)."""
+    if not items:
+        return None
     options = {}
     for item in items:
         key, equals, value = item.partition("=")
@@ -103,9 +122,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.name is None and not args.resume:
+        parser.error("NAME is required (or --resume, to continue the experiment in --out)")
+    name = args.name
     try:
-        experiment = get_experiment(args.name)
-        scale = "short" if args.short else (args.scale or "full")
+        saved = read_plan(args.out) if args.resume else None
+        if name is None:
+            if saved is None:
+                raise ValueError(f"{args.out} holds no experiment to resume (no {EXPERIMENT_FILE})")
+            name = saved["experiment"]
+        experiment = get_experiment(name)
+        scale = "short" if args.short else args.scale
+        if scale is None and saved is None:
+            scale = "full"
         executor = None
         if args.ray is not None:
             from pyaz.experiments.ray_runner import ray_executor
@@ -123,16 +152,22 @@ def main(argv: list[str] | None = None) -> int:
             options=_options(args.option),
         )
     except KeyboardInterrupt:
+        operational = (f" --workers {args.workers}" if args.workers > 1 else "") + (
+            "" if args.ray is None else f" --ray {args.ray}".rstrip()
+        )
         print(
             f"\ninterrupted: finished runs are kept; continue with\n"
-            f"  pyaz-experiment {args.name} --out {args.out} --resume"
-            + (" --short" if args.short else f" --scale {args.scale}" if args.scale else "")
-            + (f" --repetitions {args.repetitions}" if args.repetitions else "")
-            + "".join(f" --option {item}" for item in args.option),
+            f"  pyaz-experiment {name} --out {args.out} --resume{operational}",
             file=sys.stderr,
         )
         return 130
-    except (ValueError, TypeError, FileExistsError, OSError, RayUnavailableError) as error:
+    except (
+        ValueError,
+        TypeError,
+        OSError,
+        FolderInUseError,
+        RayUnavailableError,
+    ) as error:
         print(f"pyaz-experiment: {error}", file=sys.stderr)
         return 2
     return 0

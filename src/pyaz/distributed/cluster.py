@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from pyaz.distributed.reaper import Reaper, children, start_reaper
 
 __all__ = [
     "Connection",
@@ -52,16 +54,24 @@ def import_ray() -> Any:
 @dataclass(frozen=True)
 class Connection:
     """How this process reached Ray: the address asked for (``local``: a Ray started here) and
-    whether this call started it (then :meth:`close` stops it)."""
+    whether this call started it (then :meth:`close` stops it, every process of it: the
+    dashboard and runtime-env agents and the task workers too). A Ray started here is also
+    stopped when this process is killed (SIGKILL included; Linux): a watchdog process
+    (:mod:`pyaz.distributed.reaper`) ends what Ray would leave behind."""
 
     address: str
     started: bool
+    reaper: Reaper | None = field(default=None, compare=False, repr=False)
 
     def close(self) -> None:
         """Disconnects from the cluster (and stops the Ray this connection started)."""
         ray = import_ray()
-        if ray.is_initialized():
-            ray.shutdown()
+        try:
+            if ray.is_initialized():
+                ray.shutdown()
+        finally:
+            if self.reaper is not None:
+                self.reaper.stop()
 
 
 def resolve_address(address: str | None) -> str:
@@ -83,8 +93,15 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> Connecti
     if ray.is_initialized():
         return Connection(chosen, started=False)
     if chosen == LOCAL:
+        before = children(os.getpid())
+        # No dashboard (Ray still runs its minimal head process and the raylet's agents).
         ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-        return Connection(LOCAL, started=True)
+        try:
+            reaper = start_reaper(children(os.getpid()) - before)
+        except BaseException:
+            ray.shutdown()
+            raise
+        return Connection(LOCAL, started=True, reaper=reaper)
     try:
         ray.init(address=chosen, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as error:

@@ -12,14 +12,15 @@ no decay, self-play from scratch), evaluated the same way.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pyaz.alphagomoku.pipeline import evaluate_against_mentor, play_pairs, read_config
 from pyaz.alphagomoku.plots import plot_board, plot_run
 from pyaz.eval.arena import MatchResult
-from pyaz.experiments.base import Experiment, RunSpec, run_folder
-from pyaz.experiments.report import markdown_table, read_run, write_readme
+from pyaz.experiments.base import Experiment, RunSpec, read_json_object, run_folder
+from pyaz.experiments.report import cached, markdown_table, read_run, write_readme
 
 __all__ = ["AlphaGomokuExperiment"]
 
@@ -81,20 +82,20 @@ class AlphaGomokuExperiment(Experiment):
         results = {}
         for spec in runs:
             folder = run_folder(out, spec)
-            results[spec.name] = _cached(
+            results[spec.name] = cached(
                 out / f"vs-mentor-{spec.name}.json",
-                lambda folder=folder: _evaluate(out, folder, games, seed),
+                partial(_evaluate, out, folder, games, seed),
             )
             plot_run(read_run(folder), out / f"curves-{spec.name}.png")
         main = results["alphagomoku"]
         main_folder = run_folder(out, runs[0])
         for spec in runs[1:]:
-            results[spec.name]["main_vs_this"] = _cached(
+            results[spec.name]["main_vs_this"] = cached(
                 out / f"head-to-head-{spec.name}.json",
-                lambda spec=spec: _head_to_head(main_folder, run_folder(out, spec), games, seed),
+                partial(_head_to_head, main_folder, run_folder(out, spec), games, seed),
             )
         config = read_config(run_folder(out, runs[0]))
-        progress = json.loads((run_folder(out, runs[0]) / "progress.json").read_text())
+        progress = read_json_object(run_folder(out, runs[0]) / "progress.json", _REDO)
         rows = [
             [name, r["wins"], r["draws"], r["losses"], r["games"], r["distinct_games"],
              f"{r['score']:.3f}", r["as_black"], r["as_white"]]
@@ -141,6 +142,7 @@ class AlphaGomokuExperiment(Experiment):
 HEADER = ["run", "wins", "draws", "losses", "games", "distinct", "score", "as Black (W-D-L)",
           "as White (W-D-L)"]  # fmt: skip
 _TARGET = "pyaz.alphagomoku.pipeline:train_alphagomoku"
+_REDO = "restore it, or delete the run's folder to run it again"
 _RESULT_KEYS = ("wins", "draws", "losses", "games", "distinct_games", "score")
 
 
@@ -152,14 +154,6 @@ def _ablations(text: str) -> list[str]:
                 f"unknown ablation {name!r}; known: {', '.join(ABLATIONS)} (comma-separated)"
             )
     return list(dict.fromkeys(names))
-
-
-def _cached(path: Path, compute: Any) -> dict[str, Any]:
-    if path.exists():
-        return dict(json.loads(path.read_text()))
-    result = compute()
-    path.write_text(json.dumps(result, indent=2) + "\n")
-    return dict(result)
 
 
 def _by_colour(result: MatchResult, black: bool) -> str:

@@ -11,13 +11,22 @@ run with a ``DONE`` file and never runs it again.
 from __future__ import annotations
 
 import importlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DONE_FILE", "SCALES", "Experiment", "RunSpec", "resolve_target", "run_folder"]
+__all__ = [
+    "DONE_FILE",
+    "SCALES",
+    "Experiment",
+    "RunSpec",
+    "read_json_object",
+    "resolve_target",
+    "run_folder",
+]
 
 SCALES = ("short", "cpu", "full")
 """How big an experiment is run: ``short`` is CI-sized (minutes on two cores, every stage),
@@ -59,6 +68,32 @@ def resolve_target(target: str) -> Callable[..., Any]:
     if not callable(function):
         raise ValueError(f"run target {target!r} is not a function")
     return function
+
+
+_JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number"}
+
+
+def read_json_object(path: Path, remedy: str) -> dict[str, Any]:
+    """The JSON object in the file ``path``. Whatever else the file holds (nothing, a truncated
+    or non-UTF-8 text, an array, nesting too deep to parse) or cannot be read gives a one-line
+    ValueError that names the file and ends with ``remedy`` (what the user can do about it)."""
+    try:
+        data = json.loads(Path(path).read_bytes().decode("utf-8"))
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}; {remedy}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text, so not pyaz's JSON; {remedy}") from None
+    except json.JSONDecodeError as error:
+        what = f"not valid JSON ({error.msg}, character {error.pos})"
+        if not error.doc.strip():
+            what = "empty"
+        raise ValueError(f"{path} is {what}: damaged or truncated; {remedy}") from None
+    except RecursionError:
+        raise ValueError(f"{path} nests too deeply to be pyaz's JSON; {remedy}") from None
+    if not isinstance(data, dict):
+        kind = "a boolean" if isinstance(data, bool) else _JSON_TYPES.get(type(data), "null")
+        raise ValueError(f"{path} holds {kind}, not the JSON object pyaz writes; {remedy}")
+    return data
 
 
 def run_folder(out: Path, spec: RunSpec) -> Path:

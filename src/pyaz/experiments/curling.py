@@ -16,7 +16,6 @@ each match says how many distinct games it held (execution noise makes every gam
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from pyaz.common.plots import figure, save_figure
 from pyaz.curling.compare import dl_player, kr_player, match, run_network, run_table
 from pyaz.curling.matches import MatchSettings
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
-from pyaz.experiments.report import markdown_table, read_run, write_readme
+from pyaz.experiments.report import cached, markdown_table, read_run, write_readme
 
 __all__ = ["CurlingExperiment"]
 
@@ -85,7 +84,7 @@ class CurlingExperiment(Experiment):
         curve = _learning_curve(records)
         games = MATCH_GAMES[scale]
         figure3 = _figure3(out, run, scale, games, seed)
-        uniform = _cached(out / "uniform-search.json", lambda: _uniform_match(run, games, seed))
+        uniform = cached(out / "uniform-search.json", lambda: _uniform_match(run, games, seed))
         _plot(out / "curling.png", curve, figure3)
         rows = [
             [
@@ -141,14 +140,6 @@ def _learning_curve(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def _cached(path: Path, compute: Any) -> dict[str, Any]:
-    if path.exists():
-        return dict(json.loads(path.read_text()))
-    result = compute()
-    path.write_text(json.dumps(result, indent=2) + "\n")
-    return dict(result)
-
-
 def _figure3(out: Path, run: Path, scale: str, games: int, seed: int) -> list[dict[str, Any]]:
     """KR-DL-UCT and DL-UCT with the network of iteration K against DL-UCT with iteration 0's."""
     last = max(int(p.stem.split("-")[1]) for p in (run / "nets").glob("iter-*.pt"))
@@ -173,7 +164,7 @@ def _figure3(out: Path, run: Path, scale: str, games: int, seed: int) -> list[di
                 "dl_vs_dl0": match(dl, reference, games, settings, seed=seed * 1000 + 1),
             }
 
-        point = _cached(out / f"figure3-iter{k:05d}.json", play)
+        point = cached(out / f"figure3-iter{k:05d}.json", play)
         point["shots"] = shots.get(k, 0)
         points.append(point)
     return points

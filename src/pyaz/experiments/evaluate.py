@@ -4,12 +4,12 @@ so that a report run again reads it back instead of playing it again."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pyaz.eval.players import RandomPlayer
 from pyaz.eval.tournament import RANDOM, Contestant, checkpoint_contestants, run_tournament
+from pyaz.experiments.report import cached
 from pyaz.games import GameState
 
 __all__ = ["round_robin"]
@@ -27,9 +27,21 @@ def round_robin(
     """The Bayesian Elo of ``networks`` (name -> run folder or network file) and the random
     player (rated 0) after a round robin of ``games`` games a pair (distinct games: shared random
     openings, both colours); played once, then read back from ``folder/ratings.json``."""
-    cached = folder / "ratings.json"
-    if cached.exists():
-        return dict(json.loads(cached.read_text()))
+    return cached(
+        folder / "ratings.json",
+        lambda: _round_robin(folder, networks, state, games, simulations, seed, title),
+    )
+
+
+def _round_robin(
+    folder: Path,
+    networks: dict[str, Path],
+    state: GameState,
+    games: int,
+    simulations: int,
+    seed: int,
+    title: str,
+) -> dict[str, Any]:
     contestants: list[Contestant] = [Contestant(RANDOM, RandomPlayer(seed=seed, name=RANDOM))]
     specs = [f"{name}={path}" for name, path in networks.items()]
     contestants += checkpoint_contestants(specs, state, simulations, seed=seed)
@@ -47,6 +59,4 @@ def round_robin(
         "games_per_pair": games,
         "simulations": simulations,
     }
-    folder.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(result, indent=2) + "\n")
     return result

@@ -5,7 +5,7 @@ the README of an experiment's folder."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,11 +13,13 @@ from typing import Any
 import numpy as np
 
 from pyaz.common.plots import moving_average
-from pyaz.common.runlog import atomic_write_bytes, read_metrics
+from pyaz.common.runlog import atomic_write_bytes, read_metrics, write_json_atomic
+from pyaz.experiments.base import read_json_object
 
 __all__ = [
     "Curve",
     "area_under",
+    "cached",
     "eval_curve",
     "markdown_table",
     "mean_and_band",
@@ -36,6 +38,17 @@ class Curve:
     def smoothed(self, window: int) -> Curve:
         """The trailing moving average over ``window`` points (seed 000 plots 20)."""
         return Curve(self.x, moving_average(self.y, window) if self.y.size else self.y)
+
+
+def cached(path: Path, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """The result kept in the JSON file ``path``, else ``compute()``, kept there (written
+    atomically, so a killed report never leaves half a file). A file that is damaged or not a
+    JSON object is a one-line ValueError naming it."""
+    if path.exists():
+        return read_json_object(path, "delete it to compute it again")
+    result = dict(compute())
+    write_json_atomic(path, result)
+    return result
 
 
 def read_run(folder: str | os.PathLike[str]) -> list[dict[str, Any]]:

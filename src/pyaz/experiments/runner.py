@@ -6,15 +6,25 @@ planned runs), ``runs/`` (one ordinary run folder per run, each with a ``run.log
 of what the run printed and a ``DONE`` file once it finished), and what the report writes
 (``summary.json``, ``README.md``, figures). An interrupted experiment (Ctrl-C, a kill) resumes
 with ``resume=True``: finished runs are not run again, unfinished ones continue from their own
-checkpoints, and nothing is counted twice.
+checkpoints, and nothing is counted twice; the settings are the saved ones (a setting given
+again that differs is an error naming it), and the runs they plan must be the saved runs.
+
+The folder is locked (:class:`~pyaz.common.folder_lock.FolderLock`) while an experiment uses it:
+a second one gets :class:`~pyaz.common.folder_lock.FolderInUseError` at once, and a killed one
+releases it. Worker processes die with the process that started them (Linux), so a killed
+experiment leaves no runs behind that still write into its folder.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import multiprocessing
+import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -23,24 +33,70 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pyaz.common.faults import fault_point
-from pyaz.common.runlog import atomic_write_bytes, write_json_atomic
+from pyaz.common.folder_lock import FolderLock
+from pyaz.common.runlog import write_json_atomic
 from pyaz.experiments.base import (
     DONE_FILE,
     SCALES,
     Experiment,
     RunSpec,
+    read_json_object,
     resolve_target,
     run_folder,
 )
 
-__all__ = ["EXPERIMENT_FILE", "Progress", "execute_run", "is_done", "run_experiment"]
+__all__ = [
+    "EXPERIMENT_FILE",
+    "Progress",
+    "execute_run",
+    "is_done",
+    "read_plan",
+    "run_experiment",
+]
 
 EXPERIMENT_FILE = "experiment.json"
+RUN_LOG = "run.log"
+
+
+def _run_files(folder: Path) -> list[str]:
+    """The files of a run folder that its results live in, relative, sorted: not the runner's
+    own (``DONE``, ``run.log``), hidden ones (locks, temporaries), figures or TensorBoard logs,
+    which nothing reads back."""
+    files = []
+    for path in folder.rglob("*"):
+        relative = path.relative_to(folder)
+        if (
+            relative.parts[0] in (DONE_FILE, RUN_LOG, "tensorboard")
+            or any(part.startswith(".") for part in relative.parts)
+            or path.suffix == ".png"
+            or not path.is_file()
+        ):
+            continue
+        files.append(relative.as_posix())
+    return sorted(files)
 
 
 def is_done(out: Path, spec: RunSpec) -> bool:
-    """Whether the run has finished (its ``DONE`` file exists)."""
-    return (run_folder(out, spec) / DONE_FILE).exists()
+    """Whether the run has finished: its ``DONE`` file exists. A finished run whose files are
+    gone since (its ``DONE`` lists them) is a ValueError naming the run folder and the first
+    missing file: its results cannot be reported, and running it again in place would resume
+    from what is left; deleting the folder runs it again."""
+    folder = run_folder(out, spec)
+    try:
+        marker = json.loads((folder / DONE_FILE).read_bytes())
+    except FileNotFoundError:
+        return False
+    except ValueError:  # an older DONE (the seconds only): nothing to check
+        return True
+    files = marker.get("files") if isinstance(marker, dict) else None
+    missing = [f for f in files if not (folder / f).is_file()] if isinstance(files, list) else []
+    if missing:
+        more = f" and {len(missing) - 1} more of its files" if len(missing) > 1 else ""
+        raise ValueError(
+            f"{folder} is marked finished but {missing[0]}{more} is gone, so its results "
+            f"cannot be reported: restore it, or delete {folder} to run it again"
+        )
+    return True
 
 
 @contextlib.contextmanager
@@ -63,12 +119,40 @@ def execute_run(out: str, spec: RunSpec) -> float:
     folder.mkdir(parents=True, exist_ok=True)
     target = resolve_target(spec.target)
     began = time.perf_counter()
-    with _output_to(folder / "run.log"):
+    with _output_to(folder / RUN_LOG):
         target(folder, **spec.kwargs)
     seconds = time.perf_counter() - began
     fault_point("experiment-run")
-    atomic_write_bytes(folder / DONE_FILE, f"{seconds:.1f}\n".encode())
+    write_json_atomic(
+        folder / DONE_FILE, {"seconds": round(seconds, 1), "files": _run_files(folder)}
+    )
     return seconds
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """A pool worker's initializer: the kernel kills this process when ``parent`` ends, however
+    it ends (SIGKILL included; Linux ``prctl(PR_SET_PDEATHSIG)``), and a parent already gone
+    ends it at once. Elsewhere a thread checks the parent every second."""
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            _watch_parent(parent)
+    else:
+        _watch_parent(parent)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class Progress:
@@ -109,48 +193,97 @@ def _duration(seconds: float) -> str:
     return f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
 
 
-def _check_plan(
+_PLAN_REMEDY = (
+    "restore it, or delete it and resume with the settings the experiment was started with"
+)
+
+
+def read_plan(out: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The saved plan of the experiment in ``out`` (its ``experiment.json``: name, scale, seed,
+    repetitions, options, runs), or None when it has none. A plan that is damaged, truncated or
+    not one that pyaz writes is a one-line ValueError naming the file."""
+    path = Path(out) / EXPERIMENT_FILE
+    if not path.exists():
+        return None
+    plan = read_json_object(path, _PLAN_REMEDY)
+    plan.setdefault("options", {})
+    checks = {
+        "experiment": isinstance(plan.get("experiment"), str),
+        "scale": plan.get("scale") in SCALES,
+        "seed": type(plan.get("seed")) is int,
+        "repetitions": type(plan.get("repetitions", 1)) is int,
+        "options": isinstance(plan["options"], dict)
+        and all(isinstance(v, str) for v in plan["options"].values()),
+        "runs": isinstance(plan.get("runs"), list),
+    }
+    for key, good in checks.items():
+        if not good:
+            raise ValueError(
+                f"{path} is not an experiment plan pyaz writes ({key} is "
+                f"{plan.get(key)!r}); {_PLAN_REMEDY}"
+            )
+    return plan
+
+
+def _settings(
     out: Path,
     experiment: Experiment,
-    scale: str,
-    seed: int,
-    resume: bool,
-    repetitions: int,
-    options: dict[str, str],
-) -> None:
-    """Refuses a folder that holds another experiment, or this one without ``resume``."""
-    saved_path = out / EXPERIMENT_FILE
-    if not saved_path.exists():
-        return
-    if not resume:
-        raise FileExistsError(
-            f"{out} holds an experiment already: resume it (--resume) or pick another folder"
+    saved: dict[str, Any] | None,
+    given: dict[str, Any],
+) -> dict[str, Any]:
+    """The settings to run with: the saved ones when resuming (a given setting that differs is
+    an error naming it), else the given ones with the defaults."""
+    if saved is None:
+        defaults = {"scale": "short", "seed": 0, "repetitions": None, "options": {}}
+        return {key: defaults[key] if value is None else value for key, value in given.items()}
+    if saved["experiment"] != experiment.name:
+        raise ValueError(
+            f"{out} holds the experiment {saved['experiment']!r}, not {experiment.name!r}: "
+            "resume it under its own name or pick another folder"
         )
-    saved = json.loads(saved_path.read_text())
-    asked = {
-        "experiment": experiment.name,
+    scale = saved["scale"]
+    recorded = {
         "scale": scale,
-        "seed": seed,
-        "repetitions": repetitions,
-        "options": options,
+        "seed": saved["seed"],
+        "repetitions": saved.get("repetitions", experiment.scale_repetitions(scale)),
+        "options": saved["options"],
     }
-    defaults: dict[str, Any] = {"repetitions": 1, "options": {}}
-    for key, value in asked.items():
-        if saved.get(key, defaults.get(key)) != value:
+    for key, value in given.items():
+        if value is not None and value != recorded[key]:
             raise ValueError(
-                f"{out} holds {key}={saved.get(key)!r}, not {value!r}: resume it with the same "
-                "settings or pick another folder"
+                f"{out} holds {key}={recorded[key]!r}, not {value!r}: resume it without "
+                f"{key} (its saved settings are used) or pick another folder"
             )
+    return recorded
+
+
+def _first_difference(saved: list[Any], planned: list[Any]) -> str:
+    for old, new in zip(saved, planned, strict=False):
+        if old != new:
+            return f"run {new['name']}"
+    return f"{len(saved)} runs, not {len(planned)}"
+
+
+def _check_options(experiment: Experiment, options: dict[str, str]) -> None:
+    unknown = sorted(set(options) - set(experiment.option_help))
+    if unknown:
+        known = ", ".join(sorted(experiment.option_help)) or "none"
+        raise ValueError(f"{experiment.name} has no option {unknown[0]!r} (its options: {known})")
+
+
+def _plain(spec: RunSpec) -> Any:
+    """A run as ``experiment.json`` holds it (tuples as lists)."""
+    return json.loads(json.dumps(asdict(spec)))
 
 
 def run_experiment(
     experiment: Experiment,
     out: str | Path,
     *,
-    scale: str = "short",
+    scale: str | None = None,
     workers: int = 1,
     resume: bool = False,
-    seed: int = 0,
+    seed: int | None = None,
     repetitions: int | None = None,
     options: dict[str, str] | None = None,
     write: Callable[[str], object] = print,
@@ -158,45 +291,73 @@ def run_experiment(
 ) -> dict[str, Any]:
     """Runs ``experiment`` into ``out`` and returns its summary (also in ``summary.json``).
 
-    ``scale`` is one of :data:`~pyaz.experiments.base.SCALES`. ``workers`` runs play at once,
-    each in its own process (1: in this process). With
-    ``resume``, the finished runs of an earlier, interrupted call are skipped. ``repetitions``
-    overrides the scale's number of runs per configuration (experiments that repeat runs only).
+    ``scale`` is one of :data:`~pyaz.experiments.base.SCALES` (default ``short``). ``workers``
+    runs play at once, each in its own process (1: in this process). ``repetitions`` overrides
+    the scale's number of runs per configuration (experiments that repeat runs only).
     ``options`` are the experiment's own (``--option KEY=VALUE``; see its ``option_help``).
-    ``executor``
-    replaces the local process pool (the Ray engine plugs in here).
+    With ``resume``, an earlier, interrupted call goes on: its finished runs are skipped and
+    its saved scale, seed, repetitions and options are used (None: the saved one; a value that
+    differs is a ValueError naming it); a finished run whose files are gone is a ValueError
+    naming its folder. ``out`` is locked for the whole call
+    (:class:`~pyaz.common.folder_lock.FolderInUseError` when another process uses it).
+    ``executor`` replaces the local process pool (the Ray engine plugs in here).
     """
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    if scale not in SCALES:
+    if scale is not None and scale not in SCALES:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
     if repetitions is not None:
         if not experiment.repeated:
             raise ValueError(f"{experiment.name} does not repeat its runs: drop --repetitions")
         if not 1 <= repetitions <= 100:
             raise ValueError(f"repetitions must be in 1..100, got {repetitions}")
-    experiment.repeat = repetitions
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(experiment.option_help))
-    if unknown:
-        known = ", ".join(sorted(experiment.option_help)) or "none"
-        raise ValueError(f"{experiment.name} has no option {unknown[0]!r} (its options: {known})")
-    experiment.options = options
+    _check_options(experiment, options or {})
     out = Path(out)
-    _check_plan(out, experiment, scale, seed, resume, experiment.repetitions(scale), options)
+    with FolderLock(out, "pyaz-experiment"):
+        saved = read_plan(out)
+        if saved is not None and not resume:
+            raise FileExistsError(
+                f"{out} holds an experiment already: resume it (--resume) or pick another folder"
+            )
+        given = {"scale": scale, "seed": seed, "repetitions": repetitions, "options": options}
+        settings = _settings(out, experiment, saved, given)
+        return _run(experiment, out, settings, saved, workers, write, executor)
+
+
+def _run(
+    experiment: Experiment,
+    out: Path,
+    settings: dict[str, Any],
+    saved: dict[str, Any] | None,
+    workers: int,
+    write: Callable[[str], object],
+    executor: Callable[[list[RunSpec], Path, int, Progress], None] | None,
+) -> dict[str, Any]:
+    """:func:`run_experiment` once ``out`` is locked and the settings are known."""
+    scale, seed = settings["scale"], settings["seed"]
+    repeat = settings["repetitions"]
+    experiment.repeat = None if repeat == experiment.scale_repetitions(scale) else repeat
+    experiment.options = dict(settings["options"])
+    _check_options(experiment, experiment.options)
     specs = experiment.runs(scale, seed)
     names = [spec.name for spec in specs]
     if len(set(names)) != len(names):
         raise ValueError(f"{experiment.name}: run names repeat: {names}")
-    out.mkdir(parents=True, exist_ok=True)
     plan = {
         "experiment": experiment.name,
         "scale": scale,
         "seed": seed,
         "repetitions": experiment.repetitions(scale),
-        "options": options,
-        "runs": [asdict(spec) for spec in specs],
+        "options": experiment.options,
+        "runs": [_plain(spec) for spec in specs],
     }
+    if saved is not None and saved["runs"] != plan["runs"]:
+        raise ValueError(
+            f"{out / EXPERIMENT_FILE} plans other runs than this pyaz's {experiment.name} at "
+            f"its settings ({_first_difference(saved['runs'], plan['runs'])}): it comes from "
+            "another version of pyaz or was edited; resume it with that version or pick another "
+            "folder"
+        )
     write_json_atomic(out / EXPERIMENT_FILE, plan)
     pending = [spec for spec in specs if not is_done(out, spec)]
     skipped = len(specs) - len(pending)
@@ -208,6 +369,9 @@ def run_experiment(
     progress = Progress(sum(s.cost for s in pending), workers, write)
     if pending:
         (executor or _run_pending)(pending, out, workers, progress)
+    unfinished = [spec.name for spec in specs if not is_done(out, spec)]
+    if unfinished:
+        raise RuntimeError(f"{experiment.name}: runs {', '.join(unfinished)} did not finish")
     write(f"{experiment.name}: every run finished; evaluating and writing the report")
     summary = experiment.report(out, specs, scale, seed)
     fault_point("experiment-report")
@@ -240,7 +404,12 @@ def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Prog
             )
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         futures: dict[Future[float], RunSpec] = {
             pool.submit(execute_run, str(out), spec): spec for spec in pending
         }

@@ -13,7 +13,7 @@ gradient norm, Fig. 6 game length).
 
 from __future__ import annotations
 
-import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from pyaz.eval.arena import MatchResult, play_match
 from pyaz.eval.players import Player, close_player
 from pyaz.eval.presets import make_player
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
-from pyaz.experiments.report import markdown_table, read_run, write_readme
+from pyaz.experiments.report import cached, markdown_table, read_run, write_readme
 from pyaz.games import make
 from pyaz.zetago.net import load_network
 from pyaz.zetago.players import ZetaGoMctsPlayer, ZetaGoPlayer
@@ -121,11 +121,11 @@ class ZetaGoExperiment(Experiment):
         games = EVAL_GAMES[scale]
         agents: dict[str, dict[str, Any]] = {}
         for index, (label, folder) in enumerate(folders.items()):
-            agents[label] = _cached(
+            agents[label] = cached(
                 out / f"eval-{label}.json",
-                lambda f=folder, i=index: _versus_gnugo(f / "net.pt", games, seed * 100 + i),
+                partial(_versus_gnugo, folder / "net.pt", games, seed * 100 + index),
             )
-        mcts = _cached(
+        mcts = cached(
             out / "eval-5x5-mcts.json",
             lambda: _versus_gnugo(
                 folders["5x5"] / "net.pt",
@@ -155,14 +155,6 @@ class ZetaGoExperiment(Experiment):
         }
         _write_readme(out, scale, summary, folders)
         return summary
-
-
-def _cached(path: Path, compute: Any) -> dict[str, Any]:
-    if path.exists():
-        return dict(json.loads(path.read_text()))
-    result = compute()
-    path.write_text(json.dumps(result, indent=2) + "\n")
-    return dict(result)
 
 
 def _versus_gnugo(path: Path, games: int, seed: int, simulations: int = 0) -> dict[str, Any]:
