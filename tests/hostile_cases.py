@@ -326,6 +326,91 @@ def preset_cases(folder: str) -> Iterator[Case]:
     yield Case("preset(missing)", lambda: load_preset("no-such-preset"), ("no-such-preset",))
 
 
+class _RunsCode:
+    """Unpickling it runs ``touch MARKER``: what a hostile model file holds."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        import os
+
+        return os.system, (f"touch {self.marker}",)
+
+
+def file_cases(folder: str) -> Iterator[Case]:
+    """Hostile files: model files and checkpoints whose unpickling would run code, broken ones,
+    SGF the parser must survive. Each case writes its file when it runs (under ``folder``); a
+    case whose marker file appears ran code and fails even if its error message is right."""
+    from pathlib import Path
+
+    root = Path(folder) / "files"
+
+    def evil_bytes(marker: Path, wrap: str) -> bytes:
+        import io
+
+        import torch
+
+        payload: object = _RunsCode(str(marker))
+        if wrap == "net":
+            payload = {"net": payload, "iteration": 1}
+        elif wrap == "checkpoint":
+            payload = {"best": payload, "buffer": "buffer-00001.npz"}
+        blob = io.BytesIO()
+        torch.save(payload, blob)
+        return blob.getvalue()
+
+    def load_evil(wrap: str, as_run: bool) -> object:
+        from pyaz.nets.loading import load_model
+        from pyaz.train.checkpoint import read_checkpoint
+
+        folder = root / f"evil-{wrap}-{'run' if as_run else 'model'}"
+        folder.mkdir(parents=True, exist_ok=True)
+        marker = folder / "ran"
+        path = folder / ("checkpoint.pt" if as_run else "model.pt")
+        path.write_bytes(evil_bytes(marker, wrap))
+        try:
+            return read_checkpoint(folder) if as_run else load_model(path)
+        finally:
+            if marker.exists():
+                raise RuntimeError(f"code from a file ran: {marker} exists")
+
+    for wrap in ("bare", "net", "checkpoint"):
+        yield Case(f"load_model(evil {wrap})", lambda w=wrap: load_evil(w, False), ("model.pt",))
+        yield Case(
+            f"read_checkpoint(evil {wrap})", lambda w=wrap: load_evil(w, True), ("checkpoint.pt",)
+        )
+
+    def load_broken(label: str) -> object:
+        import io
+
+        import torch
+
+        from pyaz.nets.loading import load_model
+
+        good = io.BytesIO()
+        torch.save({"net": {"config": {}, "state_dict": {}}, "iteration": 1}, good)
+        data = {
+            "empty": b"",
+            "random": bytes(range(256)) * 4,
+            "text": "é\n".encode("latin-1"),
+            "truncated": good.getvalue()[: len(good.getvalue()) // 2],
+        }[label]
+        root.mkdir(parents=True, exist_ok=True)
+        path = root / f"{label}.pt"
+        path.write_bytes(data)
+        return load_model(path)
+
+    for label in ("empty", "random", "text", "truncated"):
+        yield Case(f"load_model({label} file)", lambda x=label: load_broken(x), (f"{label}.pt",))
+
+    from pyaz.games.sgf import parse_sgf
+
+    deep = "(;GM[1]SZ[9]" + "(;" * 5000 + ")" * 5000
+    yield Case("parse_sgf(5000 deep, unclosed)", lambda: parse_sgf(deep), ("SGF", "sgf"))
+    yield Case("parse_sgf(KM[6_5])", lambda: parse_sgf("(;GM[1]SZ[9]KM[6_5])"), ("6_5",))
+
+
 def run_cli(main: Callable[[list[str]], int], argv: list[str]) -> None:
     """Runs a command's ``main``: its exit status 2 becomes ValueError(its stderr), so that the
     case checks the message; exit 0 returns (the bad option was accepted)."""
@@ -421,6 +506,7 @@ def all_cases(folder: str) -> list[Case]:
         *curling_cases(),
         *preset_cases(folder),
         *cli_cases(folder),
+        *file_cases(folder),
     ]
     ids = [case.id for case in cases]
     assert len(ids) == len(set(ids)), "case ids must be unique"
