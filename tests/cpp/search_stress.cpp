@@ -73,6 +73,35 @@ void stress_search(const Game& start, int threads) {
     smallest.run(200, uniform);
     check(smallest.tree_size() <= params.max_nodes, "the smallest tree stays within its cap");
     check(smallest.pending_visits() == 0, "no pending visits after a smallest-tree search");
+
+    // Forced playouts at the root, with the solver, free-running and batched.
+    params.max_nodes = 200000;
+    params.forced_playouts = true;
+    params.solver = true;
+    pyaz::Search<Game> forced(start, params);
+    forced.run(10000, uniform);
+    forced.run(3000, batched);
+    check(forced.pending_visits() == 0, "no pending visits after forced playouts");
+    check(forced.root_visits() == 13000, "root visits equal simulations (forced playouts)");
+    const std::vector<std::int32_t> pruned = forced.pruned_visit_counts();
+    const std::vector<std::int32_t> visits = forced.visit_counts();
+    check(*std::max_element(pruned.begin(), pruned.end()) == *std::max_element(visits.begin(), visits.end()),
+          "pruning keeps the most visited move");
+    params.forced_playouts = false;
+
+    // Gumbel AlphaZero (its root halving under a lock), with the solver, free-running and batched.
+    params.rule = pyaz::SelectionRule::kGumbel;
+    params.gumbel_noise = true;
+    params.solver = true;
+    pyaz::Search<Game> gumbel(start, params);
+    gumbel.run(10000, rollout);
+    gumbel.run(3000, batched);
+    check(gumbel.pending_visits() == 0, "no pending visits after a Gumbel search");
+    check(gumbel.root_visits() == 13000, "root visits equal simulations (Gumbel)");
+    check(start.is_legal(gumbel.gumbel_action()), "Gumbel gives a legal move");
+    gumbel.advance(gumbel.gumbel_action());
+    gumbel.run(2000, uniform);
+    check(gumbel.pending_visits() == 0, "no pending visits after Gumbel tree reuse");
 }
 
 template <class Game>
@@ -94,6 +123,54 @@ void stress_self_play(const Game& start, int threads) {
     config.leaves_per_game = 1;
     pyaz::SelfPlay<Game> quick(start, config);
     check(quick.play(batched, [](std::int64_t) {}).game_status.size() == 24, "one-simulation self-play");
+
+    config.simulations = 24;
+    config.leaves_per_game = 4;
+    config.search.solver = true;
+    pyaz::SelfPlay<Game> proving(start, config);
+    check(proving.play(batched, [](std::int64_t) {}).game_status.size() == 24, "self-play with the solver");
+
+    config.search.rule = pyaz::SelectionRule::kGumbel;
+    config.search.gumbel_noise = true;
+    pyaz::SelfPlay<Game> gumbel(start, config);
+    check(gumbel.play(batched, [](std::int64_t) {}).game_status.size() == 24, "Gumbel self-play");
+
+    config.search.rule = pyaz::SelectionRule::kPuct;
+    config.search.forced_playouts = true;
+    config.full_search_prob = 0.25;
+    config.cheap_simulations = 6;
+    pyaz::SelfPlay<Game> capped(start, config);
+    const pyaz::SelfPlayRecords some = capped.play(batched, [](std::int64_t) {});
+    check(some.full_searches == static_cast<std::int64_t>(some.player.size()),
+          "playout cap randomisation records the full searches");
+}
+
+// The proving search (MCTS-solver) with many threads, free-running and batched, on late
+// Connect Four positions (a loss, a win and a draw for the side to move; columns 1-7): the root
+// is proven with the exact solver's value, and a proven root keeps taking simulations.
+void stress_proofs(int threads) {
+    pyaz::ConnectFourSolver exact(100003);
+    for (const char* moves : {"547454637711", "41625217274353", "46514272226131627216477413144765"}) {
+        pyaz::ConnectFour state(7, 6);
+        for (const char* c = moves; *c != 0; ++c) state.apply(*c - '1');
+        pyaz::SearchParams params;
+        params.threads = threads;
+        params.batch_size = 16;
+        params.max_nodes = 400000;
+        params.solver = true;
+        pyaz::Search<pyaz::ConnectFour> free_running(state, params);
+        pyaz::UniformEvaluator<pyaz::ConnectFour> uniform;
+        free_running.run(30000, uniform);
+        check(free_running.proven_value() == exact.value(state), "free-running threads prove the root");
+        check(free_running.pending_visits() == 0, "no pending visits after a proving search");
+        pyaz::Search<pyaz::ConnectFour> batched_search(state, params);
+        BatchedUniform<pyaz::ConnectFour> batched;
+        batched_search.run(30000, batched);
+        check(batched_search.proven_value() == exact.value(state), "batched rounds prove the root");
+        check(batched_search.root_visits() == 30000, "root visits equal simulations (solver)");
+        pyaz::Rng rng(1);
+        check(state.is_legal(batched_search.choose_action(0.0, rng)), "a proven root gives a legal move");
+    }
 }
 
 // The exact solver on a small table (many collisions, every slot rewritten): the published
@@ -114,6 +191,7 @@ void stress_solver() {
 int main() {
     stress_solver();
     for (int threads : {2, 4}) {
+        stress_proofs(threads);
         stress_search(pyaz::Othello(8), threads);
         stress_search(pyaz::ConnectFour(7, 6), threads);
         stress_search(pyaz::Gomoku(9, 5, true), threads);

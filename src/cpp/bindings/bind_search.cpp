@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -175,7 +176,8 @@ SearchParams params_from_kwargs(const py::kwargs& kwargs) {
             const std::string rule = args::text(value, "rule");
             if (rule == "puct") p.rule = SelectionRule::kPuct;
             else if (rule == "uct" || rule == "ucb1") p.rule = SelectionRule::kUcb1;
-            else throw py::value_error("rule must be 'puct' or 'uct', got '" + rule + "'");
+            else if (rule == "gumbel") p.rule = SelectionRule::kGumbel;
+            else throw py::value_error("rule must be 'puct', 'uct' or 'gumbel', got '" + rule + "'");
         } else if (key == "c_puct") p.c_puct = args::real(value, key);
         else if (key == "c_uct") p.c_uct = args::real(value, key);
         else if (key == "dirichlet_alpha") p.dirichlet_alpha = args::real(value, key);
@@ -189,6 +191,13 @@ SearchParams params_from_kwargs(const py::kwargs& kwargs) {
         else if (key == "batch_size") p.batch_size = args::integer<int>(value, key, 1);
         else if (key == "max_nodes") p.max_nodes = args::integer<std::int64_t>(value, key, 2, kMaxNodes);
         else if (key == "seed") p.seed = args::integer<std::uint64_t>(value, key);
+        else if (key == "solver") p.solver = args::boolean(value, key);
+        else if (key == "gumbel_actions") p.gumbel_actions = args::integer<int>(value, key, 1, 1 << 20);
+        else if (key == "gumbel_c_visit") p.gumbel_c_visit = args::real(value, key);
+        else if (key == "gumbel_c_scale") p.gumbel_c_scale = args::real(value, key);
+        else if (key == "gumbel_noise") p.gumbel_noise = args::boolean(value, key);
+        else if (key == "forced_playouts") p.forced_playouts = args::boolean(value, key);
+        else if (key == "forced_playouts_k") p.forced_playouts_k = args::real(value, key);
         else throw py::type_error("unknown search option '" + key + "'");
     }
     check_search_params(p);
@@ -247,6 +256,7 @@ py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const p
     out["planes"] = vector_array(r.planes, {n, start.num_planes(), start.height(), start.width()});
     out["policy"] = vector_array(r.policy, {n, start.num_actions()});
     out["outcome"] = vector_array(r.outcome, {n});
+    out["root_value"] = vector_array(r.root_value, {n});
     out["player"] = vector_array(r.player, {n});
     out["ply"] = vector_array(r.ply, {n});
     out["plies_to_end"] = vector_array(r.plies_to_end, {n});
@@ -256,6 +266,8 @@ py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const p
     out["game_opening"] = vector_array(r.game_opening, {g});
     out["evaluator_calls"] = r.evaluator_calls;
     out["evaluated_leaves"] = r.evaluated_leaves;
+    out["full_searches"] = r.full_searches;
+    out["cheap_searches"] = r.cheap_searches;
     return out;
 }
 
@@ -275,8 +287,12 @@ SelfPlayConfig self_play_config(const py::kwargs& kwargs) {
         else if (key == "opening_rollback_plies") config.opening_rollback_plies = args::integer<int>(value, key, -1);
         else if (key == "threads") config.threads = args::integer<int>(value, key, 1, kMaxThreads);
         else if (key == "seed") config.seed = args::integer<std::uint64_t>(value, key);
+        else if (key == "full_search_prob") config.full_search_prob = args::real(value, key);
+        else if (key == "cheap_simulations") config.cheap_simulations = args::integer<int>(value, key, 0, 1 << 30);
         else search_options[item.first] = item.second;
     }
+    // Self-play draws Gumbel noise unless told otherwise (rule "gumbel" only).
+    if (!search_options.contains("gumbel_noise")) search_options["gumbel_noise"] = true;
     config.search = params_from_kwargs(search_options);
     config.search.seed = config.seed;
     return config;
@@ -308,6 +324,13 @@ void bind_search(py::module_& m, const char* name) {
         .def_property_readonly("collisions", &Search<Game>::collisions)
         .def_property_readonly("root_visits", &Search<Game>::root_visits)
         .def_property_readonly("root_value", &Search<Game>::root_value)
+        .def(
+            "proven_value",
+            [](const Search<Game>& s) -> std::optional<int> {
+                const int value = s.proven_value();
+                return value == 2 ? std::nullopt : std::optional<int>(value);
+            },
+            "The solver's proven result of the root for the player to move: 1, 0, -1 or None.")
         .def_property_readonly("pending_visits", &Search<Game>::pending_visits)
         .def("visit_counts",
              [](const Search<Game>& s) {
@@ -316,6 +339,17 @@ void bind_search(py::module_& m, const char* name) {
              })
         .def("q_values", [](const Search<Game>& s) { return to_array<Game>(s.q_values()); })
         .def("priors", [](const Search<Game>& s) { return to_array<Game>(s.priors()); })
+        .def("improved_policy", [](const Search<Game>& s) { return to_array<Game>(s.improved_policy()); },
+             "Gumbel's improved policy softmax(logits + sigma(completed Q)) over the root's actions.")
+        .def("policy_target", [](const Search<Game>& s) { return to_array<Game>(s.policy_target()); },
+             "The policy target self-play records for the root.")
+        .def(
+            "pruned_visit_counts",
+            [](const Search<Game>& s) {
+                const auto counts = s.pruned_visit_counts();
+                return py::array_t<std::int32_t>(static_cast<py::ssize_t>(counts.size()), counts.data());
+            },
+            "The root's visit counts after KataGo's policy target pruning (forced playouts).")
         .def(
             "policy",
             [](const Search<Game>& s, const args::RealArg& t) {
@@ -375,7 +409,7 @@ namespace {
 py::dict search_defaults() {
     const SearchParams p;
     py::dict d;
-    d["rule"] = p.rule == SelectionRule::kPuct ? "puct" : "uct";
+    d["rule"] = p.rule == SelectionRule::kPuct ? "puct" : p.rule == SelectionRule::kUcb1 ? "uct" : "gumbel";
     d["c_puct"] = p.c_puct;
     d["c_uct"] = p.c_uct;
     d["dirichlet_alpha"] = p.dirichlet_alpha;
@@ -389,6 +423,13 @@ py::dict search_defaults() {
     d["batch_size"] = p.batch_size;
     d["max_nodes"] = p.max_nodes;
     d["seed"] = p.seed;
+    d["solver"] = p.solver;
+    d["gumbel_actions"] = p.gumbel_actions;
+    d["gumbel_c_visit"] = p.gumbel_c_visit;
+    d["gumbel_c_scale"] = p.gumbel_c_scale;
+    d["gumbel_noise"] = p.gumbel_noise;
+    d["forced_playouts"] = p.forced_playouts;
+    d["forced_playouts_k"] = p.forced_playouts_k;
     return d;
 }
 
@@ -404,6 +445,9 @@ py::dict self_play_defaults() {
     d["opening_rollback_plies"] = c.opening_rollback_plies;
     d["threads"] = c.threads;
     d["seed"] = c.seed;
+    d["gumbel_noise"] = true;  // unlike a Search's (see self_play_config)
+    d["full_search_prob"] = c.full_search_prob;
+    d["cheap_simulations"] = c.cheap_simulations;
     return d;
 }
 

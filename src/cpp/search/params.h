@@ -3,6 +3,7 @@
 // noise) so that tests and benchmarks are reproducible; self-play turns the noise on.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -14,6 +15,11 @@ namespace pyaz {
 enum class SelectionRule : std::uint8_t {
     kPuct,  // Q + c_puct * P * sqrt(sum_b N(s,b)) / (1 + N(s,a))  (seeds 000, 001, 004)
     kUcb1,  // Q + c_uct * sqrt(ln N(s) / N(s,a)), unvisited children first (plain UCT)
+    // Gumbel AlphaZero (Danihelka, Guez, Schrittwieser & Silver, ICLR 2022, "Policy improvement
+    // by planning with Gumbel"): at the root, Gumbel-top-k sampling of gumbel_actions actions and
+    // sequential halving over the simulations; below it, the deterministic selection
+    // argmax_a pi'(a) - N(a) / (1 + sum_b N(b)) with pi' = softmax(logits + sigma(completed Q)).
+    kGumbel,
 };
 
 struct SearchParams {
@@ -32,6 +38,27 @@ struct SearchParams {
     int batch_size = 8;              // leaves per network call (batched evaluators)
     std::int64_t max_nodes = 2'000'000;  // arena size; when full the tree stops growing
     std::uint64_t seed = 0;
+    // MCTS-solver (Winands, Bjornsson & Saito 2008, "Monte-Carlo Tree Search Solver"): game
+    // results proven in the tree (terminal nodes; a node with a child that wins for the player to
+    // move there; a node whose children are all proven, valued by the best of them) are never
+    // searched below, back up their exact value, and decide the move played.
+    bool solver = false;
+    // Gumbel AlphaZero (rule kGumbel): m = min(gumbel_actions, legal actions) root actions are
+    // considered; sigma(q) = (gumbel_c_visit + max_b N(b)) * gumbel_c_scale * q, with q mapped
+    // from [-1, 1] to [0, 1]; gumbel_noise draws the root's Gumbel noise g (off: g = 0, the
+    // deterministic choice for matches; self-play turns it on).
+    int gumbel_actions = 16;
+    double gumbel_c_visit = 50.0;
+    double gumbel_c_scale = 1.0;
+    bool gumbel_noise = false;
+    // Forced playouts and policy target pruning (KataGo: Wu 2019, "Accelerating Self-Play
+    // Learning in Go", section 3.2; rule kPuct): at the root, a child with at least one visit
+    // but fewer than n_forced(c) = sqrt(forced_playouts_k * P(c) * sum_b N(b)) is selected
+    // first; the policy target then takes back up to n_forced(c) visits from each child but the
+    // most visited c* as long as PUCT(c) stays at most PUCT(c*), and drops the children left
+    // with one visit or none (Search::pruned_visit_counts).
+    bool forced_playouts = false;
+    double forced_playouts_k = 2.0;
 };
 
 // Fails (std::invalid_argument, naming the option and its value) unless every option is in range;
@@ -55,6 +82,16 @@ inline void check_search_params(const SearchParams& p) {
     if (!(p.value_decay > 0 && p.value_decay <= 1)) {  // NaN fails too
         fail("value_decay must be in (0, 1], got " + number_text(p.value_decay));
     }
+    if (p.gumbel_actions < 1) fail("gumbel_actions must be >= 1, got " + std::to_string(p.gumbel_actions));
+    check_range(p.gumbel_c_visit, 0, kBig, "gumbel_c_visit", "a finite number >= 0");
+    check_range(p.gumbel_c_scale, 0, kBig, "gumbel_c_scale", "a finite number >= 0");
+    if (!(p.forced_playouts_k > 0 && p.forced_playouts_k <= kBig)) {  // NaN fails too
+        fail("forced_playouts_k must be a finite number > 0, got " + number_text(p.forced_playouts_k));
+    }
+    if (p.forced_playouts && p.rule != SelectionRule::kPuct) {
+        fail(std::string("forced_playouts needs rule 'puct' (KataGo's PUCT), got rule '") +
+             (p.rule == SelectionRule::kUcb1 ? "uct" : "gumbel") + "'");
+    }
 }
 
 // Self-play: many games in flight, each with its own tree; moves drawn from pi early, greedy later.
@@ -72,6 +109,18 @@ struct SelfPlayConfig {
     int threads = 1;
     std::uint64_t seed = 0;
     std::int64_t max_positions = 100'000'000;  // guard on the size of the records
+    // Playout cap randomisation (KataGo: Wu 2019, "Accelerating Self-Play Learning in Go",
+    // section 3.1; there p = 0.25, 600 against 100 visits): each move is a full search of
+    // `simulations` with probability full_search_prob, recorded, with root noise; otherwise a
+    // cheap search of cheap_simulations (0: simulations / 6, at least 1), not recorded, without
+    // Dirichlet noise. 1 (the default) searches every move in full.
+    double full_search_prob = 1.0;
+    int cheap_simulations = 0;
 };
+
+// The simulations of a cheap search (playout cap randomisation).
+inline int cheap_simulations(const SelfPlayConfig& c) {
+    return c.cheap_simulations > 0 ? c.cheap_simulations : std::max(1, c.simulations / 6);
+}
 
 }  // namespace pyaz

@@ -1,7 +1,8 @@
 // Self-play: many games in flight, each with its own search tree; every round each game
-// contributes leaves, and all of them are evaluated in one batched call. Records every searched
-// position (planes, visit policy, player, ply, plies to the end, game id) and, once the game is
-// over, its outcome z from that position's player's view.
+// contributes leaves, and all of them are evaluated in one batched call. Records every position
+// searched in full (all of them unless playout cap randomisation is on: full_search_prob) (planes, policy target (Search::policy_target: the visit policy, or Gumbel's improved
+// policy), the search's root value q, player, ply, plies to the end, game
+// id) and, once the game is over, its outcome z from that position's player's view.
 //
 // Threading: in each round the games are shared out among a pool of `threads` workers (capped
 // at the machine's hardware threads) for selection and backup; a game is only ever touched by
@@ -31,6 +32,8 @@ struct SelfPlayRecords {
     std::vector<float> planes;
     std::vector<float> policy;
     std::vector<float> outcome;         // z for the position's player
+    std::vector<float> root_value;      // q: the root's mean value for the player to move, when
+                                        // the move was chosen (Search::root_value)
     std::vector<std::int8_t> player;
     std::vector<std::int32_t> ply;
     std::vector<std::int32_t> plies_to_end;
@@ -41,6 +44,8 @@ struct SelfPlayRecords {
     std::vector<std::int32_t> game_opening;  // random opening plies actually played
     std::int64_t evaluator_calls = 0;
     std::int64_t evaluated_leaves = 0;
+    std::int64_t full_searches = 0;   // moves searched in full (and recorded)
+    std::int64_t cheap_searches = 0;  // moves searched cheaply (playout cap randomisation)
 };
 
 template <class Game>
@@ -59,6 +64,8 @@ private:
         Game state;
         std::int32_t game_id = -1;
         int searched = 0;         // simulations done for the current move
+        int target = 0;           // simulations for the current move (full or cheap search)
+        bool full = true;         // the current move is searched in full (and recorded)
         int opening = 0;          // random plies played
         std::size_t first_record = 0;
         std::vector<SearchLeaf<Game>> leaves;
@@ -67,6 +74,8 @@ private:
     };
 
     void start_game(Slot& slot, std::int32_t game_id, SelfPlayRecords& out);
+    // Decides the next move's search (full or cheap) and prepares the root for it.
+    void begin_move(Slot& slot);
     void collect_slot(Slot& slot);
     bool move_if_searched(Slot& slot, SelfPlayRecords& out);
     void record_position(const Slot& slot, SelfPlayRecords& out) const;
@@ -92,6 +101,13 @@ SelfPlay<Game>::SelfPlay(const Game& start, const SelfPlayConfig& config)
     check_range(config.temperature, 0, std::numeric_limits<double>::max(), "temperature",
                 "a finite number >= 0");
     if (config.random_opening_plies < 0) fail("random_opening_plies must be >= 0");
+    if (!(config.full_search_prob > 0 && config.full_search_prob <= 1)) {  // NaN fails too
+        fail("full_search_prob must be in (0, 1], got " + number_text(config.full_search_prob));
+    }
+    if (config.cheap_simulations < 0 || config.cheap_simulations > config.simulations) {
+        fail("cheap_simulations must be in [0, simulations] = [0, " + std::to_string(config.simulations) +
+             "] (0: simulations / 6), got " + std::to_string(config.cheap_simulations));
+    }
     check_search_params(config.search);
     check_tree_room(start, config.search.max_nodes);
     if (is_terminal(start.status())) fail("the start position is already over");
@@ -122,16 +138,28 @@ void SelfPlay<Game>::start_game(Slot& slot, std::int32_t game_id, SelfPlayRecord
     params.seed = config_.search.seed + 7919ull * (std::uint64_t(game_id) + 1);
     if (!slot.search) slot.search = std::make_unique<Search<Game>>(slot.state, params);
     else slot.search->set_root(slot.state);
-    slot.searched = 0;
+    begin_move(slot);
     slot.first_record = out.player.size();
     slot.active = true;
+}
+
+// Playout cap randomisation draws from rng_ only when it is on (full_search_prob < 1), so that
+// the default leaves every other draw as it was.
+template <class Game>
+void SelfPlay<Game>::begin_move(Slot& slot) {
+    slot.full = config_.full_search_prob >= 1 || rng_.uniform() < config_.full_search_prob;
+    slot.target = slot.full ? config_.simulations : cheap_simulations(config_);
+    if (slot.full) slot.search->add_root_noise();  // now if the root is expanded, else on expansion
+    else slot.search->suppress_root_noise();
+    slot.search->plan_root_search(slot.target);
+    slot.searched = 0;
 }
 
 template <class Game>
 void SelfPlay<Game>::collect_slot(Slot& slot) {
     slot.leaves.clear();
     if (!slot.active) return;
-    const int wanted = std::min(config_.leaves_per_game, config_.simulations - slot.searched);
+    const int wanted = std::min(config_.leaves_per_game, slot.target - slot.searched);
     slot.searched += static_cast<int>(slot.search->collect(wanted, slot.leaves));
 }
 
@@ -142,12 +170,13 @@ void SelfPlay<Game>::record_position(const Slot& slot, SelfPlayRecords& out) con
     const std::size_t offset = out.planes.size();
     out.planes.resize(offset + plane_size);
     s.encode(out.planes.data() + offset);
-    const std::vector<float> pi = slot.search->policy(1.0);
+    const std::vector<float> pi = slot.search->policy_target();
     out.policy.insert(out.policy.end(), pi.begin(), pi.end());
     out.player.push_back(static_cast<std::int8_t>(s.to_move()));
     out.ply.push_back(s.ply() - start_.ply());
     out.game_id.push_back(slot.game_id);
     out.outcome.push_back(0.0f);
+    out.root_value.push_back(static_cast<float>(slot.search->root_value()));
     out.plies_to_end.push_back(0);
 }
 
@@ -166,20 +195,26 @@ void SelfPlay<Game>::finish_game(const Slot& slot, SelfPlayRecords& out) const {
     out.game_opening[slot.game_id] = slot.opening;
 }
 
-// After the move's simulations: record, choose (sampled before T', greedy after), advance.
+// After the move's simulations: record, choose (sampled before T', greedy after; under rule
+// kGumbel, the action sequential halving leaves, its Gumbel noise being the sampling), advance.
 // Returns true when the game ended.
 template <class Game>
 bool SelfPlay<Game>::move_if_searched(Slot& slot, SelfPlayRecords& out) {
-    if (!slot.active || slot.searched < config_.simulations) return false;
-    record_position(slot, out);
+    if (!slot.active || slot.searched < slot.target) return false;
+    if (slot.full) {
+        record_position(slot, out);
+        ++out.full_searches;
+    } else {
+        ++out.cheap_searches;
+    }
     const int ply = slot.state.ply() - start_.ply();
     const double temperature = ply < config_.sampling_plies ? config_.temperature : 0.0;
-    const Action action = slot.search->choose_action(temperature, rng_);
+    const Action action = config_.search.rule == SelectionRule::kGumbel ? slot.search->gumbel_action()
+                                                                         : slot.search->choose_action(temperature, rng_);
     slot.search->advance(action);
     slot.state = slot.search->root_state();
-    slot.searched = 0;
     if (!is_terminal(slot.state.status())) {
-        slot.search->add_root_noise();
+        begin_move(slot);
         return false;
     }
     slot.active = false;

@@ -80,8 +80,13 @@ private:
 // The read-mostly part of a node.
 struct Node {
     std::atomic<NodeState> state{NodeState::kLeaf};
+    // The proving search (SearchParams::solver): the node's exact game result, in absolute terms
+    // (kOngoing: not proven), set once from kOngoing and never changed.
+    std::atomic<Status> proof{Status::kOngoing};
     float prior = 0.0f;
-    float terminal_value = 0.0f;  // exact value for the mover, when state is kTerminal
+    // kTerminal: the exact value for the player who moved into the node; kExpanded: the
+    // evaluator's value for the player to move at the node (read by Gumbel's mixed value).
+    float value = 0.0f;
     Action action = kNoAction;
     std::int32_t first_child = -1;
     std::int32_t num_children = 0;
@@ -165,8 +170,9 @@ private:
         stats(index).clear();
         Node& n = node(index);
         n.state.store(NodeState::kLeaf, std::memory_order_relaxed);
+        n.proof.store(Status::kOngoing, std::memory_order_relaxed);
         n.prior = 0.0f;
-        n.terminal_value = 0.0f;
+        n.value = 0.0f;
         n.action = kNoAction;
         n.first_child = -1;
         n.num_children = 0;
@@ -188,8 +194,9 @@ inline void Tree::copy_node(const Tree& source, std::int32_t from, std::int32_t 
     Node& copy = node(to);
     const NodeState s = original.state.load();
     copy.state.store(s == NodeState::kExpanding ? NodeState::kLeaf : s);
+    copy.proof.store(original.proof.load());
     copy.prior = original.prior;
-    copy.terminal_value = original.terminal_value;
+    copy.value = original.value;
     copy.action = original.action;
     copy.first_child = -1;
     copy.num_children = 0;

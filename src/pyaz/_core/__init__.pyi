@@ -719,10 +719,26 @@ class OthelloSearch:
         ...
     def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
+    def improved_policy(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        Gumbel's improved policy softmax(logits + sigma(completed Q)) over the root's actions.
+        """
     def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        The policy target self-play records for the root.
+        """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def proven_value(self) -> int | None:
+        """
+        The solver's proven result of the root for the player to move: 1, 0, -1 or None.
+        """
+    def pruned_visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        The root's visit counts after KataGo's policy target pruning (forced playouts).
+        """
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
@@ -759,10 +775,26 @@ class ConnectFourSearch:
         ...
     def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
+    def improved_policy(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        Gumbel's improved policy softmax(logits + sigma(completed Q)) over the root's actions.
+        """
     def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        The policy target self-play records for the root.
+        """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def proven_value(self) -> int | None:
+        """
+        The solver's proven result of the root for the player to move: 1, 0, -1 or None.
+        """
+    def pruned_visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        The root's visit counts after KataGo's policy target pruning (forced playouts).
+        """
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
@@ -799,10 +831,26 @@ class GomokuSearch:
         ...
     def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
+    def improved_policy(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        Gumbel's improved policy softmax(logits + sigma(completed Q)) over the root's actions.
+        """
     def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        The policy target self-play records for the root.
+        """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def proven_value(self) -> int | None:
+        """
+        The solver's proven result of the root for the player to move: 1, 0, -1 or None.
+        """
+    def pruned_visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        The root's visit counts after KataGo's policy target pruning (forced playouts).
+        """
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
@@ -839,10 +887,26 @@ class GoSearch:
         ...
     def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
+    def improved_policy(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        Gumbel's improved policy softmax(logits + sigma(completed Q)) over the root's actions.
+        """
     def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        The policy target self-play records for the root.
+        """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def proven_value(self) -> int | None:
+        """
+        The solver's proven result of the root for the player to move: 1, 0, -1 or None.
+        """
+    def pruned_visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        The root's visit counts after KataGo's policy target pruning (forced playouts).
+        """
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
@@ -879,10 +943,26 @@ class RacingKingsSearch:
         ...
     def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
         ...
+    def improved_policy(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        Gumbel's improved policy softmax(logits + sigma(completed Q)) over the root's actions.
+        """
     def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        The policy target self-play records for the root.
+        """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
+    def proven_value(self) -> int | None:
+        """
+        The solver's proven result of the root for the player to move: 1, 0, -1 or None.
+        """
+    def pruned_visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        The root's visit counts after KataGo's policy target pruning (forced playouts).
+        """
     def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:

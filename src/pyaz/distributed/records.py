@@ -18,7 +18,7 @@ from pyaz.search import SelfPlayRecords
 
 __all__ = ["chunk_seed", "concatenate", "share_seed", "share_sizes"]
 
-_ROW_FIELDS = ("planes", "policy", "outcome", "player", "ply", "plies_to_end")
+_ROW_FIELDS = ("planes", "policy", "outcome", "root_value", "player", "ply", "plies_to_end")
 _GAME_FIELDS = ("game_status", "game_length", "game_opening")
 _SEED_BITS = 63
 
@@ -75,5 +75,7 @@ def concatenate(parts: Sequence[SelfPlayRecords]) -> SelfPlayRecords:
         game_id=game_id.astype(parts[0].game_id.dtype, copy=False),
         evaluator_calls=sum(part.evaluator_calls for part in parts),
         evaluated_leaves=sum(part.evaluated_leaves for part in parts),
+        full_searches=sum(part.full_searches for part in parts),
+        cheap_searches=sum(part.cheap_searches for part in parts),
         **arrays,
     )

@@ -44,19 +44,68 @@ class Search:
     """A tree search rooted at ``state``; see the module docstring for evaluators.
 
     Options (defaults from the C++ core's ``SearchParams``, in brackets): ``rule`` ("puct" |
-    "uct") [{rule}]; ``c_puct`` [{c_puct}]; ``c_uct`` [{c_uct:.6g}]; ``dirichlet_alpha``
-    [{dirichlet_alpha}]; ``dirichlet_epsilon`` (0 disables root noise) [{dirichlet_epsilon}];
-    ``fpu_value`` (Q of unvisited children) [{fpu_value}]; ``fpu_relative`` (use the parent's Q
-    minus fpu_value instead) [{fpu_relative}]; ``draw_value`` (value of a draw for both players;
-    seed 000 uses -0.5) [{draw_value}]; ``virtual_loss`` [{virtual_loss}]; ``value_decay``
-    (seed 004's winning value decay, in (0, 1]: a value backed up k steps above its leaf counts
-    value_decay^k; 1 is off) [{value_decay}]; ``threads``
-    [{threads}]; ``batch_size`` (leaves per evaluator call) [{batch_size}]; ``max_nodes`` (arena
-    size; the tree stops growing when full; at least 1 + num_actions, so that the root can
-    always be expanded) [{max_nodes:,}]; ``seed`` [{seed}].
+    "uct" | "gumbel", below) [{rule}]; ``c_puct`` [{c_puct}]; ``c_uct`` [{c_uct:.6g}];
+    ``dirichlet_alpha`` [{dirichlet_alpha}]; ``dirichlet_epsilon`` (0 disables root noise)
+    [{dirichlet_epsilon}]; ``fpu_value`` (Q of unvisited children) [{fpu_value}];
+    ``fpu_relative`` (use the parent's Q minus fpu_value instead) [{fpu_relative}];
+    ``draw_value`` (value of a draw for both players; seed 000 uses -0.5) [{draw_value}];
+    ``virtual_loss`` [{virtual_loss}]; ``value_decay`` (seed 004's winning value decay, in
+    (0, 1]: a value backed up k steps above its leaf counts value_decay^k; 1 is off)
+    [{value_decay}]; ``threads`` [{threads}]; ``batch_size`` (leaves per evaluator call)
+    [{batch_size}]; ``max_nodes`` (arena size; the tree stops growing when full; at least
+    1 + num_actions, so that the root can always be expanded) [{max_nodes:,}]; ``seed``
+    [{seed}]; ``solver`` (the proving search, below) [{solver}]; for ``rule="gumbel"``:
+    ``gumbel_actions`` (m, the root actions considered) [{gumbel_actions}], ``gumbel_c_visit``
+    [{gumbel_c_visit}], ``gumbel_c_scale`` [{gumbel_c_scale}], ``gumbel_noise`` (draw the
+    root's Gumbel noise; off, the choice is deterministic, for matches; :class:`pyaz.SelfPlay`
+    turns it on) [{gumbel_noise}]; ``forced_playouts`` (rule "puct" only, below)
+    [{forced_playouts}] and its k, ``forced_playouts_k`` [{forced_playouts_k}].
 
     PUCT selects argmax Q + c_puct * P * sqrt(max(1, sum_b N(s,b))) / (1 + N(s,a)); pending
     visits count as ``virtual_loss`` lost visits each.
+
+    ``solver=True`` is MCTS-solver (Winands, Bjornsson & Saito 2008, "Monte-Carlo Tree Search
+    Solver"), with every rule: a finished game is a proven result; a node with a child that is a
+    proven win for the player to move there is a proven win; a node whose children are all
+    proven takes the best of them (a proven loss when all are losses, a proven draw when the best
+    is a draw). Selection never descends below a proven node (a simulation that reaches one backs
+    up its exact value: +1, -1 or draw_value), prefers a proven win and takes a proven loss only
+    when every move is one. The move played follows: :meth:`policy` (so :meth:`choose_action`)
+    gives mass only to the proven wins when there are any, and none to proven losses unless
+    every move is one. :meth:`proven_value` reads the root's result. (Under ``rule="gumbel"``
+    the deterministic selection below the root leaves moves of little improved-policy mass
+    unvisited, so it proves wins and losses but draws, which need every move proven, rarely.)
+
+    ``rule="gumbel"`` is Gumbel AlphaZero (Danihelka, Guez, Schrittwieser & Silver, ICLR 2022,
+    "Policy improvement by planning with Gumbel"; as google-deepmind/mctx implements it). The
+    simulations of each :meth:`run` are one sequential halving at the root (the first
+    simulation at a fresh root only expands it): m = min(gumbel_actions, legal actions) actions
+    are considered, the k-th simulation goes to the best-scoring action among those with the
+    visit count of mctx's schedule (phases of max(1, floor(n / (ceil(log2 m) * considered)))
+    visits each, the considered actions halving, never below 2), so the first m simulations
+    visit the Gumbel-top-m actions. The score is g(a) + logits(a) + sigma(q(a)) with
+    sigma(q) = (gumbel_c_visit + max_b N(b)) * gumbel_c_scale * q, where q is the completed Q
+    mapped from the known value range [-1, 1] to [0, 1] by (q + 1) / 2 (not min-max over the
+    tree), completed Q being Q(a) for visited actions and the paper's mixed value v_mix
+    (Appendix D) for the others, and logits = log priors. Below the root the selection is the
+    paper's deterministic argmax_a pi'(a) - N(a) / (1 + sum_b N(b)) with the improved policy
+    pi' = softmax(logits + sigma(completed Q)) (pending visits count as virtual losses there).
+    The move (:meth:`choose_action` at temperature 0) is the action sequential halving leaves:
+    the best-scoring of the most simulated ones; :meth:`improved_policy` is pi' at the root,
+    the policy target of Gumbel self-play. Dirichlet noise (``dirichlet_epsilon``) is not used
+    under this rule. Batches, threads and the solver work with it (a proven win is played).
+
+    ``forced_playouts=True`` is KataGo's forced playouts and policy target pruning (Wu 2019,
+    "Accelerating Self-Play Learning in Go", section 3.2), meant for self-play: at the root, a
+    child with at least one visit but fewer than n_forced(c) = sqrt(k * P(c) * sum_b N(b))
+    (k = ``forced_playouts_k``, 2 in the paper; P with the root noise; pending visits count) is
+    selected before the others. The policy target (:meth:`policy_target`) then comes from
+    :meth:`pruned_visit_counts`: with c* the most visited child, T = sum_b N(b) and
+    PUCT(c, n) = Q(c) + c_puct * P(c) * sqrt(T) / (1 + n), each other visited child keeps
+    ceil(max(N(c) - n_forced(c), n_eq)) of its visits, n_eq solving PUCT(c, n_eq) =
+    PUCT(c*, N(c*)) (it keeps all of them if PUCT(c, N(c)) is already above PUCT(c*)), and a
+    child left with one visit or none is pruned to 0. The move played still follows the visits
+    (:meth:`policy`), whose most visited action the pruning never changes.
     """
 
     def __init__(self, state: GameState, **options: Any) -> None:
@@ -101,8 +150,26 @@ class Search:
 
     def choose_action(self, temperature: float = 0.0, seed: int = 0) -> int:
         """An action drawn from :meth:`policy` (the most visited one at temperature 0; after a
-        single simulation, the one with the highest prior)."""
+        single simulation, the one with the highest prior; under ``rule="gumbel"`` at temperature
+        0, the action sequential halving leaves)."""
         return int(self._impl.choose_action(temperature, seed))
+
+    def improved_policy(self) -> np.ndarray:
+        """Gumbel's improved policy softmax(logits + sigma(completed Q)) at the root (float32
+        [A], 0 for illegal actions; see the class docstring; any rule). ValueError before any
+        simulation."""
+        return np.asarray(self._impl.improved_policy())
+
+    def policy_target(self) -> np.ndarray:
+        """The policy target :class:`pyaz.SelfPlay` records for this root (float32 [A]):
+        :meth:`improved_policy` under ``rule="gumbel"``; else :meth:`policy` at temperature 1,
+        from :meth:`pruned_visit_counts` with ``forced_playouts=True``."""
+        return np.asarray(self._impl.policy_target())
+
+    def pruned_visit_counts(self) -> np.ndarray:
+        """The root's visit counts after KataGo's policy target pruning (int32 [A]; see the
+        class docstring), whatever the options. ValueError before any simulation."""
+        return np.asarray(self._impl.pruned_visit_counts())
 
     @property
     def root_state(self) -> GameState:
@@ -113,6 +180,12 @@ class Search:
     def root_value(self) -> float:
         """The root's mean value for the side to move."""
         return float(self._impl.root_value)
+
+    def proven_value(self) -> int | None:
+        """The solver's proven result of the root for the side to move (1 win, 0 draw, -1 loss),
+        or None while it is not proven (always None without ``solver=True``)."""
+        value = self._impl.proven_value()
+        return None if value is None else int(value)
 
     @property
     def root_visits(self) -> int:

@@ -23,19 +23,25 @@ from pyaz.search.search import _SEARCH_CLASSES, Evaluator
 
 @dataclass(frozen=True)
 class SelfPlayRecords:
-    """One row per searched position, plus per-game arrays indexed by game id.
+    """One row per position searched in full, plus per-game arrays indexed by game id.
 
-    ``planes`` [N, C, H, W] float32 (the network input, side to move's view), ``policy`` [N, A]
-    (visit counts normalised: the search's pi at temperature 1), ``outcome`` [N] (z for the
-    position's player: +1 win, -1 loss, draw_value for a draw), ``player`` [N], ``ply`` [N]
-    (from the start, random opening included), ``plies_to_end`` [N], ``game_id`` [N];
-    ``game_status`` [G] (pyaz.Status values), ``game_length`` [G], ``game_opening`` [G]
-    (random plies played first, not recorded).
+    ``planes`` [N, C, H, W] float32 (the network input, side to move's view); ``policy`` [N, A]
+    (the policy target, :meth:`pyaz.Search.policy_target`: the visit counts normalised, i.e.
+    the search's pi at temperature 1, or under ``rule="gumbel"`` the improved policy);
+    ``outcome`` [N] (z for the position's player: +1 win, -1 loss, draw_value for a draw);
+    ``root_value`` [N] float32 (q: the search's mean root value for the position's player when
+    its move was chosen, i.e. :attr:`pyaz.Search.root_value`, tree reuse included); ``player``
+    [N]; ``ply`` [N] (from the start, random opening included); ``plies_to_end`` [N];
+    ``game_id`` [N]; ``game_status`` [G] (pyaz.Status values), ``game_length`` [G],
+    ``game_opening`` [G] (random plies played first, not recorded); ``full_searches`` (moves
+    searched in full: one row each) and ``cheap_searches`` (moves searched cheaply under
+    playout cap randomisation, not recorded).
     """
 
     planes: np.ndarray
     policy: np.ndarray
     outcome: np.ndarray
+    root_value: np.ndarray
     player: np.ndarray
     ply: np.ndarray
     plies_to_end: np.ndarray
@@ -45,6 +51,8 @@ class SelfPlayRecords:
     game_opening: np.ndarray
     evaluator_calls: int
     evaluated_leaves: int
+    full_searches: int
+    cheap_searches: int
 
     @property
     def num_positions(self) -> int:
@@ -75,12 +83,27 @@ class SelfPlay:
     (played uniformly at random, not searched, not recorded) [{random_opening_plies}];
     ``opening_rollback_plies`` (taken back when random play ends the game; -1 for half of the
     opening) [{opening_rollback_plies}]; ``threads`` (workers for selection and backup across
-    games) [{threads}]; ``seed`` [{seed}]; and every :class:`pyaz.Search` option (c_puct,
+    games) [{threads}]; ``seed`` [{seed}]; ``full_search_prob`` and ``cheap_simulations``
+    (playout cap randomisation, below) [{full_search_prob}, {cheap_simulations}]; and every
+    :class:`pyaz.Search` option (c_puct,
     dirichlet_alpha, dirichlet_epsilon, draw_value, ...). The per-game tree holds ``max_nodes``
     nodes [2 * (simulations + 1) * num_actions]. Resignation is not implemented: every game is
     played to its end. Every option is checked here, before any game (ValueError or TypeError
     naming it). One simulation per move is enough: it expands the root, and the move and the
     recorded policy then follow the priors (see :meth:`pyaz.Search.policy`).
+
+    Under ``rule="gumbel"`` (Gumbel AlphaZero, see :class:`pyaz.Search`) each move's
+    ``simulations`` are one sequential halving, the move played is the action it leaves (the
+    Gumbel noise is the sampling: ``sampling_plies`` and ``temperature`` are not used), the
+    recorded policy is the improved policy, and ``gumbel_noise`` defaults to
+    {gumbel_noise} here (a :class:`pyaz.Search`'s defaults to False).
+
+    Playout cap randomisation (KataGo: Wu 2019, "Accelerating Self-Play Learning in Go",
+    section 3.1, with p = 0.25 and 600 against 100 visits there): each move is searched in full
+    (``simulations``, root noise as configured) with probability ``full_search_prob`` in (0, 1],
+    else cheaply (``cheap_simulations`` in [0, simulations], 0 meaning simulations // 6 and at
+    least 1, without Dirichlet noise; Gumbel noise stays: it samples the move). Only the moves
+    searched in full are recorded, as KataGo records only those; 1 (the default) is off.
     """
 
     def __init__(self, start: GameState, **options: Any) -> None:
