@@ -22,6 +22,7 @@ EXPERIMENTS: dict[str, str] = {
     "curling": "pyaz.experiments.curling:CurlingExperiment",
     "zetago": "pyaz.experiments.zetago:ZetaGoExperiment",
     "alphagomoku": "pyaz.experiments.alphagomoku:AlphaGomokuExperiment",
+    "accelerations": "pyaz.experiments.accelerations:AccelerationsExperiment",
 }
 """Experiment name -> ``"module:Class"``."""
 

@@ -1,0 +1,728 @@
+"""``pyaz-experiment accelerations``: what each learning acceleration saves in wall-clock time
+(issue 25), measured as KataGo's Table 2 does (Wu 2019, "Accelerating Self-Play Learning in
+Go": the time the baseline needs to reach its final strength, over the time the technique
+needs to reach the same strength).
+
+**What is compared.** The baseline is pyaz-selfplay's current defaults with the track's board
+and evaluation flags. Each technique of :data:`TECHNIQUES` (label -> the ``TrainConfig``
+settings it changes, as data) is added to the baseline one at a time, and ``all`` adds them
+together, each with the value it uses alone (:func:`combine`; a technique that cannot join
+the ones before it, by :data:`INCOMPATIBLE` or by giving a setting another value, is left out
+of ``all`` and the report says so). ``--option techniques=a,b`` runs a subset (``all`` is
+then their combination), ``--option tracks=connect4`` one track.
+
+**Two tracks.** (a) Connect Four 6x6, scored by agreement with exact play
+(``eval_opponent="perfect"``: the network's search player's share of value-keeping moves on a
+seeded set of hard positions, :mod:`pyaz.eval.oracle`; the metric ``perfect_agreement``);
+(b) Othello 8x8, scored against UCT-200 at every evaluation (``win_ratio``, distinct games
+from shared random openings with both colours), and at the ``cpu`` and ``full`` scales the
+final network of every run (``model:RUN:100``, PUCT with 100 simulations) then plays
+gtp-rhino levels 1 and 3 in the report stage (:data:`FINAL_GAMES` games each, from half as
+many distinct random openings, each played with both colours; a training run evaluates
+against one opponent only).
+
+The search techniques change self-play only: every evaluation plays the run's network with
+PUCT and the run's ``simulations`` (the training loop's evaluation player), so that the curves
+measure what the network learned, as ``model:RUN:100`` plays it.
+
+**Time.** Every run has a wall-clock budget (``max_minutes``, counting its evaluations) and is
+evaluated every ``eval_every`` iterations. Curves are drawn against *training minutes*: the
+run's self-play and training time up to the evaluated iteration (the sum of its iteration
+records' stage times), the evaluations' own time left out, since it is measurement, not
+learning. ``iterations`` is a cap far above what the budget allows, so that the clock ends
+every run, except for the techniques whose schedule has a horizon (the learning-rate and
+simulation schedules, and ``all``): they set ``iterations`` to :data:`HORIZONS` (about what the
+baseline plays in the budget on a 2-core machine), so that their schedule runs its course;
+such a run may end before its budget (the report gives every technique's iterations and
+minutes).
+
+**Sharing the machine.** The runs of one track and repetition train side by side in one
+process (:func:`~pyaz.experiments.runs.train_side_by_side`, as ``curriculum`` does): one
+iteration of each technique in turn, each counting its own time, all from the same seed (the
+same initial network, evaluation positions and openings), so that a change in the machine's
+load falls on every technique alike. The two tracks are separate runs: ``--workers 2`` trains
+them at once, one core each (every run sets ``threads`` and ``torch_threads`` to 1). The
+first configuration of a run (the baseline) also pays the process's start-up costs in its first
+iteration: a fraction of a second, which dominates the ``short`` scale's times and is lost in
+the ``cpu`` scale's minutes.
+
+**The factor** (:func:`speedup`). Each run's curve is smoothed by a trailing mean of up to 3
+evaluations; the repetitions' smoothed curves are averaged on their common time span
+(:func:`mean_curve`). The target is the baseline's mean curve at its end; the time to reach it
+is where a mean curve first reaches it (linear between evaluations, :func:`time_to_reach`);
+the factor is the baseline's time over the technique's (> 1: faster), "not reached" when the
+technique's curve never gets there. Its 95% interval is a percentile bootstrap over the
+repetitions (baseline and technique runs resampled independently, the target recomputed each
+time; a resample that does not reach counts as factor 0). The final strength (the smoothed
+curve's last value) is given per technique as the mean over its runs with the same bootstrap
+interval; with 2 runs that interval is the range of the two.
+
+**Scales.** ``short``: CI (Connect Four 5x4, Othello 6x6, two techniques and ``all``, one
+repetition, tiny networks, 3 iterations). ``cpu``: the issue's boards, every technique, 2
+repetitions, 12 minutes a Connect Four run and 15 an Othello one. ``full``: 30 and 60
+minutes a run, 3 repetitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pyaz.common.plots import figure, save_figure
+from pyaz.eval.arena import play_match
+from pyaz.eval.players import close_player
+from pyaz.eval.presets import make_player
+from pyaz.experiments.base import Experiment, RunSpec, run_folder
+from pyaz.experiments.report import Curve, cached, markdown_table, read_run, write_readme
+from pyaz.games import make
+from pyaz.train.preset_files import train_config
+
+__all__ = [
+    "ALL",
+    "BASELINE",
+    "HORIZON",
+    "HORIZONS",
+    "TECHNIQUES",
+    "AccelerationsExperiment",
+    "SpeedUp",
+    "bootstrap_mean",
+    "combine",
+    "mean_curve",
+    "speedup",
+    "time_to_reach",
+    "training_curve",
+]
+
+HORIZON = "horizon"
+"""A technique's value that stands for the track's :data:`HORIZONS` entry at the scale run."""
+
+TECHNIQUES: dict[str, dict[str, Any]] = {
+    # Gumbel AlphaZero's root search (Danihelka et al. 2022), m = 16 root actions
+    "gumbel": {"search_rule": "gumbel", "gumbel_actions": 16},
+    # MCTS-solver (Winands et al. 2008): proven wins and losses in the tree
+    "solver": {"solver": True},
+    # KataGo's playout cap randomisation: a full search on 25% of moves, simulations // 6 else
+    "playout-cap": {"full_search_prob": 0.25, "cheap_simulations": 0},
+    # KataGo's forced playouts and policy target pruning
+    "forced-playouts": {"forced_playouts": True},
+    # the value target (z + q) / 2 (Oracle's "Lessons from AlphaZero", part 4)
+    "zq-average": {"value_target_q": 0.5},
+    # one example per distinct position, its targets averaged (Oracle, part 6)
+    "dedupe": {"dedupe": True},
+    # the one-cycle learning rate over the run (Smith 2018; Oracle, part 6)
+    "lr-onecycle": {"lr_schedule": "onecycle", "iterations": HORIZON},
+    # the retained window growing from 4 iterations, one more every 2 (Oracle, part 6)
+    "window-growth": {"window_growth": [4, 2]},
+    # MiniZero's progressive simulation: 25, 50, then 100 simulations in self-play
+    "progressive-sims": {"simulations_schedule": [25, 50, 100], "iterations": HORIZON},
+}
+"""Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
+the track's horizon)."""
+
+INCOMPATIBLE: dict[tuple[str, str], str] = {
+    ("gumbel", "forced-playouts"): "forced playouts act on PUCT's root and visit counts, "
+    "which Gumbel's sequential halving and improved-policy target replace",
+}
+"""Pairs of techniques that cannot run together, and why: ``all`` keeps the first of each."""
+
+BASELINE = "baseline"
+ALL = "all"
+SHORT_TECHNIQUES = ("gumbel", "zq-average")
+TRACKS = ("connect4", "othello")
+METRICS = {
+    "connect4": ("perfect_agreement", "share of value-keeping moves on hard positions"),
+    "othello": ("win_ratio", "score against UCT-200"),
+}
+SMOOTHING = 3  # evaluations in the trailing mean of a curve
+RESAMPLES = 2000  # bootstrap resamples
+
+_COMMON = {"threads": 1, "torch_threads": 1, "epochs": 2}
+_SHORT = {
+    **_COMMON, "iterations": 3, "episodes": 4, "simulations": 8, "epochs": 1, "batch_size": 32,
+    "net": "tiny", "filters": 8, "blocks": 1, "eval_every": 1, "parallel_games": 4,
+    "length_probe_games": 20, "max_minutes": 2.0,
+}  # fmt: skip
+_CONNECT4 = {"game": "connect_four", "width": 6, "height": 6, "eval_opponent": "perfect"}
+_OTHELLO = {"game": "othello", "size": 8, "eval_opponent": "uct200"}
+SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
+    "short": {
+        "connect4": {**_SHORT, **_CONNECT4, "width": 5, "height": 4, "eval_games": 10},
+        "othello": {**_SHORT, **_OTHELLO, "size": 6, "eval_games": 4},
+    },
+    "cpu": {
+        "connect4": {**_COMMON, **_CONNECT4, "max_minutes": 12.0, "iterations": 300,
+                     "eval_every": 2, "eval_games": 100},
+        "othello": {**_COMMON, **_OTHELLO, "max_minutes": 15.0, "iterations": 100,
+                    "eval_every": 2, "eval_games": 40},
+    },
+    "full": {
+        "connect4": {**_COMMON, **_CONNECT4, "max_minutes": 30.0, "iterations": 800,
+                     "eval_every": 2, "eval_games": 100},
+        "othello": {**_COMMON, **_OTHELLO, "max_minutes": 60.0, "iterations": 400,
+                    "eval_every": 2, "eval_games": 40},
+    },
+}  # fmt: skip
+"""Scale -> track -> the baseline's settings (the README's commands with the board flags)."""
+
+HORIZONS = {
+    "short": {"connect4": 3, "othello": 3},
+    "cpu": {"connect4": 70, "othello": 25},
+    "full": {"connect4": 170, "othello": 100},
+}
+"""Scale -> track -> the iterations a schedule spans: about what the baseline plays in its
+budget (Connect Four 6x6: 76 iterations in 12 minutes, README; Othello 8x8: 70 in 30 minutes
+with two threads, so about 25 in 15 with one)."""
+
+FINAL_OPPONENTS = {"short": ("random",), "cpu": ("gtp-rhino:1", "gtp-rhino:3")}
+FINAL_OPPONENTS["full"] = FINAL_OPPONENTS["cpu"]
+FINAL_GAMES = {"short": 2, "cpu": 40, "full": 40}
+FINAL_SIMULATIONS = 100
+
+
+def combine(labels: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """``all``: the settings of the techniques ``labels`` together, in order, each with the
+    value it uses alone; and the techniques left out (label -> why): one :data:`INCOMPATIBLE`
+    with a technique already in, or one that gives a setting of those another value."""
+    merged: dict[str, Any] = {}
+    taken: list[str] = []
+    left_out: dict[str, str] = {}
+    for label in labels:
+        clash = next((t for t in taken if (t, label) in INCOMPATIBLE), None)
+        if clash is not None:
+            left_out[label] = f"cannot run with {clash}: {INCOMPATIBLE[clash, label]}"
+            continue
+        settings = TECHNIQUES[label]
+        differ = [k for k, v in settings.items() if k in merged and merged[k] != v]
+        if differ:
+            left_out[label] = f"sets {differ[0]} otherwise than the techniques before it"
+            continue
+        merged.update(settings)
+        taken.append(label)
+    return merged, left_out
+
+
+# -- time to strength -----------------------------------------------------------------------
+
+
+def training_curve(records: Sequence[dict[str, Any]], metric: str) -> tuple[Curve, int, float]:
+    """A run's evaluations of ``metric`` against its training minutes (self-play, training and
+    gating time up to the evaluated iteration, its evaluations' time left out), the iterations
+    it played and its training minutes in all."""
+    seconds: dict[int, float] = {}
+    for record in records:
+        if record.get("kind") == "iteration":
+            stages = ("time_selfplay", "time_train", "time_arena")
+            seconds[int(record["iteration"])] = sum(float(record.get(k, 0.0)) for k in stages)
+    minutes, total = {}, 0.0
+    for iteration in sorted(seconds):
+        total += seconds[iteration]
+        minutes[iteration] = total / 60.0
+    rows = [
+        r
+        for r in records
+        if r.get("kind") == "eval" and metric in r and int(r["iteration"]) in minutes
+    ]
+    rows.sort(key=lambda r: int(r["iteration"]))
+    x = np.array([minutes[int(r["iteration"])] for r in rows])
+    y = np.array([float(r[metric]) for r in rows])
+    return Curve(x, y), max(minutes, default=0), total / 60.0
+
+
+def mean_curve(curves: Sequence[Curve]) -> Curve:
+    """The mean of ``curves`` (each piecewise linear between its points) at every point of any
+    of them within the span they all cover; a single curve is itself. When the spans do not
+    overlap, at every point of any, each curve flat beyond its ends. Empty curves are ignored."""
+    usable = [c for c in curves if c.x.size]
+    if not usable:
+        return Curve(np.zeros(0), np.zeros(0))
+    start = max(float(c.x[0]) for c in usable)
+    stop = min(float(c.x[-1]) for c in usable)
+    grid = np.unique(np.concatenate([c.x for c in usable]))
+    if stop >= start:
+        grid = grid[(grid >= start) & (grid <= stop)]
+    values = np.stack([np.interp(grid, c.x, c.y) for c in usable])
+    return Curve(grid, values.mean(axis=0))
+
+
+def time_to_reach(curve: Curve, level: float) -> float | None:
+    """The first x where ``curve`` (piecewise linear between its points) reaches ``level``:
+    its first x when it starts there, None when it never does."""
+    y = curve.y
+    hits = np.flatnonzero(y >= level - 1e-12)
+    if hits.size == 0 or not np.isfinite(level):
+        return None
+    i = int(hits[0])
+    if i == 0:
+        return float(curve.x[0])
+    x0, x1, y0, y1 = curve.x[i - 1], curve.x[i], y[i - 1], y[i]
+    return float(x0 + (x1 - x0) * (level - y0) / (y1 - y0))
+
+
+@dataclass(frozen=True)
+class SpeedUp:
+    """KataGo's Table 2 factor of a technique against the baseline (see the module docstring):
+    ``target`` the baseline's final smoothed strength, reached after ``baseline_minutes`` by the
+    baseline and ``minutes`` by the technique (None: not reached); ``factor`` their ratio (None:
+    not reached), ``low``/``high`` its 95% bootstrap interval (0: not reached in that share of
+    the resamples), ``reached`` the share of resamples in which the technique reached the
+    target; ``runs`` the technique's runs."""
+
+    target: float
+    baseline_minutes: float | None
+    minutes: float | None
+    factor: float | None
+    low: float
+    high: float
+    reached: float
+    runs: int
+
+
+def _factor(baseline: Sequence[Curve], technique: Sequence[Curve]) -> tuple[float, ...] | None:
+    """(target, baseline time, technique time) of smoothed curves; None: not reached."""
+    mean = mean_curve(baseline)
+    if not mean.y.size:
+        return None
+    target = float(mean.y[-1])
+    base_time = time_to_reach(mean, target)
+    time = time_to_reach(mean_curve(technique), target)
+    if base_time is None or time is None or time <= 0:
+        return None
+    return target, base_time, time
+
+
+def speedup(
+    baseline: Sequence[Curve],
+    technique: Sequence[Curve],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+) -> SpeedUp:
+    """The factor of ``technique``'s runs against ``baseline``'s (raw curves of strength
+    against minutes, one per run; each smoothed by the trailing mean of :data:`SMOOTHING`
+    evaluations), with its bootstrap interval over the runs (``resamples``, seeded)."""
+    smooth_b = [c.smoothed(SMOOTHING) for c in baseline if c.x.size]
+    smooth_t = [c.smoothed(SMOOTHING) for c in technique if c.x.size]
+    mean = mean_curve(smooth_b)
+    target = float(mean.y[-1]) if mean.y.size else float("nan")
+    base_time = time_to_reach(mean, target) if mean.y.size else None
+    point = _factor(smooth_b, smooth_t) if smooth_t else None
+    samples = np.zeros(max(1, resamples))
+    if smooth_b and smooth_t:
+        rng = np.random.default_rng(seed)
+        for k in range(samples.size):
+            b = [smooth_b[i] for i in rng.integers(len(smooth_b), size=len(smooth_b))]
+            t = [smooth_t[i] for i in rng.integers(len(smooth_t), size=len(smooth_t))]
+            found = _factor(b, t)
+            samples[k] = found[1] / found[2] if found else 0.0
+    low, high = (float(v) for v in np.percentile(samples, [2.5, 97.5]))
+    return SpeedUp(
+        target=target,
+        baseline_minutes=base_time,
+        minutes=point[2] if point else None,
+        factor=point[1] / point[2] if point else None,
+        low=low,
+        high=high,
+        reached=float(np.mean(samples > 0)),
+        runs=len(smooth_t),
+    )
+
+
+def bootstrap_mean(
+    values: Sequence[float], resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% percentile-bootstrap interval (NaN when empty)."""
+    data = np.array([v for v in values if np.isfinite(v)], dtype=np.float64)
+    if not data.size:
+        return float("nan"), float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    means = data[rng.integers(data.size, size=(max(1, resamples), data.size))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(data.mean()), float(low), float(high)
+
+
+# -- the experiment ---------------------------------------------------------------------------
+
+
+def _names(text: str, known: Sequence[str], what: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in known:
+            raise ValueError(
+                f"unknown {what} {name!r}; known: {', '.join(known)} (comma-separated)"
+            )
+    if not names:
+        raise ValueError(f"--option {what}s= names none; known: {', '.join(known)}")
+    return list(dict.fromkeys(names))
+
+
+class AccelerationsExperiment(Experiment):
+    """Issue 25's measurement of the learning accelerations (see the module docstring)."""
+
+    name = "accelerations"
+    title = "time saved per technique to reach the baseline's strength (KataGo's Table 2)"
+    seed_paper = "issue 25; KataGo (Wu 2019) Table 2"
+    costs = {  # noqa: RUF012
+        "short": "Connect Four 5x4 and Othello 6x6, the baseline, 2 techniques and all, 3 "
+        "iterations each: about 15 seconds on 2 cores (CI)",
+        "cpu": "12 configurations (baseline, 10 techniques, all) x 2 repetitions: Connect Four "
+        "6x6 at 12 minutes a run (2.4 hours a repetition) and Othello 8x8 at 15 (3 hours), so "
+        "about 11 hours of run time; with --workers 2 (two runs at once, one core each) about 6 "
+        "hours; then the final matches against gtp-rhino levels 1 and 3 (1,920 games at 0.2 "
+        "and 0.9 s a game: about 20 minutes)",
+        "full": "the same at 30 minutes a Connect Four run and 60 an Othello one, 3 "
+        "repetitions: about 54 hours of run time, 30 with --workers 2",
+    }
+    option_help = {  # noqa: RUF012
+        "techniques": f"comma-separated, among {', '.join(TECHNIQUES)}: run only these (and "
+        "all, their combination, when two or more)",
+        "tracks": "comma-separated, among connect4, othello: run only these tracks",
+    }
+    repeated = True
+
+    def scale_repetitions(self, scale: str) -> int:
+        return {"short": 1, "cpu": 2, "full": 3}[scale]
+
+    def techniques(self, scale: str) -> list[str]:
+        """The techniques run at ``scale`` (``--option techniques``, else the scale's own)."""
+        text = self.options.get("techniques")
+        if text is not None:
+            return _names(text, list(TECHNIQUES), "technique")
+        return list(SHORT_TECHNIQUES) if scale == "short" else list(TECHNIQUES)
+
+    def tracks(self) -> list[str]:
+        """The tracks run (``--option tracks``, else both)."""
+        text = self.options.get("tracks")
+        return list(TRACKS) if text is None else _names(text, TRACKS, "track")
+
+    def labels(self, scale: str) -> list[str]:
+        """The configurations of each track: the baseline, the techniques, and ``all``."""
+        techniques = self.techniques(scale)
+        return [BASELINE, *techniques, *([ALL] if len(techniques) > 1 else [])]
+
+    def overrides(self, label: str, scale: str) -> dict[str, Any]:
+        """What configuration ``label`` changes from the baseline (``all``: :func:`combine`)."""
+        if label == BASELINE:
+            return {}
+        if label == ALL:
+            return combine(self.techniques(scale))[0]
+        return dict(TECHNIQUES[label])
+
+    def config(self, track: str, label: str, scale: str, seed: int) -> dict[str, Any]:
+        """The settings of one run: the track's baseline with ``label``'s changes."""
+        values = {**SETTINGS[scale][track], "seed": seed}
+        for key, value in self.overrides(label, scale).items():
+            values[key] = HORIZONS[scale][track] if value == HORIZON else value
+        return values
+
+    def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
+        specs = []
+        labels = self.labels(scale)
+        for rep in range(self.repetitions(scale)):
+            rep_seed = seed * 100 + rep
+            for track in self.tracks():
+                configs = {label: self.config(track, label, scale, rep_seed) for label in labels}
+                for label, config in configs.items():
+                    try:
+                        train_config(config).validate()
+                    except (ValueError, TypeError) as error:
+                        raise ValueError(f"accelerations, {track} {label}: {error}") from None
+                minutes = float(SETTINGS[scale][track]["max_minutes"])
+                specs.append(
+                    RunSpec(
+                        f"{track}-run{rep + 1}",
+                        "pyaz.experiments.runs:train_side_by_side",
+                        {"configs": configs},
+                        group=track,
+                        cost=minutes * len(configs),
+                    )
+                )
+        return specs
+
+    def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
+        techniques = self.techniques(scale)
+        labels = self.labels(scale)
+        _, left_out = combine(techniques)
+        summary: dict[str, Any] = {
+            "techniques": {label: self.overrides(label, scale) for label in labels},
+            "left_out_of_all": left_out if ALL in labels else {},
+            "time_axis": "training minutes (self-play + training, evaluations left out)",
+            "tracks": {},
+        }
+        sections = [_introduction(scale, self.repetitions(scale), summary["techniques"], left_out)]
+        for track in self.tracks():
+            specs = [spec for spec in runs if spec.group == track]
+            result, section = _report_track(out, track, specs, labels, scale, seed)
+            summary["tracks"][track] = result
+            sections.append(section)
+        summary["verdict"] = _verdict(summary)
+        sections.append(summary["verdict"])
+        write_readme(out, "Issue 25: the learning accelerations, time to strength", sections)
+        return summary
+
+
+def _report_track(
+    out: Path, track: str, specs: list[RunSpec], labels: list[str], scale: str, seed: int
+) -> tuple[dict[str, Any], str]:
+    metric, meaning = METRICS[track]
+    curves: dict[str, list[Curve]] = {label: [] for label in labels}
+    played: dict[str, list[tuple[int, float]]] = {label: [] for label in labels}
+    for spec in specs:
+        for label in labels:
+            curve, iterations, minutes = training_curve(
+                read_run(run_folder(out, spec) / label), metric
+            )
+            curves[label].append(curve)
+            played[label].append((iterations, minutes))
+    result: dict[str, Any] = {"metric": metric, "figure": f"{track}.png", "techniques": {}}
+    rows = []
+    factors = {}
+    for index, label in enumerate(labels):
+        factor = factors[label] = speedup(curves[BASELINE], curves[label], seed=seed + index)
+        finals = [float(c.smoothed(SMOOTHING).y[-1]) for c in curves[label] if c.y.size]
+        mean, low, high = bootstrap_mean(finals, seed=seed + index)
+        result["techniques"][label] = {
+            "runs": factor.runs,
+            "iterations": [p[0] for p in played[label]],
+            "training_minutes": [p[1] for p in played[label]],
+            "final": finals,
+            "final_mean": mean,
+            "final_interval": [low, high],
+            "minutes_to_baseline_final": factor.minutes,
+            "factor": factor.factor,
+            "factor_interval": [factor.low, factor.high],
+            "reached_share": factor.reached,
+        }
+        rows.append(
+            [
+                label,
+                factor.runs,
+                f"{np.mean([p[0] for p in played[label]]):.0f}",
+                f"{np.mean([p[1] for p in played[label]]):.3g}",
+                _interval(mean, low, high),
+                "not reached" if factor.minutes is None else f"{factor.minutes:.3g}",
+                _factor_text(factor),
+            ]
+        )
+    baseline = factors[BASELINE]
+    result["baseline_final"] = baseline.target
+    result["baseline_minutes"] = baseline.baseline_minutes
+    _plot(out / f"{track}.png", track, curves, specs)
+    game = train_config(specs[0].kwargs["configs"][BASELINE]) if specs else None
+    board = _board(game.game_options) if game else ""
+    target = "nan" if not np.isfinite(baseline.target) else f"{baseline.target:.3f}"
+    section = (
+        f"## {_TITLES[track]} {board}: {meaning}\n\n![{track}]({track}.png)\n\n"
+        + markdown_table(
+            [
+                "technique",
+                "runs",
+                "iterations",
+                "training minutes",
+                f"final {metric} [95% interval]",
+                "minutes to the baseline's final",
+                "time factor [95% interval]",
+            ],
+            rows,
+        )
+        + f"\n\nThe baseline's final strength (mean of its runs' smoothed curves at their common "
+        f"end) is {target}, reached after {_minutes(baseline.baseline_minutes)}. The factor is "
+        "the baseline's time to it over the technique's (> 1: faster); the baseline's own row "
+        "is 1 by definition, and its interval (runs against resampled runs of itself) shows how "
+        "noisy the measure is."
+    )
+    opponents = FINAL_OPPONENTS[scale] if track == "othello" else ()
+    if opponents and specs:
+        matches, text = _final_matches(out, specs, labels, opponents, scale, seed)
+        result["final_matches"] = matches
+        section += "\n\n" + text
+    return result, section
+
+
+_TITLES = {"connect4": "Connect Four", "othello": "Othello"}
+
+
+def _board(options: dict[str, Any]) -> str:
+    if "size" in options:
+        return f"{options['size']}x{options['size']}"
+    return f"{options.get('width', 7)}x{options.get('height', 6)}"
+
+
+def _minutes(value: float | None) -> str:
+    return "never" if value is None else f"{value:.3g} training minutes"
+
+
+def _interval(mean: float, low: float, high: float) -> str:
+    return "nan" if not np.isfinite(mean) else f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def _factor_text(factor: SpeedUp) -> str:
+    point = "not reached" if factor.factor is None else f"{factor.factor:.2f}"
+    return f"{point} [{factor.low:.2f}, {factor.high:.2f}]"
+
+
+def _plot(path: Path, track: str, curves: dict[str, list[Curve]], specs: list[RunSpec]) -> None:
+    """Strength against training minutes, one line per technique: the mean of its runs'
+    smoothed curves, with the band between the lowest and highest."""
+    from matplotlib import colormaps
+
+    fig = figure(1, width=10.0, height=6.0)
+    ax = fig.subplots()
+    colours = colormaps["tab20"]
+    for index, (label, runs) in enumerate(curves.items()):
+        smoothed = [c.smoothed(SMOOTHING) for c in runs if c.x.size]
+        mean = mean_curve(smoothed)
+        if not mean.x.size:
+            continue
+        low = np.min([np.interp(mean.x, c.x, c.y) for c in smoothed], axis=0)
+        high = np.max([np.interp(mean.x, c.x, c.y) for c in smoothed], axis=0)
+        colour = "black" if label == BASELINE else colours((2 * index) % 20 + index // 10 % 2)
+        width = 2.5 if label in (BASELINE, ALL) else 1.2
+        ax.plot(mean.x, mean.y, color=colour, linewidth=width, label=label)
+        ax.fill_between(mean.x, low, high, color=colour, alpha=0.12)
+    metric, meaning = METRICS[track]
+    ax.set_xlabel("training minutes (self-play + training, evaluations left out)")
+    ax.set_ylabel(f"{metric}: {meaning}")
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, ncol=2)
+    ax.set_title(
+        f"{_TITLES[track]}: mean of {len(specs)} run(s) per technique, trailing mean of "
+        f"{SMOOTHING} evaluations, band = lowest to highest run"
+    )
+    save_figure(fig, path, 110)
+
+
+def _final_matches(
+    out: Path,
+    specs: list[RunSpec],
+    labels: list[str],
+    opponents: Sequence[str],
+    scale: str,
+    seed: int,
+) -> tuple[dict[str, Any], str]:
+    """Every run's final network against each of ``opponents`` (played once, then read back)."""
+    games = FINAL_GAMES[scale]
+    matches: dict[str, Any] = {}
+    rows = []
+    distinct = games
+    for label in labels:
+        row: list[Any] = [label, len(specs)]
+        for opponent in opponents:
+            results = [
+                cached(
+                    out
+                    / "final-matches"
+                    / f"{spec.name}-{label}-{opponent.replace(':', '-')}.json",
+                    partial(_final_match, out, spec, label, opponent, games, seed),
+                )
+                for spec in specs
+            ]
+            scores = [float(r["score"]) for r in results]
+            mean, low, high = bootstrap_mean(scores, seed=seed)
+            distinct = min([distinct, *(int(r["distinct_games"]) for r in results)])
+            matches.setdefault(opponent, {})[label] = {
+                "scores": scores,
+                "mean": mean,
+                "interval": [low, high],
+                "results": results,
+            }
+            row.append(_interval(mean, low, high))
+        rows.append(row)
+    text = (
+        f"Final networks (`model:RUN:{FINAL_SIMULATIONS}`, PUCT, greedy) against "
+        f"{', '.join(opponents)}: {games} games a run from {games // 2} random openings, each "
+        f"with both colours (at least {distinct} distinct games in every match); the score "
+        "counts draws half, the interval is the bootstrap over the runs.\n\n"
+        + markdown_table(["technique", "runs", *[f"vs {o}" for o in opponents]], rows)
+    )
+    return matches, text
+
+
+def _final_match(
+    out: Path, spec: RunSpec, label: str, opponent: str, games: int, seed: int
+) -> dict[str, Any]:
+    """The final network of ``label`` in run ``spec`` against ``opponent``."""
+    folder = run_folder(out, spec) / label
+    settings = train_config(spec.kwargs["configs"][label])
+    state = make(settings.game, **settings.game_options)
+    player = make_player(f"model:{folder}:{FINAL_SIMULATIONS}", state, seed=seed)
+    rival = make_player(opponent, state, seed=seed + 1)
+    try:
+        result = play_match(player, rival, games, state, seed=seed)
+    finally:
+        close_player(rival)
+        close_player(player)
+    return {
+        "score": result.score,
+        "wins": result.a_wins,
+        "draws": result.draws,
+        "losses": result.b_wins,
+        "games": result.n,
+        "distinct_games": result.distinct_games,
+    }
+
+
+def _introduction(
+    scale: str, repetitions: int, overrides: dict[str, dict[str, Any]], left_out: dict[str, str]
+) -> str:
+    what = {
+        "short": "the CI-sized version (Connect Four 5x4, Othello 6x6, tiny networks, 3 "
+        "iterations): every stage, numbers without meaning",
+        "cpu": "Connect Four 6x6 (12 minutes a run) and Othello 8x8 (15 minutes a run) on a "
+        "2-core CPU, one core a track",
+        "full": "Connect Four 6x6 (30 minutes a run) and Othello 8x8 (60 minutes a run)",
+    }[scale]
+    rows = [[label, _describe(settings)] for label, settings in overrides.items()]
+    horizons = ", ".join(f"{_TITLES[t]} {n}" for t, n in HORIZONS[scale].items())
+    text = (
+        f"Scale: **{scale}**, {what}; {repetitions} run(s) per technique. Each technique is "
+        "added to the baseline (pyaz-selfplay's defaults with the track's flags) alone, and "
+        "`all` adds them together. The runs of one track and repetition train side by side in "
+        "one process, one iteration of each in turn, from the same seed; every curve is "
+        "against training minutes (self-play and training, the evaluations' own time left "
+        "out). See the docstring of `pyaz.experiments.accelerations` for the method.\n\n"
+        + markdown_table(["technique", "settings changed"], rows)
+        + f"\n\n`{HORIZON}` is the iterations a schedule spans at this scale: {horizons}."
+    )
+    if left_out and ALL in overrides:
+        text += "\n\nLeft out of `all`: " + "; ".join(f"{k} ({v})" for k, v in left_out.items())
+    return text
+
+
+def _describe(settings: dict[str, Any]) -> str:
+    if not settings:
+        return "none (the reference)"
+    return ", ".join(f"`{k}={v}`" for k, v in settings.items())
+
+
+def _verdict(summary: dict[str, Any]) -> str:
+    lines = ["## Verdict\n"]
+    for track, result in summary["tracks"].items():
+        faster, slower, undecided = [], [], []
+        repeated = result["techniques"][BASELINE]["runs"] > 1
+        for label, data in result["techniques"].items():
+            if label == BASELINE:
+                continue
+            low, high = data["factor_interval"]
+            factor = data["factor"]
+            text = f"{label} ({'not reached' if factor is None else f'{factor:.2f}'})"
+            if not repeated or data["runs"] < 2:
+                undecided.append(text)
+            elif low > 1:
+                faster.append(text)
+            elif high < 1:
+                slower.append(text)
+            else:
+                undecided.append(text)
+        lines.append(
+            f"- {_TITLES[track]}: faster than the baseline (interval above 1): "
+            f"{', '.join(faster) or 'none'}; slower (interval below 1): "
+            f"{', '.join(slower) or 'none'}; not decided by these runs: "
+            f"{', '.join(undecided) or 'none'}"
+            + ("." if repeated else " (one run each: no interval, nothing decided).")
+        )
+    return "\n".join(lines)
