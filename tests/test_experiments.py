@@ -22,6 +22,7 @@ REQUIRED: dict[str, list[str]] = {
     "curling": ["learning_curve", "figure3", "kr_minus_dl", "uniform_search"],
     "zetago": ["5x5_vs_gnugo", "9x9_transfer", "9x9_scratch"],
     "alphagomoku": ["vs_mentor", "phase_times", "imitation_stopped", "sample_games"],
+    "accelerations": ["techniques", "tracks", "verdict"],
 }
 
 

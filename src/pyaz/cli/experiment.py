@@ -89,8 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="runs per configuration, instead of the scale's (curriculum, losses; e.g. 1 for a "
-        "first look at the cpu scale in a third of its time)",
+        help="runs per configuration, instead of the scale's (curriculum, losses, accelerations; "
+        "e.g. 1 for a first look at the cpu scale in a fraction of its time)",
     )
     parser.add_argument(
         "--option",

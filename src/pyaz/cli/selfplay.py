@@ -36,6 +36,16 @@ def _int_list(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(message) from None
 
 
+def _switch(text: str) -> bool:
+    """``"on"``/``"off"`` (or true/false, yes/no, 1/0) -> True/False."""
+    words = {"on": True, "true": True, "yes": True, "1": True}
+    words.update({"off": False, "false": False, "no": False, "0": False})
+    try:
+        return words[text.strip().lower()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(f"expected on or off, got {text!r}") from None
+
+
 # (option, type, help); the option's destination is the TrainConfig field of the same name.
 OPTIONS: list[tuple[str, Any, str]] = [
     ("iterations", int, "I: self-play iterations (seed 001 Table 1: 50/100/150)"),
@@ -97,6 +107,43 @@ OPTIONS: list[tuple[str, Any, str]] = [
     ),
     ("length_probe_games", int, "random games measuring the curriculum's first average length"),
     ("draw_value", float, "value of a draw for both players (seed 000: -0.5)"),
+    (
+        "value_target_q",
+        float,
+        "w in [0, 1]: the value target is (1 - w) * z + w * q, z the game's result and q the "
+        "search's root value (the z/q average of Oracle's 'Lessons from AlphaZero', part 4, "
+        "Connect Four: 0.5); 0 is AlphaZero's z",
+    ),
+    (
+        "dedupe",
+        _switch,
+        "on: the positions of the training window that repeat (the same planes, up to the "
+        "symmetries augmented) become one example with their mean policy and value targets "
+        "(Oracle's position averaging, 'Lessons from AlphaZero', part 6); logged as "
+        "dedupe_share",
+    ),
+    (
+        "lr_schedule",
+        str,
+        "constant; cosine (lr down to lr/100); onecycle (lr/10 up to lr over the first 30%% "
+        "of the run, then down to lr/100: Smith's 1cycle, as Oracle's 'Lessons from "
+        "AlphaZero', part 6). The run is --iterations long for the schedule, also with "
+        "--max-minutes (give --iterations what the time allows); the last value holds after",
+    ),
+    (
+        "window_growth",
+        _int_list,
+        "START,EVERY: keep the games of START iterations, one more every EVERY iterations, up "
+        "to --retrain-iterations (Oracle's slow window, 'Lessons from AlphaZero', part 6: "
+        "4,2); none: --retrain-iterations throughout",
+    ),
+    (
+        "simulations_schedule",
+        _int_list,
+        "comma list: self-play simulations over equal shares of --iterations (MiniZero's "
+        "progressive simulation, e.g. 25,50,100: 25 in the first third); gates and "
+        "evaluations keep --simulations",
+    ),
     ("drop_draw", float, "chance to drop a drawn game from the buffer (seed 000: 0.1 / 0.5)"),
     ("min_buffer_games", int, "train only once the buffer holds this many games"),
     ("l2", float, "L2 coefficient c in c*||theta||^2 added to the loss"),
@@ -135,6 +182,37 @@ OPTIONS: list[tuple[str, Any, str]] = [
     ),
     ("elo_games", int, "games a pair for the Elo of each iteration at the end (0: off)"),
     ("elo_every", int, "rate the networks of every this many iterations (and the last)"),
+    (
+        "search_rule",
+        str,
+        "self-play search: puct (AlphaZero) or gumbel (Danihelka et al. 2022: Gumbel-top-k "
+        "root moves, sequential halving, the completed-Q improved policy as the target; for "
+        "8-32 simulations)",
+    ),
+    ("gumbel_actions", int, "gumbel: root moves sampled (m; the paper's 16)"),
+    (
+        "solver",
+        _switch,
+        "on: MCTS-solver (Winands et al. 2008): proven wins and losses propagated in the tree, "
+        "a proven win played",
+    ),
+    (
+        "forced_playouts",
+        _switch,
+        "on: KataGo's forced playouts at the root (k = 2) and policy target pruning (Wu 2019, "
+        "3.2; puct only)",
+    ),
+    (
+        "full_search_prob",
+        float,
+        "KataGo's playout cap randomisation (Wu 2019, 3.1): the share of moves searched with "
+        "--simulations (only those are training examples; KataGo 0.25); 1 is off",
+    ),
+    (
+        "cheap_simulations",
+        int,
+        "simulations of the other moves under --full-search-prob (0: simulations // 6)",
+    ),
     ("seed", int, "seed for everything (deterministic with --threads 1)"),
 ]
 

@@ -44,6 +44,7 @@ from pyaz.common.runlog import open_run
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
 from pyaz.games import canonical_name, make
+from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
     TORCHSCRIPT_FILE,
     PolicyValueNet,
@@ -66,7 +67,16 @@ from pyaz.train.checkpoint import (
 )
 from pyaz.train.curriculum import Curriculum
 from pyaz.train.replay import ReplayBuffer
+from pyaz.train.schedules import (
+    LR_SCHEDULES,
+    check_simulations_schedule,
+    check_window_growth,
+    lr_factor,
+    scheduled_simulations,
+    window_size,
+)
 from pyaz.train.selfplay_engine import SelfPlayEngine, SelfPlayJob
+from pyaz.train.targets import merge_duplicates, value_targets
 from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 
 
@@ -101,6 +111,20 @@ class TrainConfig:
     arena_sampling_plies: int = 8  # semi-stochastic gate players: first plies drawn from pi
     opening_plies: int | None = None  # random plies opening each match's game pairs (None: default)
     draw_value: float = 0.0  # seed 000 uses -0.5
+    # The value target (1 - w) * z + w * q, q the search's root value at the position (Oracle's
+    # "Lessons from AlphaZero", part 4: the z/q average); 0 is AlphaZero's z
+    value_target_q: float = 0.0
+    # One example per distinct position of the window (canonical under the augmented
+    # symmetries), its policy and value targets averaged (Oracle, part 6: position averaging)
+    dedupe: bool = False
+    # constant, cosine or onecycle over the planned iterations (pyaz.train.schedules)
+    lr_schedule: str = "constant"
+    # [start, every]: keep start iterations, one more every `every`, up to retrain_iterations
+    # (Oracle, part 6: 4, 2); empty: retrain_iterations throughout
+    window_growth: list[int] = field(default_factory=list)
+    # self-play simulations over equal shares of the planned iterations (MiniZero's progressive
+    # simulation); empty: `simulations` throughout. Gating and evaluation keep `simulations`
+    simulations_schedule: list[int] = field(default_factory=list)
     drop_draw: float = 0.0  # chance to drop a drawn game from the buffer
     min_buffer_games: int = 0  # train only once the buffer holds this many games
     # seed 000's rising minimum for Racing Kings: the k-th training waits for schedule[k] games
@@ -116,6 +140,17 @@ class TrainConfig:
     value_hidden: int | None = None
     dirichlet_alpha: float = 0.3
     dirichlet_epsilon: float = 0.25
+    # Self-play search techniques (issue 25; pyaz.Search and pyaz.SelfPlay document each):
+    # "puct" or "gumbel" (Danihelka et al. 2022: Gumbel-top-k of gumbel_actions root moves,
+    # sequential halving, the completed-Q improved policy as the policy target)
+    search_rule: str = "puct"
+    gumbel_actions: int = 16
+    solver: bool = False  # MCTS-solver (Winands et al. 2008): proven wins and losses
+    forced_playouts: bool = False  # KataGo's forced playouts and policy target pruning (PUCT)
+    # KataGo's playout cap randomisation: a full search on this share of moves (only those are
+    # training examples), cheap_simulations (0: simulations // 6) on the others; 1: off
+    full_search_prob: float = 1.0
+    cheap_simulations: int = 0
     curriculum: str = "none"
     parallel_games: int = 32
     threads: int = 1
@@ -144,6 +179,7 @@ class TrainConfig:
             "wilson_max_games": 10, "arena_sampling_plies": 0, "min_buffer_games": 0,
             "length_probe_games": 1, "parallel_games": 1, "threads": 1, "torch_threads": 1,
             "eval_every": 1, "eval_games": 0, "elo_games": 0, "elo_every": 1, "seed": 0,
+            "gumbel_actions": 1, "cheap_simulations": 0,
         }  # fmt: skip
         optional = {"blocks": 1, "filters": 1, "value_hidden": 1, "opening_plies": 0}
         for name, low in {**at_least, **optional}.items():
@@ -161,12 +197,16 @@ class TrainConfig:
             "draw_value": (-1.0, 1.0), "drop_draw": (0.0, 1.0), "loss_lambda": (0.0, 1.0),
             "dirichlet_epsilon": (0.0, 1.0), "lr": (1e-12, 10.0), "l2": (0.0, 1.0),
             "c_puct": (0.0, 1e6), "dirichlet_alpha": (1e-9, 1e6), "max_minutes": (0.0, 1e7),
+            "value_target_q": (0.0, 1.0), "full_search_prob": (1e-9, 1.0),
         }  # fmt: skip
         for name, (bottom, top) in in_range.items():
             number = float(getattr(self, name))
             if not bottom <= number <= top:  # NaN fails too
                 raise ValueError(f"{name} must be in [{bottom:g}, {top:g}], got {number}")
-        choices = {"gating": GATINGS, "loss": LOSSES, "runtime": RUNTIMES}
+        choices = {
+            "gating": GATINGS, "loss": LOSSES, "runtime": RUNTIMES, "lr_schedule": LR_SCHEDULES,
+            "search_rule": SEARCH_RULES,
+        }  # fmt: skip
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 known = ", ".join(allowed)
@@ -175,6 +215,15 @@ class TrainConfig:
             raise ValueError(
                 f"min_buffer_schedule must hold games >= 0, got {self.min_buffer_schedule}"
             )
+        if self.cheap_simulations > self.simulations:
+            raise ValueError(
+                f"cheap_simulations must be in 0..simulations ({self.simulations}), got "
+                f"{self.cheap_simulations}"
+            )
+        if self.forced_playouts and self.search_rule != "puct":
+            raise ValueError("forced_playouts needs search_rule 'puct'")
+        check_window_growth(self.window_growth, self.retrain_iterations)
+        check_simulations_schedule(self.simulations_schedule, UPPER_BOUNDS["simulations"])
         make(self.game, **self.game_options)  # ValueError/TypeError naming the game or option
         self._check_curriculum()
         kind = presets.spec_kind(self.eval_opponent)
@@ -240,9 +289,13 @@ RESUMABLE = (
 its length, how this machine runs it (threads, games in flight, network runtime), how often the
 same evaluation is played, and the Elo rating done once at the end. The games may differ
 from an uninterrupted run's (as with threads > 1), not what the run learns from or is measured
-against."""
+against: the value targets (value_target_q, dedupe) and the schedules (lr_schedule,
+window_growth, simulations_schedule) stay, and so does the schedules' horizon, the iterations
+the run was started with (kept in the checkpoint): a resume with more iterations holds their
+last values after it."""
 
 GATINGS = ("none", "threshold", "score", "wilson")
+SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
 
 
 def _naming(setting: str, value: str, error: Exception) -> ValueError:
@@ -337,6 +390,8 @@ class TrainingLoop:
             "elapsed_s": 0.0,
             "mean_game_length": self._measured_game_length(),
             "best_iteration": 0,
+            # the schedules' horizon: the iterations the run was started with (see RESUMABLE)
+            "schedule_horizon": config.iterations,
         }
         self.log = open_run(
             self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE, RESUMABLE, lock
@@ -383,7 +438,7 @@ class TrainingLoop:
         mean_length = self.counters["mean_game_length"]
         version = int(self.counters["best_iteration"]) if c.gating != "none" else iteration - 1
         options = {
-            "simulations": c.simulations,
+            "simulations": self._simulations(iteration),
             "parallel_games": c.parallel_games,
             "sampling_plies": c.sampling_plies,
             "random_opening_plies": self.curriculum.random_plies(epoch, mean_length),
@@ -393,8 +448,36 @@ class TrainingLoop:
             "dirichlet_alpha": c.dirichlet_alpha,
             "dirichlet_epsilon": c.dirichlet_epsilon,
             "draw_value": c.draw_value,
+            "rule": c.search_rule,
+            "gumbel_actions": c.gumbel_actions,
+            "solver": c.solver,
+            "forced_playouts": c.forced_playouts,
+            "full_search_prob": c.full_search_prob,
+            "cheap_simulations": c.cheap_simulations,
         }
         return SelfPlayJob(c.episodes, c.seed * 1_000_003 + iteration, version, options)
+
+    def _simulations(self, iteration: int) -> int:
+        """Self-play's simulations a move at ``iteration`` (``simulations_schedule``)."""
+        schedule = self.config.simulations_schedule
+        if not schedule:
+            return self.config.simulations
+        return scheduled_simulations(schedule, iteration, int(self.counters["schedule_horizon"]))
+
+    def _examples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
+        """The training examples of the buffer (planes, policy, value target) and what making
+        them measured: value targets blended with the root values (``value_target_q``), then
+        duplicates merged (``dedupe``: ``dedupe_share`` of the positions, ``dedupe_merged``
+        of them, folded into another one's example)."""
+        c = self.config
+        planes, policy, outcome = self.buffer.arrays()
+        value = value_targets(outcome, self.buffer.root_values(), c.value_target_q)
+        if not c.dedupe:
+            return planes, policy, value, {}
+        symmetries = symmetry_ids(self.start_state) if c.augment else None
+        merged = merge_duplicates(planes, policy, value, self.start_state, symmetries)
+        measured = {"dedupe_share": merged.share, "dedupe_merged": merged.merged}
+        return merged.planes, merged.policy, merged.value, measured
 
     def _self_play(self, iteration: int) -> SelfPlayRecords:
         job = self._self_play_job(iteration)
@@ -405,8 +488,14 @@ class TrainingLoop:
         return player.play(job.games, self._evaluator(net, 0), progress=self.progress)
 
     def _train(self, iteration: int) -> dict[str, float]:
-        """``epochs`` passes over the buffer; each epoch's losses (every target) are logged."""
-        planes, policy, outcome = self.buffer.arrays()
+        """``epochs`` passes over the buffer's examples (:meth:`_examples`) at the learning
+        rate of ``lr_schedule``; each epoch's losses (every target) are logged."""
+        c = self.config
+        planes, policy, outcome, measured = self._examples()
+        factor = lr_factor(c.lr_schedule, iteration, int(self.counters["schedule_horizon"]))
+        self.trainer.set_lr(c.lr * factor)
+        if c.lr_schedule != "constant":
+            measured["lr"] = c.lr * factor
         stats = None
         epochs = tqdm(
             range(self.config.epochs), desc="training", unit="epoch", disable=not self.progress
@@ -428,7 +517,7 @@ class TrainingLoop:
             fault_point("train-epoch")
         self.counters["trainings"] += 1
         assert stats is not None
-        return self._losses(stats)
+        return {**self._losses(stats), **measured}
 
     @staticmethod
     def _losses(stats: EpochStats) -> dict[str, float]:
@@ -645,12 +734,17 @@ class TrainingLoop:
             "av_length": mean_before,
             "zeta": self.curriculum.zeta(self.counters["epochs"]),
         }
+        if c.simulations_schedule:
+            record["simulations"] = self._simulations(iteration)
         if self.engine is not None:
             record.update(self.engine.metrics())
         if self.buffer.num_games >= max(1, self._min_buffer_games()):
             record.update(self._train(iteration))
             if c.retrain_iterations > 0:
-                self.buffer.keep_last_iterations(c.retrain_iterations, iteration)
+                window = window_size(c.window_growth, iteration, c.retrain_iterations)
+                self.buffer.keep_last_iterations(window, iteration)
+                if c.window_growth:
+                    record["window"] = window
             else:
                 self.buffer.drop_oldest(c.replacement)
         train_done = _seconds()

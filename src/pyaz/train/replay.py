@@ -4,6 +4,11 @@ Two replacement policies from the seeds: drop a fraction of the oldest games aft
 (seed 000's experience replacement, 0.1), or keep only the games of the last ``rs`` iterations
 (seed 001's retrain window). Drawn games can be dropped with a probability on arrival (seed 000's
 drop-draw chance).
+
+Each position keeps its game's outcome z and the search's root value q (both for the player to
+move there), from which :func:`pyaz.train.targets.value_targets` makes the value target. A
+buffer saved by a pyaz without root values (or records without them) gets q = z: the blended
+target is then z whatever the weight.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ class GameExperience:
     outcome: np.ndarray
     iteration: int
     game_number: int  # unique over the whole run
+    root_value: np.ndarray  # q: the search's root value for the player to move (z if unknown)
 
 
 class ReplayBuffer:
@@ -50,8 +56,12 @@ class ReplayBuffer:
         """Adds every game of ``records`` (a draw is dropped with chance ``drop_draw``).
 
         Returns how many games were kept. Games without recorded positions are skipped.
+        Records without ``root_value`` (from a pyaz without it) store q = z.
         """
         kept = 0
+        root_value = getattr(records, "root_value", None)
+        if root_value is None:
+            root_value = records.outcome
         for game in range(records.num_games):
             rows = np.flatnonzero(records.game_id == game)
             is_draw = int(records.game_status[game]) == 1
@@ -64,6 +74,7 @@ class ReplayBuffer:
                     records.outcome[rows],
                     iteration,
                     first_game_number + game,
+                    np.asarray(root_value[rows], dtype=np.float32),
                 )
             )
             kept += 1
@@ -93,6 +104,12 @@ class ReplayBuffer:
             np.concatenate([g.outcome for g in self.games]),
         )
 
+    def root_values(self) -> np.ndarray:
+        """Every position's root value q, in the order of :meth:`arrays`."""
+        if not self.games:
+            raise ValueError("the buffer is empty")
+        return np.concatenate([g.root_value for g in self.games])
+
     def to_bytes(self) -> bytes:
         """The buffer as an .npz archive (for atomic checkpoint writes)."""
         buffer = io.BytesIO()
@@ -104,12 +121,16 @@ class ReplayBuffer:
         }
         if self.games:
             planes, policy, outcome = self.arrays()
-            arrays.update(planes=planes, policy=policy, outcome=outcome)
+            arrays.update(
+                planes=planes, policy=policy, outcome=outcome, root_value=self.root_values()
+            )
         np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
         return buffer.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> ReplayBuffer:
+        """The buffer :meth:`to_bytes` wrote; one written without ``root_value`` (an older
+        pyaz) gets q = z. ValueError when the root values do not match the outcomes."""
         archive = np.load(io.BytesIO(data))
         buffer = cls()
         if len(archive["lengths"]) == 0:
@@ -121,6 +142,11 @@ class ReplayBuffer:
             archive["game_number"],
         )
         planes, policy, outcome = archive["planes"], archive["policy"], archive["outcome"]
+        root_value = archive["root_value"] if "root_value" in archive.files else outcome
+        if root_value.shape != outcome.shape:
+            raise ValueError(
+                f"the buffer's root_value has shape {root_value.shape}, its outcome {outcome.shape}"
+            )
         bounds = np.concatenate([[0], np.cumsum(lengths)])
         for i in range(len(lengths)):
             rows = slice(bounds[i], bounds[i + 1])
@@ -131,6 +157,7 @@ class ReplayBuffer:
                     outcome[rows].copy(),
                     int(iterations[i]),
                     int(numbers[i]),
+                    root_value[rows].copy(),
                 )
             )
         return buffer

@@ -119,6 +119,14 @@ class Trainer:
         else:
             self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr)
 
+    def set_lr(self, lr: float) -> None:
+        """The learning rate of the next steps (every parameter group's); ValueError unless
+        lr > 0. The optimiser's state dict keeps it."""
+        if not lr > 0:  # NaN fails too
+            raise ValueError(f"lr must be > 0, got {lr}")
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+
     def l2_term(self) -> torch.Tensor:
         return sum((p**2).sum() for p in self.net.parameters() if p.dim() > 1)  # type: ignore[return-value]
 

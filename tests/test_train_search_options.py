@@ -1,0 +1,77 @@
+"""The self-play search techniques of issue 25 as training settings: each reaches SelfPlay, each
+bad value is refused naming the setting, and a run with them trains and resumes."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from pyaz.train.loop import TrainConfig, TrainingLoop
+
+
+def _config(**changes: object) -> TrainConfig:
+    base = TrainConfig(
+        game="connect_four", game_options={"width": 5, "height": 4}, iterations=1, episodes=4,
+        simulations=16, parallel_games=4, epochs=1, batch_size=16, eval_opponent="none",
+        arena_games=2, elo_games=0,
+    )  # fmt: skip
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"search_rule": "alphabeta"}, "search_rule"),
+        ({"gumbel_actions": 0}, "gumbel_actions"),
+        ({"full_search_prob": 0.0}, "full_search_prob"),
+        ({"full_search_prob": 1.5}, "full_search_prob"),
+        ({"full_search_prob": float("nan")}, "full_search_prob"),
+        ({"cheap_simulations": 17}, "cheap_simulations"),
+        ({"cheap_simulations": -1}, "cheap_simulations"),
+        ({"forced_playouts": True, "search_rule": "gumbel"}, "forced_playouts"),
+        ({"solver": "yes"}, "solver"),
+    ],
+)
+def test_bad_search_settings_are_refused_naming_them(changes: dict, named: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=named):
+        _config(**changes).validate()
+
+
+def test_the_search_settings_reach_self_play(tmp_path: Path) -> None:
+    config = _config(
+        search_rule="gumbel", gumbel_actions=4, solver=True, full_search_prob=0.5,
+        cheap_simulations=4,
+    )  # fmt: skip
+    loop = TrainingLoop(config, tmp_path / "run", progress=False)
+    options = loop._self_play_job(1).options
+    assert options["rule"] == "gumbel"
+    assert options["gumbel_actions"] == 4
+    assert options["solver"] is True
+    assert options["full_search_prob"] == 0.5
+    assert options["cheap_simulations"] == 4
+    loop.run()
+    loop.log.close()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"search_rule": "gumbel", "gumbel_actions": 4},
+        {"solver": True},
+        {"forced_playouts": True},
+        {"full_search_prob": 0.25},
+    ],
+)
+def test_a_run_with_each_technique_trains_and_keeps_only_full_searches(
+    tmp_path: Path, changes: dict
+) -> None:
+    loop = TrainingLoop(_config(**changes), tmp_path / "run", progress=False)
+    loop.run()
+    loop.log.close()
+    assert loop.counters["iteration"] == 1
+    positions = loop.buffer.num_positions
+    assert positions > 0
+    if changes.get("full_search_prob") == 0.25:  # about a quarter of about 4 x 12 moves
+        assert positions < 4 * 20 * 0.6
