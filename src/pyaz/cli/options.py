@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from pyaz.engines.search import EngineSearch
@@ -85,6 +86,20 @@ def describe_game(name: str, options: dict[str, Any]) -> str:
 
 # --------------------------------------------------------------------------- engines
 # The options that pyaz-gtp and pyaz-uci share, and the search they build from them.
+
+
+def add_resume_argument(
+    parser: argparse.ArgumentParser, resumable: Iterable[str], also: str
+) -> None:
+    """``--resume`` of a training command: continue the run in --out with its saved settings;
+    the help names the settings that may change (``resumable``, then ``also``)."""
+    changeable = ", ".join("--" + name.replace("_", "-") for name in resumable)
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out with the settings it was started with (its "
+        f"config.json): options given beside it must equal them, except {changeable}{also}",
+    )
 
 
 def add_runtime_argument(parser: argparse.ArgumentParser | Any) -> None:

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from pyaz.cli.options import add_game_arguments, given_game_options
+from pyaz.cli.options import add_game_arguments, add_resume_argument, given_game_options
 from pyaz.cli.training_run import run_training
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import check_resume_settings, read_run_config
@@ -233,14 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="settings: a shipped preset's name (" + ", ".join(preset_names()) + ") or a TOML "
         "file (keys = option names)",
     )
-    parser.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the run in --out with the settings it was started with (its "
-        "config.json): options given beside it must equal them, except "
-        + ", ".join("--" + name.replace("_", "-") for name in RESUMABLE)
-        + ", --quiet and the Ray options",
-    )
+    add_resume_argument(parser, RESUMABLE, ", --quiet and the Ray options")
     add_game_arguments(
         parser,
         required=False,

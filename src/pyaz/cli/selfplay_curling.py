@@ -14,6 +14,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from pyaz.cli.options import add_resume_argument
 from pyaz.cli.training_run import run_training
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import check_resume_settings, read_run_config
@@ -107,14 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--preset", help="a shipped preset's name or a TOML file of settings (keys = option names)"
     )
-    parser.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the run in --out with the settings it was started with (its "
-        "config.json): options given beside it must equal them, except "
-        + ", ".join("--" + name.replace("_", "-") for name in RESUMABLE)
-        + " and --quiet",
-    )
+    add_resume_argument(parser, RESUMABLE, " and --quiet")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     for name, kind, text in OPTIONS:
         most = f"; at most {UPPER_BOUNDS[name]}" if name in UPPER_BOUNDS else ""
