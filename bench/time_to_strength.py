@@ -111,12 +111,7 @@ def evaluate(run: Path, out: Path, options: argparse.Namespace) -> list[dict[str
                 "iteration": iteration,
                 "elapsed_s": elapsed[iteration],
                 "opponent": spec,
-                "score": result.score,
-                "wins": result.a_wins,
-                "draws": result.draws,
-                "losses": result.b_wins,
-                "games": result.n,
-                "distinct_games": result.distinct_games,
+                **result.as_record(),
             }
             print(
                 f"iter {iteration} ({elapsed[iteration] / 60:.1f} min) vs {spec}: "

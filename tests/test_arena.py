@@ -7,6 +7,7 @@ import math
 import pytest
 
 import pyaz
+from pyaz._core import Status
 from pyaz.eval.arena import GameRecord, MatchResult, play_game, play_match
 from pyaz.eval.gates import WilsonGate, azg_gate, games_for_width, score_gate
 from pyaz.eval.players import Player, RandomPlayer, SearchPlayer, uct_player
@@ -91,6 +92,20 @@ def test_match_result_score_counts_draws_half() -> None:
     assert result.score == pytest.approx(0.7)
     assert result.wilson_interval() == wilson_interval(7, 10)
     assert _result(0, 0, 0).score == 0.5
+
+
+def test_match_result_record_counts_distinct_games() -> None:
+    result = MatchResult()
+    games = (([0, 1], 0, True), ([0, 1], 1, False), ([2, 3], None, True))
+    for actions, winner, a_first in games:
+        status = {None: Status.DRAW, 0: Status.FIRST_PLAYER_WIN, 1: Status.SECOND_PLAYER_WIN}[
+            winner
+        ]
+        result.add(GameRecord(actions, status, winner), a_first)
+    assert result.as_record() == {
+        "score": pytest.approx(2.5 / 3), "wins": 2, "draws": 1, "losses": 0, "games": 3,
+        "distinct_games": 2,
+    }  # fmt: skip
 
 
 def test_score_gate() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pyaz import _core
 from pyaz.common.faults import fault_point
@@ -158,6 +159,18 @@ class MatchResult:
         if self.n == 0:
             return 0.5
         return (self.a_wins + 0.5 * self.draws) / self.n
+
+    def as_record(self) -> dict[str, Any]:
+        """The tally as a JSON-ready record from ``a``'s side: ``score``, ``wins``, ``draws``,
+        ``losses``, ``games`` and ``distinct_games`` (how many games differ in their moves)."""
+        return {
+            "score": self.score,
+            "wins": self.a_wins,
+            "draws": self.draws,
+            "losses": self.b_wins,
+            "games": self.n,
+            "distinct_games": self.distinct_games,
+        }
 
     def wilson_interval(self, z: float = Z_95, continuity: bool = True) -> tuple[float, float]:
         """The Wilson interval for ``a``'s score, draws counting as half a win."""

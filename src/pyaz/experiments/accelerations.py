@@ -104,6 +104,9 @@ HORIZON = "horizon"
 TECHNIQUES: dict[str, dict[str, Any]] = {
     # Gumbel AlphaZero's root search (Danihelka et al. 2022), m = 16 root actions
     "gumbel": {"search_rule": "gumbel", "gumbel_actions": 16},
+    # the same with 16 self-play simulations a move, the paper's point (it learns with few
+    # simulations); the evaluations keep the run's `simulations` (100), as model:RUN:100 plays
+    "gumbel-16": {"search_rule": "gumbel", "gumbel_actions": 16, "simulations_schedule": [16]},
     # MCTS-solver (Winands et al. 2008): proven wins and losses in the tree
     "solver": {"solver": True},
     # KataGo's playout cap randomisation: a full search on 25% of moves, simulations // 6 else
@@ -124,9 +127,13 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""
 
+_GUMBEL_FORCED = (
+    "forced playouts act on PUCT's root and visit counts, which Gumbel's sequential halving "
+    "and improved-policy target replace"
+)
 INCOMPATIBLE: dict[tuple[str, str], str] = {
-    ("gumbel", "forced-playouts"): "forced playouts act on PUCT's root and visit counts, "
-    "which Gumbel's sequential halving and improved-policy target replace",
+    ("gumbel", "forced-playouts"): _GUMBEL_FORCED,
+    ("gumbel-16", "forced-playouts"): _GUMBEL_FORCED,
 }
 """Pairs of techniques that cannot run together, and why: ``all`` keeps the first of each."""
 
@@ -656,14 +663,7 @@ def _final_match(
     finally:
         close_player(rival)
         close_player(player)
-    return {
-        "score": result.score,
-        "wins": result.a_wins,
-        "draws": result.draws,
-        "losses": result.b_wins,
-        "games": result.n,
-        "distinct_games": result.distinct_games,
-    }
+    return result.as_record()
 
 
 def _introduction(

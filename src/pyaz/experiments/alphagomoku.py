@@ -231,12 +231,7 @@ def _evaluate(out: Path, folder: Path, games: int, seed: int) -> dict[str, Any]:
         )  # fmt: skip
         boards.append(path)
     return {
-        "wins": result.a_wins,
-        "draws": result.draws,
-        "losses": result.b_wins,
-        "games": result.n,
-        "distinct_games": result.distinct_games,
-        "score": result.score,
+        **result.as_record(),
         "as_black": _by_colour(result, True),
         "as_white": _by_colour(result, False),
         "boards": boards,
