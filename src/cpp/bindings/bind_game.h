@@ -15,6 +15,7 @@
 #include "bindings/signals.h"
 #include "games/common.h"
 #include "games/playouts.h"
+#include "games/score.h"
 
 namespace pyaz {
 namespace binding_detail {
@@ -128,6 +129,9 @@ template <class Game>
 py::class_<Game> bind_game(py::module_& m, const char* class_name, const char* doc) {
     py::class_<Game> cls(m, class_name, doc);
     cls.def_property_readonly("name", [](const Game&) { return std::string(Game::kName); })
+        .def_property_readonly(
+            "has_score", [](const Game&) { return kGameHasScore<Game>; },
+            "Whether self-play records a final score margin (Othello, Go) beside the outcome.")
         .def_property_readonly("num_actions", &Game::num_actions, "Size of the action space.")
         .def_property_readonly("board_shape",
                                [](const Game& s) { return py::make_tuple(s.height(), s.width()); })

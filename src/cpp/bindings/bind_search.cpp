@@ -257,6 +257,7 @@ py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const p
     out["policy"] = vector_array(r.policy, {n, start.num_actions()});
     out["outcome"] = vector_array(r.outcome, {n});
     out["root_value"] = vector_array(r.root_value, {n});
+    out["score"] = vector_array(r.score, {n});
     out["player"] = vector_array(r.player, {n});
     out["ply"] = vector_array(r.ply, {n});
     out["plies_to_end"] = vector_array(r.plies_to_end, {n});

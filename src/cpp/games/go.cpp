@@ -401,6 +401,11 @@ double Go::score() const {
     return a[0] - a[1] - komi_;
 }
 
+double Go::final_score(int player) const {
+    const double margin = (player == 0 ? score() : -score()) / (size_ * size_);
+    return std::clamp(margin, -1.0, 1.0);
+}
+
 // --------------------------------------------------------------------------- planes and text
 
 void Go::encode(float* out) const {

@@ -52,6 +52,7 @@ public:
     static constexpr int kNumPlanes = 4;  // without history planes
     static constexpr int kMaxHistory = 7;
     static constexpr const char* kName = "go";
+    static constexpr bool kHasScore = true;  // see games/score.h
 
     // 7.5 from 9x9 up; 0 below (seed 003 plays 5x5 with komi 0, as its Pachi setup did).
     static double default_komi(int size) { return size >= 9 ? 7.5 : 0.0; }
@@ -124,6 +125,8 @@ public:
     std::array<int, 2> area() const;
     // Black's area minus White's minus komi; positive means Black is ahead.
     double score() const;
+    // score() from `player`'s view (komi included) / (n * n), clipped to [-1, 1].
+    double final_score(int player) const;
 
     std::string to_string() const;
     // GTP vertex names: column letters A.. without I, row numbers from 1 at the bottom; "pass".

@@ -330,6 +330,10 @@ int Othello::disc_count(int player) const {
     return popcount(player == to_move_ ? own_ : opponent_);
 }
 
+double Othello::final_score(int player) const {
+    return double(disc_count(player) - disc_count(1 - player)) / (size_ * size_);
+}
+
 std::string Othello::to_string() const {
     std::vector<std::vector<Cell>> rows(size_, std::vector<Cell>(size_));
     for (int r = 0; r < size_; ++r) {

@@ -22,6 +22,7 @@ public:
     static constexpr int kMaxActions = kMaxSize * kMaxSize + 1;
     static constexpr int kNumPlanes = 2;
     static constexpr const char* kName = "othello";
+    static constexpr bool kHasScore = true;  // see games/score.h
 
     explicit Othello(int size = 8);
 
@@ -69,6 +70,9 @@ public:
     void encode(float* out) const;
     Cell cell(int row, int col) const;
     int disc_count(int player) const;
+    // (discs of `player` - discs of the other) / (n * n), in [-1, 1]: the final disc
+    // difference as a score target (empty squares count for nobody).
+    double final_score(int player) const;
 
     std::string to_string() const;
     std::string action_to_string(Action action) const;

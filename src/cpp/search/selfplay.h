@@ -2,7 +2,8 @@
 // contributes leaves, and all of them are evaluated in one batched call. Records every position
 // searched in full (all of them unless playout cap randomisation is on: full_search_prob) (planes, policy target (Search::policy_target: the visit policy, or Gumbel's improved
 // policy), the search's root value q, player, ply, plies to the end, game
-// id) and, once the game is over, its outcome z from that position's player's view.
+// id) and, once the game is over, its outcome z and (games with a score: games/score.h) its
+// final score margin from that position's player's view.
 //
 // Threading: in each round the games are shared out among a pool of `threads` workers (capped
 // at the machine's hardware threads) for selection and backup; a game is only ever touched by
@@ -20,6 +21,7 @@
 #include "core/rng.h"
 #include "core/thread_pool.h"
 #include "games/common.h"
+#include "games/score.h"
 #include "search/evaluator.h"
 #include "search/interrupt.h"
 #include "search/mcts.h"
@@ -34,6 +36,8 @@ struct SelfPlayRecords {
     std::vector<float> outcome;         // z for the position's player
     std::vector<float> root_value;      // q: the root's mean value for the player to move, when
                                         // the move was chosen (Search::root_value)
+    std::vector<float> score;           // the final score margin for the position's player,
+                                        // normalised to [-1, 1] (0 without one: games/score.h)
     std::vector<std::int8_t> player;
     std::vector<std::int32_t> ply;
     std::vector<std::int32_t> plies_to_end;
@@ -177,6 +181,7 @@ void SelfPlay<Game>::record_position(const Slot& slot, SelfPlayRecords& out) con
     out.game_id.push_back(slot.game_id);
     out.outcome.push_back(0.0f);
     out.root_value.push_back(static_cast<float>(slot.search->root_value()));
+    out.score.push_back(0.0f);
     out.plies_to_end.push_back(0);
 }
 
@@ -189,6 +194,7 @@ void SelfPlay<Game>::finish_game(const Slot& slot, SelfPlayRecords& out) const {
         out.outcome[i] = end == Status::kDraw ? static_cast<float>(config_.search.draw_value)
                                               : static_cast<float>(result_for(end, out.player[i]));
         out.plies_to_end[i] = length - out.ply[i];
+        out.score[i] = final_score(slot.state, out.player[i]);
     }
     out.game_status[slot.game_id] = static_cast<std::int8_t>(end);
     out.game_length[slot.game_id] = length;

@@ -136,6 +136,11 @@ class Othello:
     def board_shape(self) -> tuple[int, int]:
         ...
     @property
+    def has_score(self) -> bool:
+        """
+        Whether self-play records a final score margin (Othello, Go) beside the outcome.
+        """
+    @property
     def name(self) -> str:
         ...
     @property
@@ -224,6 +229,11 @@ class ConnectFour:
     def board_shape(self) -> tuple[int, int]:
         ...
     @property
+    def has_score(self) -> bool:
+        """
+        Whether self-play records a final score margin (Othello, Go) beside the outcome.
+        """
+    @property
     def name(self) -> str:
         ...
     @property
@@ -311,6 +321,11 @@ class Gomoku:
     @property
     def board_shape(self) -> tuple[int, int]:
         ...
+    @property
+    def has_score(self) -> bool:
+        """
+        Whether self-play records a final score margin (Othello, Go) beside the outcome.
+        """
     @property
     def last_action(self) -> typing.Any:
         ...
@@ -464,6 +479,11 @@ class Go:
     def captures(self) -> tuple[int, int]:
         """
         (stones captured by Black, by White); suicided stones count for the opponent.
+        """
+    @property
+    def has_score(self) -> bool:
+        """
+        Whether self-play records a final score margin (Othello, Go) beside the outcome.
         """
     @property
     def history(self) -> int:
@@ -688,6 +708,11 @@ class RacingKings:
     def halfmove_clock(self) -> int:
         """
         Plies since the last capture (the 50-move rule's counter).
+        """
+    @property
+    def has_score(self) -> bool:
+        """
+        Whether self-play records a final score margin (Othello, Go) beside the outcome.
         """
     @property
     def key(self) -> int:

@@ -213,6 +213,14 @@ OPTIONS: list[tuple[str, Any, str]] = [
         int,
         "simulations of the other moves under --full-search-prob (0: simulations // 6)",
     ),
+    (
+        "score_weight",
+        float,
+        "W in [0, 10]: KataGo's auxiliary score target (Wu 2019, 4.1): a score head learns "
+        "the game's final score margin from the player to move's view, normalised to [-1, 1] "
+        "by the board's area (othello: disc difference / n^2; go: Tromp-Taylor area score "
+        "with komi / n^2, clipped), with loss weight W; othello and go only; 0: no score head",
+    ),
     ("seed", int, "seed for everything (deterministic with --threads 1)"),
 ]
 

@@ -18,7 +18,9 @@ from pyaz.search import SelfPlayRecords
 
 __all__ = ["chunk_seed", "concatenate", "share_seed", "share_sizes"]
 
-_ROW_FIELDS = ("planes", "policy", "outcome", "root_value", "player", "ply", "plies_to_end")
+_ROW_FIELDS = (
+    "planes", "policy", "outcome", "root_value", "score", "player", "ply", "plies_to_end",
+)  # fmt: skip
 _GAME_FIELDS = ("game_status", "game_length", "game_opening")
 _SEED_BITS = 63
 

@@ -15,6 +15,15 @@
   channels (the ``azg`` preset).
 
 Every network maps planes ``[B, C, H, W]`` to ``(policy_logits [B, A], value [B, 1])``.
+
+With ``score_head`` (off by default) a network also predicts the game's final score margin
+(KataGo's auxiliary score target: Wu 2019, "Accelerating Self-Play Learning in Go", section 4.1),
+normalised to [-1, 1] as :class:`pyaz.SelfPlayRecords` records it: in :class:`ResNet` a head
+like the value head (1x1 convolution to 1 plane, batch norm, ReLU, a hidden layer of
+``value_hidden`` units, tanh), in :class:`AzgNet` a tanh unit on the last fully connected layer
+beside the value's. Only training reads it, through :meth:`PolicyValueNet.forward_with_score`;
+``forward`` (the evaluators, TorchScript, ONNX) is unchanged, and without ``score_head`` the
+network is exactly the one without it (same parameters and state_dict keys).
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ class NetConfig:
     value_hidden: int = 64
     dropout: float = 0.3
     arch: str = "resnet"
+    score_head: bool = False  # a score head for the auxiliary score target (training only)
 
 
 # Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
@@ -102,6 +112,13 @@ class PolicyValueNet(nn.Module):
         super().__init__()
         self.config = config
 
+    def forward_with_score(
+        self, x: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """``(policy_logits [B, A], value [B, 1], score [B, 1] in [-1, 1])``; ValueError for a
+        network built without ``score_head``."""
+        raise ValueError(f"this {self.config.arch} network has no score head (score_head False)")
+
 
 def _architecture(arch: str) -> type[PolicyValueNet]:
     if arch == "azg":
@@ -143,10 +160,29 @@ class ResNet(PolicyValueNet):
             nn.Linear(c.value_hidden, 1),
             nn.Tanh(),
         )
+        if c.score_head:
+            self.score_head = nn.Sequential(
+                nn.Conv2d(c.filters, 1, 1, bias=False),
+                nn.BatchNorm2d(1),
+                nn.ReLU(),
+                nn.Flatten(),
+                nn.Linear(area, c.value_hidden),
+                nn.ReLU(),
+                nn.Linear(c.value_hidden, 1),
+                nn.Tanh(),
+            )
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.tower(self.stem(x))
         return self.policy_head(h), self.value_head(h)
+
+    def forward_with_score(
+        self, x: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        if not self.config.score_head:
+            return super().forward_with_score(x)
+        h = self.tower(self.stem(x))
+        return self.policy_head(h), self.value_head(h), self.score_head(h)
 
 
 class AzgNet(PolicyValueNet):
@@ -180,10 +216,20 @@ class AzgNet(PolicyValueNet):
         )
         self.policy = nn.Linear(512, c.actions)
         self.value = nn.Sequential(nn.Linear(512, 1), nn.Tanh())
+        if c.score_head:
+            self.score = nn.Sequential(nn.Linear(512, 1), nn.Tanh())
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.fully_connected(self.convs(x))
         return self.policy(h), self.value(h)
+
+    def forward_with_score(
+        self, x: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        if not self.config.score_head:
+            return super().forward_with_score(x)
+        h = self.fully_connected(self.convs(x))
+        return self.policy(h), self.value(h), self.score(h)
 
 
 def _conv_bn_relu(inputs: int, outputs: int, padding: int) -> list[nn.Module]:

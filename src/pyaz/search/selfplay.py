@@ -30,8 +30,12 @@ class SelfPlayRecords:
     the search's pi at temperature 1, or under ``rule="gumbel"`` the improved policy);
     ``outcome`` [N] (z for the position's player: +1 win, -1 loss, draw_value for a draw);
     ``root_value`` [N] float32 (q: the search's mean root value for the position's player when
-    its move was chosen, i.e. :attr:`pyaz.Search.root_value`, tree reuse included); ``player``
-    [N]; ``ply`` [N] (from the start, random opening included); ``plies_to_end`` [N];
+    its move was chosen, i.e. :attr:`pyaz.Search.root_value`, tree reuse included); ``score``
+    [N] float32 (the game's final score margin for the position's player, normalised to
+    [-1, 1] by the board's area: Othello (own - opponent discs) / n^2, Go the Tromp-Taylor
+    area margin with komi (``score()``) / n^2, clipped; 0 in games without a score, whose
+    state's ``has_score`` is False); ``player`` [N]; ``ply`` [N] (from the start, random
+    opening included); ``plies_to_end`` [N];
     ``game_id`` [N]; ``game_status`` [G] (pyaz.Status values), ``game_length`` [G],
     ``game_opening`` [G] (random plies played first, not recorded); ``full_searches`` (moves
     searched in full: one row each) and ``cheap_searches`` (moves searched cheaply under
@@ -42,6 +46,7 @@ class SelfPlayRecords:
     policy: np.ndarray
     outcome: np.ndarray
     root_value: np.ndarray
+    score: np.ndarray
     player: np.ndarray
     ply: np.ndarray
     plies_to_end: np.ndarray

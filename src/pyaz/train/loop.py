@@ -151,6 +151,10 @@ class TrainConfig:
     # training examples), cheap_simulations (0: simulations // 6) on the others; 1: off
     full_search_prob: float = 1.0
     cheap_simulations: int = 0
+    # KataGo's auxiliary score target (Wu 2019, 4.1): a score head trained on the final score
+    # margin (Othello's disc difference, Go's area score, / board area) with this loss weight;
+    # 0: no score head at all. Games with a score only (the state's has_score)
+    score_weight: float = 0.0
     curriculum: str = "none"
     parallel_games: int = 32
     threads: int = 1
@@ -198,6 +202,7 @@ class TrainConfig:
             "dirichlet_epsilon": (0.0, 1.0), "lr": (1e-12, 10.0), "l2": (0.0, 1.0),
             "c_puct": (0.0, 1e6), "dirichlet_alpha": (1e-9, 1e6), "max_minutes": (0.0, 1e7),
             "value_target_q": (0.0, 1.0), "full_search_prob": (1e-9, 1.0),
+            "score_weight": (0.0, 10.0),
         }  # fmt: skip
         for name, (bottom, top) in in_range.items():
             number = float(getattr(self, name))
@@ -224,7 +229,12 @@ class TrainConfig:
             raise ValueError("forced_playouts needs search_rule 'puct'")
         check_window_growth(self.window_growth, self.retrain_iterations)
         check_simulations_schedule(self.simulations_schedule, UPPER_BOUNDS["simulations"])
-        make(self.game, **self.game_options)  # ValueError/TypeError naming the game or option
+        state = make(self.game, **self.game_options)  # ValueError/TypeError naming the game
+        if self.score_weight > 0 and not state.has_score:
+            raise ValueError(
+                f"score_weight must be 0 for {self.game}, which has no final score (Othello "
+                f"and Go have one), got {self.score_weight}"
+            )
         self._check_curriculum()
         kind = presets.spec_kind(self.eval_opponent)
         if kind not in (*presets.BUILDERS, *presets.METHOD_PRESETS, "none"):
@@ -287,7 +297,8 @@ RESUMABLE = (
 )  # fmt: skip
 """The settings that a resumed run may change (the rest stay as the run's config.json has them):
 its length, how this machine runs it (threads, games in flight, network runtime), how often the
-same evaluation is played, and the Elo rating done once at the end. The games may differ
+same evaluation is played, and the Elo rating done once at the end (not score_weight, which
+decides whether the network has a score head). The games may differ
 from an uninterrupted run's (as with threads > 1), not what the run learns from or is measured
 against: the value targets (value_target_q, dedupe) and the schedules (lr_schedule,
 window_growth, simulations_schedule) stay, and so does the schedules' horizon, the iterations
@@ -372,6 +383,7 @@ class TrainingLoop:
             filters=config.filters,
             value_hidden=config.value_hidden,
             dropout=config.dropout,
+            score_head=config.score_weight > 0,
         )
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
@@ -427,7 +439,16 @@ class TrainingLoop:
 
     def _train_settings(self) -> TrainSettings:
         c = self.config
-        return TrainSettings(c.epochs, c.batch_size, c.lr, c.l2, c.loss, c.loss_lambda, c.augment)
+        return TrainSettings(
+            c.epochs,
+            c.batch_size,
+            c.lr,
+            c.l2,
+            c.loss,
+            c.loss_lambda,
+            c.augment,
+            score_weight=c.score_weight,
+        )
 
     # -- stages ---------------------------------------------------------------------------------
 
@@ -469,15 +490,24 @@ class TrainingLoop:
         them measured: value targets blended with the root values (``value_target_q``), then
         duplicates merged (``dedupe``: ``dedupe_share`` of the positions, ``dedupe_merged``
         of them, folded into another one's example)."""
+        planes, policy, value, _, measured = self._examples_with_score()
+        return planes, policy, value, measured
+
+    def _examples_with_score(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
+        """:meth:`_examples` with the score targets (averaged too when ``dedupe``) fourth."""
         c = self.config
         planes, policy, outcome = self.buffer.arrays()
         value = value_targets(outcome, self.buffer.root_values(), c.value_target_q)
+        score = self.buffer.scores()
         if not c.dedupe:
-            return planes, policy, value, {}
+            return planes, policy, value, score, {}
         symmetries = symmetry_ids(self.start_state) if c.augment else None
-        merged = merge_duplicates(planes, policy, value, self.start_state, symmetries)
+        merged = merge_duplicates(planes, policy, value, self.start_state, symmetries, score)
         measured = {"dedupe_share": merged.share, "dedupe_merged": merged.merged}
-        return merged.planes, merged.policy, merged.value, measured
+        assert merged.score is not None
+        return merged.planes, merged.policy, merged.value, merged.score, measured
 
     def _self_play(self, iteration: int) -> SelfPlayRecords:
         job = self._self_play_job(iteration)
@@ -491,7 +521,7 @@ class TrainingLoop:
         """``epochs`` passes over the buffer's examples (:meth:`_examples`) at the learning
         rate of ``lr_schedule``; each epoch's losses (every target) are logged."""
         c = self.config
-        planes, policy, outcome, measured = self._examples()
+        planes, policy, outcome, score, measured = self._examples_with_score()
         factor = lr_factor(c.lr_schedule, iteration, int(self.counters["schedule_horizon"]))
         self.trainer.set_lr(c.lr * factor)
         if c.lr_schedule != "constant":
@@ -501,7 +531,7 @@ class TrainingLoop:
             range(self.config.epochs), desc="training", unit="epoch", disable=not self.progress
         )
         for _ in epochs:
-            stats = self.trainer.train_epoch(planes, policy, outcome, self.rng)
+            stats = self.trainer.train_epoch(planes, policy, outcome, self.rng, score)
             self.counters["train_steps"] += stats.steps
             self.counters["epochs"] += 1
             epochs.set_postfix(loss=f"{stats.loss:.3f}")
@@ -519,15 +549,18 @@ class TrainingLoop:
         assert stats is not None
         return {**self._losses(stats), **measured}
 
-    @staticmethod
-    def _losses(stats: EpochStats) -> dict[str, float]:
-        return {
+    def _losses(self, stats: EpochStats) -> dict[str, float]:
+        """The epoch's losses as the metrics record them (``loss_score`` with a score head)."""
+        losses = {
             "loss": stats.loss,
             "loss_policy": stats.loss_policy,
             "loss_value": stats.loss_value,
             "loss_sum": stats.loss_sum,
             "loss_product": stats.loss_product,
         }
+        if self.config.score_weight > 0:
+            losses["loss_score"] = stats.loss_score
+        return losses
 
     def _search_player(
         self, net: PolicyValueNet, name: str, seed: int = 0, sampling_plies: int = 0
@@ -834,6 +867,12 @@ class TrainingLoop:
 
     def _load_checkpoint(self) -> None:
         data, buffer = read_checkpoint(self.run_dir)
+        started = data["config"].get("score_weight", 0.0)
+        if started != self.config.score_weight:  # a run saved before score_weight existed
+            raise ValueError(
+                f"{self.run_dir} was started with score_weight {started}, which a resumed run "
+                f"keeps (it decides the network's score head), got {self.config.score_weight}"
+            )
         self.best = net_from_state(data["best"])
         self.current.load_state_dict(data["current"]["state_dict"])
         self.trainer.optimizer.load_state_dict(data["optimizer"])
@@ -841,6 +880,11 @@ class TrainingLoop:
         torch.set_rng_state(data["torch_rng"])
         self.counters.update(data["counters"])
         self.buffer = ReplayBuffer.from_bytes(buffer)
+        if self.config.score_weight > 0 and not self.buffer.has_scores:
+            raise ValueError(
+                f"{self.run_dir}'s replay buffer has no score targets (an older pyaz wrote it): "
+                "score_weight must be 0"
+            )
 
 
 def load_config(path: Path) -> dict[str, Any]:

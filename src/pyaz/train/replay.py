@@ -9,6 +9,13 @@ Each position keeps its game's outcome z and the search's root value q (both for
 move there), from which :func:`pyaz.train.targets.value_targets` makes the value target. A
 buffer saved by a pyaz without root values (or records without them) gets q = z: the blended
 target is then z whatever the weight.
+
+Each position also keeps the game's final score margin for its player (the auxiliary score
+target, :class:`pyaz.SelfPlayRecords`'s ``score``; 0 in games without a score). A buffer saved by
+a pyaz without scores (or records without them) gets score 0 and ``has_scores`` False: such a
+buffer belongs to a run without a score head (``score_weight`` is fixed for a run, and a run
+with it saves the scores), so the zeros are never trained on; the training loop refuses to
+resume such a run with ``score_weight`` > 0.
 """
 
 from __future__ import annotations
@@ -31,11 +38,13 @@ class GameExperience:
     iteration: int
     game_number: int  # unique over the whole run
     root_value: np.ndarray  # q: the search's root value for the player to move (z if unknown)
+    score: np.ndarray  # the final score margin for the player to move (0 if none or unknown)
 
 
 class ReplayBuffer:
     def __init__(self) -> None:
         self.games: list[GameExperience] = []
+        self.has_scores = True  # False: loaded from an archive without scores (score 0)
 
     @property
     def num_games(self) -> int:
@@ -56,12 +65,16 @@ class ReplayBuffer:
         """Adds every game of ``records`` (a draw is dropped with chance ``drop_draw``).
 
         Returns how many games were kept. Games without recorded positions are skipped.
-        Records without ``root_value`` (from a pyaz without it) store q = z.
+        Records without ``root_value`` (from a pyaz without it) store q = z, without ``score``
+        score 0.
         """
         kept = 0
         root_value = getattr(records, "root_value", None)
         if root_value is None:
             root_value = records.outcome
+        score = getattr(records, "score", None)
+        if score is None:
+            score = np.zeros_like(records.outcome, dtype=np.float32)
         for game in range(records.num_games):
             rows = np.flatnonzero(records.game_id == game)
             is_draw = int(records.game_status[game]) == 1
@@ -75,6 +88,7 @@ class ReplayBuffer:
                     iteration,
                     first_game_number + game,
                     np.asarray(root_value[rows], dtype=np.float32),
+                    np.asarray(score[rows], dtype=np.float32),
                 )
             )
             kept += 1
@@ -110,6 +124,12 @@ class ReplayBuffer:
             raise ValueError("the buffer is empty")
         return np.concatenate([g.root_value for g in self.games])
 
+    def scores(self) -> np.ndarray:
+        """Every position's score target, in the order of :meth:`arrays`."""
+        if not self.games:
+            raise ValueError("the buffer is empty")
+        return np.concatenate([g.score for g in self.games])
+
     def to_bytes(self) -> bytes:
         """The buffer as an .npz archive (for atomic checkpoint writes)."""
         buffer = io.BytesIO()
@@ -122,7 +142,11 @@ class ReplayBuffer:
         if self.games:
             planes, policy, outcome = self.arrays()
             arrays.update(
-                planes=planes, policy=policy, outcome=outcome, root_value=self.root_values()
+                planes=planes,
+                policy=policy,
+                outcome=outcome,
+                root_value=self.root_values(),
+                score=self.scores(),
             )
         np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
         return buffer.getvalue()
@@ -130,7 +154,8 @@ class ReplayBuffer:
     @classmethod
     def from_bytes(cls, data: bytes) -> ReplayBuffer:
         """The buffer :meth:`to_bytes` wrote; one written without ``root_value`` (an older
-        pyaz) gets q = z. ValueError when the root values do not match the outcomes."""
+        pyaz) gets q = z, one without ``score`` score 0 and ``has_scores`` False. ValueError
+        when the root values or scores do not match the outcomes."""
         archive = np.load(io.BytesIO(data))
         buffer = cls()
         if len(archive["lengths"]) == 0:
@@ -143,10 +168,13 @@ class ReplayBuffer:
         )
         planes, policy, outcome = archive["planes"], archive["policy"], archive["outcome"]
         root_value = archive["root_value"] if "root_value" in archive.files else outcome
-        if root_value.shape != outcome.shape:
-            raise ValueError(
-                f"the buffer's root_value has shape {root_value.shape}, its outcome {outcome.shape}"
-            )
+        buffer.has_scores = "score" in archive.files
+        score = archive["score"] if buffer.has_scores else np.zeros_like(outcome, np.float32)
+        for name, array in (("root_value", root_value), ("score", score)):
+            if array.shape != outcome.shape:
+                raise ValueError(
+                    f"the buffer's {name} has shape {array.shape}, its outcome {outcome.shape}"
+                )
         bounds = np.concatenate([[0], np.cumsum(lengths)])
         for i in range(len(lengths)):
             rows = slice(bounds[i], bounds[i + 1])
@@ -158,6 +186,7 @@ class ReplayBuffer:
                     int(iterations[i]),
                     int(numbers[i]),
                     root_value[rows].copy(),
+                    score[rows].copy(),
                 )
             )
         return buffer

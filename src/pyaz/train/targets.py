@@ -7,7 +7,8 @@ value, and duplicate positions merged into one example.
   Quasi-optimal, and Mixed Value Targets", parts 3 and 4). w = 0 is AlphaZero's z.
 - :func:`merge_duplicates`: positions with identical planes (after the game's canonical form
   under the given symmetries) become one example with the mean policy and the mean value target
-  (the Oracle series' position averaging; 30-40% of Connect Four's training positions repeat).
+  (the Oracle series' position averaging; 30-40% of Connect Four's training positions repeat),
+  and the mean score target when there is one (a final score is the same under every symmetry).
 
 >>> import numpy as np
 >>> value_targets(np.array([1.0, -1.0]), np.array([0.2, -0.4]), 0.5)
@@ -52,6 +53,7 @@ class Merged:
     policy: np.ndarray
     value: np.ndarray
     positions: int
+    score: np.ndarray | None = None  # the mean score targets (None when none were given)
 
     @property
     def merged(self) -> int:
@@ -70,18 +72,21 @@ def merge_duplicates(
     value: np.ndarray,
     state: GameState,
     symmetries: list[int] | None = None,
+    score: np.ndarray | None = None,
 ) -> Merged:
     """One example per distinct position, with the mean policy and the mean value target of its
-    copies. Two positions are the same when their planes are equal byte for byte after the
-    canonical form: of the planes under each transform id of ``symmetries`` (the dihedral ids of
-    :mod:`pyaz.games.symmetry` that the game has, e.g. [0, 4] for Connect Four; None or [0]:
-    the planes as they are), the one with the smallest bytes; each copy's policy is turned the
-    same way before the mean. ``state`` is the game (for the policy's transform)."""
+    copies (and the mean ``score`` target when given, one per position: a final score is the
+    same under every symmetry). Two positions are the same when their planes are equal byte for
+    byte after the canonical form: of the planes under each transform id of ``symmetries`` (the
+    dihedral ids of :mod:`pyaz.games.symmetry` that the game has, e.g. [0, 4] for Connect Four;
+    None or [0]: the planes as they are), the one with the smallest bytes; each copy's policy is
+    turned the same way before the mean. ``state`` is the game (for the policy's transform)."""
     count = len(value)
-    if not len(planes) == len(policy) == count:
+    if not len(planes) == len(policy) == count or (score is not None and len(score) != count):
+        scores = "" if score is None else f" (score {len(score)})"
         raise ValueError(
             f"planes, policy and value must have one row per position, got {len(planes)}, "
-            f"{len(policy)} and {count}"
+            f"{len(policy)} and {count}{scores}"
         )
     ids = [0] if not symmetries else list(symmetries)
     variants = [planes if k == 0 else transform_planes(planes, k) for k in ids]
@@ -108,9 +113,14 @@ def merge_duplicates(
     mean_policy = np.zeros((distinct, policy.shape[1]), dtype=np.float64)
     np.add.at(mean_policy, groups, canonical_policy)
     mean_value = np.bincount(groups, weights=value.astype(np.float64), minlength=distinct)
+    mean_score = None
+    if score is not None:
+        total = np.bincount(groups, weights=score.astype(np.float64), minlength=distinct)
+        mean_score = (total / copies).astype(score.dtype)
     return Merged(
         canonical_planes[first],
         (mean_policy / copies[:, None]).astype(policy.dtype),
         (mean_value / copies).astype(value.dtype),
         count,
+        mean_score,
     )

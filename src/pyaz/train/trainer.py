@@ -7,6 +7,9 @@ Losses (p = softmax of the policy logits, v = value, pi and z the targets):
 - ``product``: lx = lp * lv
 - ``lambda``: l_lambda = lambda * lp + (1 - lambda) * lv
 and ``l2`` * sum of squared weights is added to each (seed 001 uses dropout instead: l2 = 0).
+With ``score_weight`` w > 0 (a network with a score head, a game with a score), w * ls is added
+too, ls = (s - t)^2 the score head's mean squared error against the final score margin t
+(KataGo's auxiliary score target: Wu 2019, "Accelerating Self-Play Learning in Go", 4.1).
 The optimiser is Adam (default) or SGD with ``momentum`` (seed 004's "Stochastic Gradient Descend
 algorithm with Momentum", its eq. 9 being ``plus`` with ``l2``).
 """
@@ -61,13 +64,15 @@ class TrainSettings:
     augment: bool = True  # a random dihedral symmetry per example, where the game has them
     optimizer: str = "adam"  # or "sgd": SGD with momentum (seed 004)
     momentum: float = 0.9  # SGD's momentum
+    score_weight: float = 0.0  # w of the auxiliary score loss w * ls (0: off; in [0, 10])
 
 
 @dataclass
 class EpochStats:
     """Means over an epoch's batches of the loss optimised (``loss``) and of every target of
     seed 001 whatever the one optimised (its Figs. 7-9 plot them all): lp, lv, l+ = lp + lv and
-    lx = lp * lv (both before the L2 term)."""
+    lx = lp * lv (both before the L2 term), and the score loss ls (unweighted; 0 when
+    ``score_weight`` is 0)."""
 
     loss: float
     loss_policy: float
@@ -75,6 +80,7 @@ class EpochStats:
     steps: int
     loss_sum: float = 0.0
     loss_product: float = 0.0
+    loss_score: float = 0.0
 
 
 def augment_batch(
@@ -108,6 +114,13 @@ class Trainer:
             )
         if not 0.0 <= settings.momentum < 1.0:
             raise ValueError(f"momentum must be in [0, 1), got {settings.momentum}")
+        if not 0.0 <= settings.score_weight <= 10.0:  # NaN fails too
+            raise ValueError(f"score_weight must be in [0, 10], got {settings.score_weight}")
+        if settings.score_weight > 0 and not net.config.score_head:
+            raise ValueError(
+                f"score_weight {settings.score_weight} needs a network with a score head "
+                "(NetConfig.score_head)"
+            )
         self.net = net
         self.settings = settings
         self.state = state
@@ -131,13 +144,26 @@ class Trainer:
         return sum((p**2).sum() for p in self.net.parameters() if p.dim() > 1)  # type: ignore[return-value]
 
     def train_epoch(
-        self, planes: np.ndarray, policy: np.ndarray, outcome: np.ndarray, rng: np.random.Generator
+        self,
+        planes: np.ndarray,
+        policy: np.ndarray,
+        outcome: np.ndarray,
+        rng: np.random.Generator,
+        score: np.ndarray | None = None,
     ) -> EpochStats:
-        """One pass over the examples in random order, in batches of ``batch_size``."""
+        """One pass over the examples in random order, in batches of ``batch_size``. ``score``
+        (the score targets, one per example) is needed when ``score_weight`` > 0, else unused;
+        augmentation leaves it as it is (a final score is the same under every symmetry)."""
         s = self.settings
+        if s.score_weight > 0 and (score is None or score.shape != outcome.shape):
+            shape = None if score is None else score.shape
+            raise ValueError(
+                f"score_weight {s.score_weight} needs one score target per example "
+                f"({outcome.shape}), got {shape}"
+            )
         self.net.train()
         order = rng.permutation(len(outcome))
-        totals = np.zeros(5)
+        totals = np.zeros(6)
         steps = 0
         for start in range(0, len(order), s.batch_size):
             rows = order[start : start + s.batch_size]
@@ -146,10 +172,19 @@ class Trainer:
             x, pi = planes[rows], policy[rows]
             if s.augment:
                 x, pi = augment_batch(x, pi, self.state, rng)
-            logits, value = self.net(torch.from_numpy(x))
+            ls = torch.zeros(())
+            if s.score_weight > 0:
+                assert score is not None
+                logits, value, predicted = self.net.forward_with_score(torch.from_numpy(x))
+                target = torch.from_numpy(np.asarray(score[rows], dtype=np.float32))
+                ls = ((predicted.reshape(-1) - target) ** 2).mean()
+            else:
+                logits, value = self.net(torch.from_numpy(x))
             z = torch.from_numpy(outcome[rows])
             lp, lv = loss_terms(logits, value, torch.from_numpy(pi), z)
             loss = combine(lp, lv, s.loss, s.loss_lambda)
+            if s.score_weight > 0:
+                loss = loss + s.score_weight * ls
             if s.l2 > 0:
                 loss = loss + s.l2 * self.l2_term()
             if not torch.isfinite(loss):
@@ -158,9 +193,18 @@ class Trainer:
             loss.backward()
             self.optimizer.step()
             lp_value, lv_value = lp.item(), lv.item()
-            totals += [loss.item(), lp_value, lv_value, lp_value + lv_value, lp_value * lv_value]
+            totals += [
+                loss.item(), lp_value, lv_value, lp_value + lv_value, lp_value * lv_value,
+                ls.item(),
+            ]  # fmt: skip
             steps += 1
         mean = totals / max(steps, 1)
         return EpochStats(
-            float(mean[0]), float(mean[1]), float(mean[2]), steps, float(mean[3]), float(mean[4])
+            float(mean[0]),
+            float(mean[1]),
+            float(mean[2]),
+            steps,
+            float(mean[3]),
+            float(mean[4]),
+            float(mean[5]),
         )
