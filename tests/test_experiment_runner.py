@@ -145,3 +145,32 @@ def test_repetitions_override_the_scales_and_are_part_of_the_plan(tmp_path: Path
     toy.repeated = True
     with pytest.raises(ValueError, match="repetitions=1, not 2"):
         run_experiment(toy, out, scale="short", resume=True, repetitions=2, write=lambda _: None)
+
+
+class _UnpicklableError(Exception):
+    """An exception holding an object that cannot cross processes (as TorchScript's do)."""
+
+    def __init__(self) -> None:
+        super().__init__("compiling failed", lambda: None)
+
+
+def fail_unpicklably(folder: Path) -> None:
+    """A run target that fails with :class:`_UnpicklableError`."""
+    raise _UnpicklableError
+
+
+class Failing(Toy):
+    def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
+        return [RunSpec("bad", "test_experiment_runner:fail_unpicklably", {})]
+
+
+def test_a_worker_error_that_cannot_be_pickled_still_names_the_run(tmp_path: Path) -> None:
+    out = tmp_path / "failing"
+    with pytest.raises(RuntimeError) as caught:
+        run_experiment(Failing(), out, scale="short", workers=2, write=lambda line: None)
+    message = str(caught.value)
+    assert message.startswith("run bad failed: _UnpicklableError:")
+    assert "compiling failed" in message
+    assert "traceback in" in message and "pickle" not in message
+    log = (out / "runs" / "bad" / "run.log").read_text()
+    assert "Traceback" in log and "fail_unpicklably" in log

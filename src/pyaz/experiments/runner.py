@@ -26,6 +26,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict
@@ -127,6 +128,27 @@ def execute_run(out: str, spec: RunSpec) -> float:
         folder / DONE_FILE, {"seconds": round(seconds, 1), "files": _run_files(folder)}
     )
     return seconds
+
+
+class RunFailedError(RuntimeError):
+    """A run that failed in a worker process: one line naming the run, the error and where its
+    traceback is. Built from strings only, so that it always crosses back to the parent (an
+    exception holding an unpicklable object, e.g. TorchScript's, would otherwise arrive as a
+    pickling error that hides the real one)."""
+
+
+def execute_run_in_worker(out: str, spec: RunSpec) -> float:
+    """:func:`execute_run` in a pool worker: an Exception becomes :class:`RunFailedError`, its
+    traceback written to the run's ``run.log`` first."""
+    try:
+        return execute_run(out, spec)
+    except Exception as error:
+        log = run_folder(Path(out), spec) / RUN_LOG
+        with contextlib.suppress(OSError), log.open("a", encoding="utf-8") as file:
+            traceback.print_exc(file=file)
+        raise RunFailedError(
+            f"run {spec.name} failed: {type(error).__name__}: {error} (traceback in {log})"
+        ) from None
 
 
 _PR_SET_PDEATHSIG = 1
@@ -411,7 +433,7 @@ def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Prog
         initargs=(os.getpid(),),
     ) as pool:
         futures: dict[Future[float], RunSpec] = {
-            pool.submit(execute_run, str(out), spec): spec for spec in pending
+            pool.submit(execute_run_in_worker, str(out), spec): spec for spec in pending
         }
         try:
             remaining = set(futures)
