@@ -81,7 +81,7 @@ Go.from_sgf = staticmethod(go_from_sgf)  # type: ignore[method-assign]
 # These load torch (or the engine clients) only when asked for.
 _LAZY = {
     "TorchEvaluator": ("pyaz.nets.evaluator", "TorchEvaluator"),
-    "load_model": ("pyaz.nets.loading", "load_model"),
+    "load_model": ("pyaz.nets.kinds", "load_any"),  # any kind of model file
     "make_player": ("pyaz.eval.presets", "make_player"),
 }
 

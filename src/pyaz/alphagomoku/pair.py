@@ -7,9 +7,11 @@ is to move exactly when both sides have as many stones (``Gomoku.from_text`` ref
 count). :class:`PairEvaluator` splits each batch of leaves by that colour and makes one call per
 colour, so the search's batching survives.
 
-A pair is saved as one file (:func:`save_pair`): ``{"format": PAIR_FORMAT, "black": net_state,
-"white": net_state, "single": bool, "settings": {...}}``; ``single`` marks the single-network
-ablation (one network for both colours, stored twice).
+A pair is saved as one model file of kind ``"alphagomoku-pair"`` (:func:`save_pair`, the header
+of :mod:`pyaz.nets.files` beside ``{"black": net_state, "white": net_state, "single": bool,
+"settings": {...}}``); ``single`` marks the single-network ablation (one network for both
+colours, stored twice). A pair file written before the header (``"format":
+"pyaz-alphagomoku-pair-1"``) still loads.
 """
 
 from __future__ import annotations
@@ -22,28 +24,25 @@ from typing import Any
 
 import numpy as np
 
-from pyaz.common.runlog import atomic_write_bytes
 from pyaz.games import GameState
 from pyaz.nets import PolicyValueNet, net_from_state, net_state
-from pyaz.nets.files import read_torch_file
+from pyaz.nets.files import ModelFile, read_model_file, write_model_file
 from pyaz.nets.loading import LoadedModel
 from pyaz.nets.runtimes import make_evaluator
-from pyaz.train.checkpoint import torch_bytes
 
 __all__ = [
     "BLACK",
     "PAIR_FILE",
-    "PAIR_FORMAT",
     "WHITE",
     "NetworkPair",
     "PairEvaluator",
     "load_pair",
+    "pair_from_file",
     "save_pair",
     "side_to_move",
 ]
 
 BLACK, WHITE = 0, 1
-PAIR_FORMAT = "pyaz-alphagomoku-pair-1"
 PAIR_FILE = "pair.pt"
 """The pair's file in a run folder."""
 
@@ -160,36 +159,36 @@ def _check_same_game(black: PolicyValueNet, white: PolicyValueNet, path: Path) -
 
 def save_pair(pair: NetworkPair, path: str | os.PathLike[str]) -> Path:
     """Writes ``pair`` to ``path`` atomically (a temporary file renamed); returns the path."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = {
-        "format": PAIR_FORMAT,
-        "black": net_state(pair.black),
+    black = net_state(pair.black)
+    payload = {
+        "black": black,
         "white": net_state(pair.white),
         "single": pair.single,
         "settings": dict(pair.settings),
     }
-    atomic_write_bytes(path, torch_bytes(data))
-    return path
+    options = pair.settings.get("game_options") or {"size": pair.black.config.width}
+    return write_model_file(path, "alphagomoku-pair", payload, "gomoku", options, black["config"])
 
 
 def load_pair(path: str | os.PathLike[str]) -> NetworkPair:
     """Reads a pair written by :func:`save_pair` (``path`` or a run folder holding
     :data:`PAIR_FILE`), in eval mode, running nothing from the file (see
-    :func:`~pyaz.nets.files.read_torch_file`). FileNotFoundError when missing (OSError when
+    :func:`~pyaz.nets.files.read_model_file`). FileNotFoundError when missing (OSError when
     unreadable); a one-line ValueError naming the file for a file that holds no pair (empty,
-    truncated, not a torch file, other objects) or a pair whose networks play different
-    games."""
+    truncated, not a torch file, other objects, another kind of model) or a pair whose networks
+    play different games."""
     file = Path(path)
     if file.is_dir():
         file = file / PAIR_FILE
     if not file.is_file():
         raise FileNotFoundError(f"AlphaGomoku pair {str(path)!r} not found")
-    data = read_torch_file(file, "an AlphaGomoku pair file")  # runs nothing from the file
-    if not isinstance(data, dict) or data.get("format") != PAIR_FORMAT:
-        raise ValueError(
-            f"{file} holds no AlphaGomoku network pair (written by pyaz.alphagomoku.save_pair)"
-        )
+    model = read_model_file(file, "alphagomoku-pair", what="an AlphaGomoku pair file")
+    return pair_from_file(model)
+
+
+def pair_from_file(model: ModelFile) -> NetworkPair:
+    """The pair in a model file of kind ``"alphagomoku-pair"`` (see :func:`load_pair`)."""
+    file, data = model.path, model.payload
     try:
         black = net_from_state(data["black"])
         white = black if data.get("single") else net_from_state(data["white"])

@@ -50,11 +50,10 @@ from pyaz.curling.matches import (
 )
 from pyaz.curling.net import CurlingNet, records_to_examples
 from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
-from pyaz.nets.files import read_torch_file
+from pyaz.nets.files import ModelFile, model_bytes, read_model_file
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
     read_checkpoint,
-    torch_bytes,
     write_files,
     write_iteration,
 )
@@ -385,8 +384,12 @@ class CurlingTrainingLoop:
             "config": asdict(self.config),
         }
         files = {
-            f"nets/iter-{iteration:05d}.pt": torch_bytes(
-                {"net": self.net.state_dict(), **net, "iteration": iteration}
+            f"nets/iter-{iteration:05d}.pt": model_bytes(
+                "curling",
+                {"net": self.net.state_dict(), **net, "iteration": iteration},
+                "curling",
+                {},
+                net,
             ),
             **self._latest_files(),
         }
@@ -438,11 +441,22 @@ class CurlingTrainingLoop:
 
 
 def load_curling_net(path: str | Path) -> CurlingNet:
-    """A network saved by the loop (``nets/iter-NNNNN.pt`` or ``checkpoint.pt``)."""
-    data = read_torch_file(path, "a curling network file")  # runs nothing from the file
-    config = data.get("net_config", data)
-    net = CurlingNet(int(config["channels"]), int(config["blocks"]))
-    net.load_state_dict(data["net"])
+    """A network saved by the loop (``nets/iter-NNNNN.pt``, a model file of kind ``"curling"``,
+    or ``checkpoint.pt``), in eval mode, running nothing from the file; a one-line ValueError
+    naming the file for anything else (see :func:`~pyaz.nets.files.read_model_file`)."""
+    return curling_net_from_file(read_model_file(path, "curling", what="a curling network file"))
+
+
+def curling_net_from_file(model: ModelFile) -> CurlingNet:
+    """The network in a model file of kind ``"curling"`` (see :func:`load_curling_net`)."""
+    data = model.payload
+    try:
+        config = data.get("net_config", data)
+        net = CurlingNet(int(config["channels"]), int(config["blocks"]))
+        net.load_state_dict(data["net"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+        raise ValueError(f"{model.path}: a broken curling network ({first})") from None
     net.eval()
     return net
 

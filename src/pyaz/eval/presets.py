@@ -19,7 +19,10 @@ Presets (``spec``), checked against the game of ``start_state``:
 ``model:PATH[:SIMS]``            a pyaz network with PUCT search, SIMS simulations (default
                                  100); PATH is a checkpoint file (``nets/iter-*.pt``), a run
                                  folder (its ``checkpoint.pt``'s best network and the run's
-                                 ``c_puct``/``draw_value``) or a TorchScript file
+                                 ``c_puct``/``draw_value``) or a TorchScript file; a model file
+                                 of another kind plays as its method's preset (an AlphaGomoku
+                                 pair as ``alphagomoku:PATH[:SIMS]``, a ZetaGo policy as
+                                 ``zetago-mcts:PATH[:SIMS]``, see MODEL_KIND_PRESETS)
 ``gnugo[:LEVEL]``                GNU Go over GTP (Go), level 0..10 (default 10); board size,
                                  komi, superko and suicide rules from the start state
 ``pachi[:PLAYOUTS]``             the Pachi Go engine over GTP (Go), N playouts a move (default
@@ -67,6 +70,7 @@ __all__ = [
     "BUILDERS",
     "DEFAULT_MODEL_SIMULATIONS",
     "METHOD_PRESETS",
+    "MODEL_KIND_PRESETS",
     "PRESETS_HELP",
     "PresetSpec",
     "is_external",
@@ -89,7 +93,8 @@ player presets (SPEC):
                               with SIMS simulations (default 200; gomoku)
   model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
                               PATH: a checkpoint (runs/x/nets/iter-00010.pt), a run folder
-                              (its best network) or a TorchScript file
+                              (its best network) or a TorchScript file; an AlphaGomoku pair
+                              or a ZetaGo network plays as alphagomoku:PATH / zetago-mcts:PATH
   gnugo[:LEVEL]               GNU Go over GTP (go), level 0..10 (default 10)
   pachi[:PLAYOUTS]            Pachi over GTP (go), playouts a move (default 1000); needs the
                               Pachi Go engine on PATH (Debian's 'pachi' is another program)
@@ -220,8 +225,21 @@ def _mentor(spec: _Spec) -> Player:
 
 def _model(spec: _Spec) -> Player:
     path, simulations = spec.path_and_simulations(DEFAULT_MODEL_SIMULATIONS)
-    from pyaz.nets import load_model
+    from pyaz.nets import MODEL_KINDS, load_model, model_kind, model_path
 
+    kind, game = model_kind(path)
+    if game is not None and game != str(spec.state.name):
+        raise ValueError(f"{path} is a model for {game}, not for {spec.state.name}")
+    if kind != "az":
+        preset = MODEL_KIND_PRESETS.get(kind)
+        if preset is None:
+            raise ValueError(f"{path} is {MODEL_KINDS[kind]}, which no player preset plays yet")
+        builder = _method_builder(preset)
+        assert builder is not None
+        rest = f"{model_path(path)}{spec.rest[len(path) :]}"  # the file, then :SIMS if given
+        method = _Spec(f"{preset}:{rest}", spec.state, spec.seed, spec.runtime)
+        method.text = spec.text  # the player keeps the name it was asked for
+        return builder(method)
     model = load_model(path, cached=True)
     model.check(spec.state)
     return network_player(model, simulations, name=spec.text, seed=spec.seed, runtime=spec.runtime)
@@ -293,6 +311,14 @@ METHOD_PRESETS: dict[str, str] = {
 }
 """Presets built by a seed method's subpackage (kind -> ``module:function``), imported when first
 asked for: the methods sit above this layer, so it names them instead of importing them."""
+
+MODEL_KIND_PRESETS: dict[str, str] = {
+    "alphagomoku-pair": "alphagomoku",
+    "zetago-policy": "zetago-mcts",
+}
+"""The preset that ``model:PATH`` uses for a model file of each method kind (see
+:data:`pyaz.nets.files.MODEL_KINDS`; a curling network has none: curling is not a
+:class:`~pyaz.games.GameState` game yet)."""
 
 
 def _method_builder(kind: str) -> Callable[[_Spec], Player] | None:

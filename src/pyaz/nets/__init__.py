@@ -1,6 +1,8 @@
-"""The networks layer: policy-value networks (:mod:`pyaz.nets.model`), the one loader of model
-files (:func:`load_model`), the one reader of torch files, which runs nothing from them
-(:func:`read_torch_file`), and the evaluators that run a network for the search on an
+"""The networks layer: policy-value networks (:mod:`pyaz.nets.model`), the one model file
+format (:mod:`pyaz.nets.files`: a header with the kind, game, architecture and pyaz version
+beside the payload), the loader of AlphaZero networks (:func:`load_model`) and of any kind
+(:func:`load_any`, ``pyaz.load_model``), the one reader of torch files, which runs nothing
+from them (:func:`read_torch_file`), and the evaluators that run a network for the search on an
 inference runtime (:mod:`pyaz.nets.runtimes`: ONNX Runtime by default on a CPU, TorchScript,
 OpenVINO)."""
 
@@ -13,7 +15,16 @@ if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getatt
     from pyaz.nets.evaluator import (
         TorchEvaluator,
     )
-    from pyaz.nets.files import read_torch_file
+    from pyaz.nets.files import (
+        MODEL_KINDS,
+        ModelFile,
+        model_bytes,
+        model_header,
+        read_model_file,
+        read_torch_file,
+        write_model_file,
+    )
+    from pyaz.nets.kinds import load_any, model_kind, model_path
     from pyaz.nets.loading import (
         CHECKPOINT_FILE,
         RUN_CONFIG_FILE,
@@ -24,6 +35,7 @@ if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getatt
         load_model,
         load_net,
         model_file,
+        net_file_bytes,
         run_config,
         run_dir_of,
     )
@@ -54,6 +66,16 @@ if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getatt
 _WHERE: dict[str, str] = {
     "TorchEvaluator": "pyaz.nets.evaluator",
     "read_torch_file": "pyaz.nets.files",
+    "MODEL_KINDS": "pyaz.nets.files",
+    "ModelFile": "pyaz.nets.files",
+    "model_bytes": "pyaz.nets.files",
+    "model_header": "pyaz.nets.files",
+    "read_model_file": "pyaz.nets.files",
+    "write_model_file": "pyaz.nets.files",
+    "load_any": "pyaz.nets.kinds",
+    "model_kind": "pyaz.nets.kinds",
+    "model_path": "pyaz.nets.kinds",
+    "net_file_bytes": "pyaz.nets.loading",
     "CHECKPOINT_FILE": "pyaz.nets.loading",
     "RUN_CONFIG_FILE": "pyaz.nets.loading",
     "TORCHSCRIPT_FILE": "pyaz.nets.loading",
@@ -88,12 +110,14 @@ __all__ = [
     "ARCHITECTURES",
     "CHECKPOINT_FILE",
     "DEFAULT_RUNTIME",
+    "MODEL_KINDS",
     "PRESETS",
     "RUNTIMES",
     "RUN_CONFIG_FILE",
     "TORCHSCRIPT_FILE",
     "AzgNet",
     "LoadedModel",
+    "ModelFile",
     "NetConfig",
     "OnnxEvaluator",
     "OpenVinoEvaluator",
@@ -103,18 +127,26 @@ __all__ = [
     "TorchEvaluator",
     "check_network",
     "is_torchscript",
+    "load_any",
     "load_model",
     "load_net",
     "make_evaluator",
+    "model_bytes",
     "model_file",
+    "model_header",
+    "model_kind",
+    "model_path",
     "net_config_for",
+    "net_file_bytes",
     "net_from_state",
     "net_state",
+    "read_model_file",
     "read_torch_file",
     "run_config",
     "run_dir_of",
     "to_torchscript",
     "torchscript_bytes",
+    "write_model_file",
 ]
 
 

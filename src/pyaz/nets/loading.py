@@ -10,7 +10,7 @@ import itertools
 import json
 import os
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,8 +20,8 @@ import torch
 from torch import nn
 
 from pyaz.games import GameState
-from pyaz.nets.files import read_torch_file
-from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state
+from pyaz.nets.files import ModelFile, model_bytes, read_model_file
+from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state, net_state
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
 
 CHECKPOINT_FILE = "checkpoint.pt"
@@ -246,11 +246,15 @@ def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
     e.g. ``best.torchscript.pt``). The run's settings come from the ``config.json`` of its run
     folder (:func:`run_config`) over the config inside ``checkpoint.pt``.
 
-    Nothing in the file is executed: a torch file is read by :func:`read_torch_file`
-    (``weights_only=True``: tensors and plain values only; a pickle that would call a function
-    is refused), and a TorchScript archive by ``torch.jit.load``, whose restricted unpickler
-    builds no Python globals (only tensors and TorchScript types) and whose code is TorchScript
-    (torch operators), not Python.
+    The file may carry the model header (:func:`~pyaz.nets.files.read_model_file`; its game
+    and game options join the settings) or not (written before it); a file of another kind
+    (an AlphaGomoku pair, a ZetaGo or curling network) is a ValueError naming both kinds.
+
+    Nothing in the file is executed: a torch file is read by
+    :func:`~pyaz.nets.files.read_torch_file` (``weights_only=True``: tensors and plain values
+    only; a pickle that would call a function is refused), and a TorchScript archive by
+    ``torch.jit.load``, whose restricted unpickler builds no Python globals (only tensors and
+    TorchScript types) and whose code is TorchScript (torch operators), not Python.
 
     Raises FileNotFoundError for a missing file or a folder that is not a run folder, OSError
     when it cannot be read at all, and a one-line ValueError naming the file for a file that
@@ -258,50 +262,60 @@ def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
     TorchScript archive). A saved iteration that is not an integer >= 0 is ignored (None).
     """
     file = model_file(path)
+    if is_torchscript(file):
+        return _read_torchscript(file)
+    return model_from_file(read_model_file(file, "az", what="a pyaz network file"))
+
+
+def _read_torchscript(file: Path) -> LoadedModel:
+    try:
+        module = torch.jit.load(str(file), map_location="cpu")
+    except Exception as error:  # torch raises RuntimeError and others for a broken archive
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        detail = lines[0][:200] if lines else type(error).__name__
+        raise ValueError(
+            f"{file} is not a pyaz network file: a broken TorchScript archive ({detail})"
+        ) from None
+    module.eval()
+    return LoadedModel(module, None, run_config(file) or {}, file)
+
+
+def model_from_file(model: ModelFile) -> LoadedModel:
+    """The network of an ``"az"`` model file read by :func:`~pyaz.nets.files.read_model_file`
+    (see :func:`_read_model`)."""
+    file, data = model.path, model.payload
+    state: Any = data
     embedded: dict[str, Any] = {}
     iteration: Any = None
-    module: nn.Module
-    if is_torchscript(file):
-        try:
-            module = torch.jit.load(str(file), map_location="cpu")
-        except Exception as error:  # torch raises RuntimeError and others for a broken archive
-            lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-            detail = lines[0][:200] if lines else type(error).__name__
-            raise ValueError(
-                f"{file} is not a pyaz network file: a broken TorchScript archive ({detail})"
-            ) from None
-        config = None
-    else:
-        data = read_torch_file(file, "a pyaz network file")
-        state = data
-        if isinstance(data, dict) and isinstance(data.get("net"), dict):  # nets/iter-*.pt
-            state = data["net"]
-            iteration = data.get("iteration")
-        elif isinstance(data, dict) and isinstance(data.get("best"), dict):  # checkpoint.pt
-            state = data["best"]
-            counters = data.get("counters")
-            iteration = counters.get("iteration") if isinstance(counters, dict) else None
-            if isinstance(data.get("config"), dict):
-                embedded = dict(data["config"])
-        if not (
-            isinstance(state, dict)
-            and isinstance(state.get("config"), dict)
-            and isinstance(state.get("state_dict"), dict)
-        ):
-            raise ValueError(
-                f"{file} holds no pyaz network (expected its config and weights, as "
-                "nets/iter-*.pt, checkpoint.pt or a net_state file)"
-            )
-        try:
-            net = net_from_state(state)
-        except (TypeError, ValueError, RuntimeError) as error:
-            raise ValueError(
-                f"{file}: the network's config and weights do not go together ({error})"
-            ) from None
-        module, config = net, net.config
-    module.eval()
+    if model.header is not None:
+        embedded = {key: model.header[key] for key in ("game", "game_options")}
+    if isinstance(data.get("net"), dict):  # nets/iter-*.pt
+        state = data["net"]
+        iteration = data.get("iteration")
+    elif isinstance(data.get("best"), dict):  # checkpoint.pt
+        state = data["best"]
+        counters = data.get("counters")
+        iteration = counters.get("iteration") if isinstance(counters, dict) else None
+        if isinstance(data.get("config"), dict):
+            embedded.update(data["config"])
+    if not (
+        isinstance(state, dict)
+        and isinstance(state.get("config"), dict)
+        and isinstance(state.get("state_dict"), dict)
+    ):
+        raise ValueError(
+            f"{file} holds no pyaz network (expected its config and weights, as "
+            "nets/iter-*.pt, checkpoint.pt or a net_state file)"
+        )
+    try:
+        net = net_from_state(state)
+    except (TypeError, ValueError, RuntimeError) as error:
+        raise ValueError(
+            f"{file}: the network's config and weights do not go together ({error})"
+        ) from None
+    net.eval()
     settings = {**embedded, **(run_config(file) or {})}
-    return LoadedModel(module, config, settings, file, _iteration(iteration))
+    return LoadedModel(net, net.config, settings, file, _iteration(iteration))
 
 
 def _iteration(value: Any) -> int | None:
@@ -311,6 +325,21 @@ def _iteration(value: Any) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     return None
+
+
+def net_file_bytes(
+    net: PolicyValueNet,
+    game: str,
+    game_options: Mapping[str, Any] | None = None,
+    iteration: int | None = None,
+) -> bytes:
+    """A network file (as ``nets/iter-*.pt``: ``{"net": net_state, "iteration": k}``) with the
+    model header of kind ``"az"`` for ``game`` and ``game_options``, which :func:`load_model`
+    and ``pyaz.load_model`` read."""
+    payload: dict[str, Any] = {"net": net_state(net)}
+    if iteration is not None:
+        payload["iteration"] = int(iteration)
+    return model_bytes("az", payload, game, game_options, payload["net"]["config"])
 
 
 def load_net(path: str | os.PathLike[str]) -> PolicyValueNet:

@@ -55,13 +55,13 @@ from pyaz.nets import (
     torchscript_bytes,
 )
 from pyaz.nets.evaluator import TorchEvaluator
+from pyaz.nets.loading import net_file_bytes
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
 from pyaz.search import SelfPlay, SelfPlayRecords
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
     read_checkpoint,
-    torch_bytes,
     write_files,
     write_iteration,
 )
@@ -849,8 +849,8 @@ class TrainingLoop:
             "config": asdict(self.config),
         }
         files = {
-            f"nets/iter-{iteration:05d}.pt": torch_bytes(
-                {"net": net_state(self.best), "iteration": iteration}
+            f"nets/iter-{iteration:05d}.pt": net_file_bytes(
+                self.best, self.config.game, self.config.game_options, iteration
             ),
             **self._latest_files(),
         }

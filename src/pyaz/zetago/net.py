@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from pyaz._core import Go
-from pyaz.nets.files import read_torch_file
+from pyaz.nets.files import ModelFile, read_model_file, write_model_file
 
 __all__ = [
     "PolicyNet",
@@ -36,6 +36,7 @@ __all__ = [
     "load_network",
     "load_transfer_source",
     "masked_logits",
+    "network_from_file",
     "num_policy_actions",
     "save_network",
 ]
@@ -337,8 +338,10 @@ PolicyNet = SmallPolicyNet | TransferNet
 
 
 def save_network(net: PolicyNet, path: str | Path) -> None:
-    """Writes ``net`` (its description and weights) to ``path`` (a torch file)."""
-    torch.save({"zetago": net.describe(), "state_dict": net.state_dict()}, Path(path))
+    """Writes ``net`` (its description and weights) to ``path`` atomically: a model file of
+    kind ``"zetago-policy"`` for Go on its board size (see :mod:`pyaz.nets.files`)."""
+    payload = {"zetago": net.describe(), "state_dict": net.state_dict()}
+    write_model_file(path, "zetago-policy", payload, "go", {"size": net.size}, net.describe())
 
 
 def _build(described: dict[str, Any]) -> PolicyNet:
@@ -354,20 +357,23 @@ def _build(described: dict[str, Any]) -> PolicyNet:
 
 def load_network(path: str | Path) -> PolicyNet:
     """The network saved at ``path`` by :func:`save_network` (in eval mode), running nothing
-    from the file (see :func:`~pyaz.nets.files.read_torch_file`). FileNotFoundError when
-    missing; a one-line ValueError naming the file for a file that holds no ZetaGo network."""
+    from the file (see :func:`~pyaz.nets.files.read_model_file`; a file written before the
+    model header loads too). FileNotFoundError when missing; a one-line ValueError naming the
+    file for a file that holds no ZetaGo network."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no ZetaGo network at {path}")
-    saved = read_torch_file(path, "a ZetaGo network file")
-    if not isinstance(saved, dict) or "zetago" not in saved:
-        raise ValueError(f"{path} is not a ZetaGo network (saved by pyaz.zetago.save_network)")
+    return network_from_file(read_model_file(path, "zetago-policy", what="a ZetaGo network file"))
+
+
+def network_from_file(model: ModelFile) -> PolicyNet:
+    """The network in a model file of kind ``"zetago-policy"`` (see :func:`load_network`)."""
     try:
-        net = _build(saved["zetago"])
-        net.load_state_dict(saved["state_dict"])
+        net = _build(model.payload["zetago"])
+        net.load_state_dict(model.payload["state_dict"])
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError) as error:
         first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
-        raise ValueError(f"{path}: a broken ZetaGo network ({first})") from None
+        raise ValueError(f"{model.path}: a broken ZetaGo network ({first})") from None
     net.eval()
     return net
 
