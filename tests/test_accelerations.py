@@ -138,7 +138,11 @@ def test_every_technique_is_a_valid_training_setting_at_every_scale() -> None:
         specs = experiment.runs(scale)  # validates every run's TrainConfig
         assert len(specs) == 2 * experiment.repetitions(scale)
         configs = specs[0].kwargs["configs"]
-        assert list(configs) == [BASELINE, *TECHNIQUES, ALL]
+        connect4 = [t for t in TECHNIQUES if t != "score-head"]  # Connect Four has no score
+        assert list(configs) == [BASELINE, *connect4, ALL] and "score_weight" not in configs[ALL]
+        othello = specs[1].kwargs["configs"]
+        assert list(othello) == [BASELINE, *TECHNIQUES, ALL]
+        assert othello["score-head"]["score_weight"] == othello[ALL]["score_weight"] == 0.5
         assert configs["lr-onecycle"]["iterations"] == HORIZONS[scale]["connect4"]
         assert configs[BASELINE]["iterations"] >= HORIZONS[scale]["connect4"]
         assert "forced_playouts" not in configs[ALL] and configs[ALL]["dedupe"] is True

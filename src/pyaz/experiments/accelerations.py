@@ -9,7 +9,8 @@ settings it changes, as data) is added to the baseline one at a time, and ``all`
 together, each with the value it uses alone (:func:`combine`; a technique that cannot join
 the ones before it, by :data:`INCOMPATIBLE` or by giving a setting another value, is left out
 of ``all`` and the report says so). ``--option techniques=a,b`` runs a subset (``all`` is
-then their combination), ``--option tracks=connect4`` one track.
+then their combination), ``--option tracks=connect4`` one track. A technique that a track's game
+does not have (the score head on Connect Four, :data:`TRACKS_OF`) is left out of that track.
 
 **Two tracks.** (a) Connect Four 6x6, scored by agreement with exact play
 (``eval_opponent="perfect"``: the network's search player's share of value-keeping moves on a
@@ -123,6 +124,8 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     "window-growth": {"window_growth": [4, 2]},
     # MiniZero's progressive simulation: 25, 50, then 100 simulations in self-play
     "progressive-sims": {"simulations_schedule": [25, 50, 100], "iterations": HORIZON},
+    # KataGo's auxiliary score target (Wu 2019, 4.1): the final disc difference, weight 0.5
+    "score-head": {"score_weight": 0.5},
 }
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""
@@ -136,6 +139,10 @@ INCOMPATIBLE: dict[tuple[str, str], str] = {
     ("gumbel-16", "forced-playouts"): _GUMBEL_FORCED,
 }
 """Pairs of techniques that cannot run together, and why: ``all`` keeps the first of each."""
+
+TRACKS_OF: dict[str, tuple[str, ...]] = {"score-head": ("othello",)}
+"""Techniques that only some tracks' games have (Connect Four has no score): the others run on
+every track."""
 
 BASELINE = "baseline"
 ALL = "all"
@@ -375,11 +382,12 @@ class AccelerationsExperiment(Experiment):
     costs = {  # noqa: RUF012
         "short": "Connect Four 5x4 and Othello 6x6, the baseline, 2 techniques and all, 3 "
         "iterations each: about 15 seconds on 2 cores (CI)",
-        "cpu": "12 configurations (baseline, 10 techniques, all) x 2 repetitions: Connect Four "
-        "6x6 at 12 minutes a run (2.4 hours a repetition) and Othello 8x8 at 15 (3 hours), so "
-        "about 11 hours of run time; with --workers 2 (two runs at once, one core each) about 6 "
-        "hours; then the final matches against gtp-rhino levels 1 and 3 (1,920 games at 0.2 "
-        "and 0.9 s a game: about 20 minutes)",
+        "cpu": "the baseline, every technique its game has (10 on Connect Four, 11 on "
+        "Othello) and all, x 2 repetitions: Connect Four 6x6 at 12 minutes a run (2.4 hours a "
+        "repetition) and Othello 8x8 at 15 (3.25 hours), so about 11.3 hours of run time; with "
+        "--workers 2 (two runs at once, one core each) about 6 hours; then the final matches "
+        "against gtp-rhino levels 1 and 3 (2,080 games at 0.2 and 0.9 s a game: about 20 "
+        "minutes)",
         "full": "the same at 30 minutes a Connect Four run and 60 an Othello one, 3 "
         "repetitions: about 54 hours of run time, 30 with --workers 2",
     }
@@ -393,44 +401,51 @@ class AccelerationsExperiment(Experiment):
     def scale_repetitions(self, scale: str) -> int:
         return {"short": 1, "cpu": 2, "full": 3}[scale]
 
-    def techniques(self, scale: str) -> list[str]:
-        """The techniques run at ``scale`` (``--option techniques``, else the scale's own)."""
+    def techniques(self, scale: str, track: str | None = None) -> list[str]:
+        """The techniques run at ``scale`` (``--option techniques``, else the scale's own); with
+        ``track``, those its game has (:data:`TRACKS_OF`)."""
         text = self.options.get("techniques")
         if text is not None:
-            return _names(text, list(TECHNIQUES), "technique")
-        return list(SHORT_TECHNIQUES) if scale == "short" else list(TECHNIQUES)
+            names = _names(text, list(TECHNIQUES), "technique")
+        else:
+            names = list(SHORT_TECHNIQUES) if scale == "short" else list(TECHNIQUES)
+        if track is None:
+            return names
+        return [name for name in names if track in TRACKS_OF.get(name, (track,))]
 
     def tracks(self) -> list[str]:
         """The tracks run (``--option tracks``, else both)."""
         text = self.options.get("tracks")
         return list(TRACKS) if text is None else _names(text, TRACKS, "track")
 
-    def labels(self, scale: str) -> list[str]:
-        """The configurations of each track: the baseline, the techniques, and ``all``."""
-        techniques = self.techniques(scale)
+    def labels(self, scale: str, track: str | None = None) -> list[str]:
+        """The configurations of ``track`` (None: of any track): the baseline, the techniques,
+        and ``all``."""
+        techniques = self.techniques(scale, track)
         return [BASELINE, *techniques, *([ALL] if len(techniques) > 1 else [])]
 
-    def overrides(self, label: str, scale: str) -> dict[str, Any]:
-        """What configuration ``label`` changes from the baseline (``all``: :func:`combine`)."""
+    def overrides(self, label: str, scale: str, track: str | None = None) -> dict[str, Any]:
+        """What configuration ``label`` changes from the baseline (``all``: :func:`combine` of
+        ``track``'s techniques)."""
         if label == BASELINE:
             return {}
         if label == ALL:
-            return combine(self.techniques(scale))[0]
+            return combine(self.techniques(scale, track))[0]
         return dict(TECHNIQUES[label])
 
     def config(self, track: str, label: str, scale: str, seed: int) -> dict[str, Any]:
         """The settings of one run: the track's baseline with ``label``'s changes."""
         values = {**SETTINGS[scale][track], "seed": seed}
-        for key, value in self.overrides(label, scale).items():
+        for key, value in self.overrides(label, scale, track).items():
             values[key] = HORIZONS[scale][track] if value == HORIZON else value
         return values
 
     def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
         specs = []
-        labels = self.labels(scale)
         for rep in range(self.repetitions(scale)):
             rep_seed = seed * 100 + rep
             for track in self.tracks():
+                labels = self.labels(scale, track)
                 configs = {label: self.config(track, label, scale, rep_seed) for label in labels}
                 for label, config in configs.items():
                     try:
@@ -462,7 +477,10 @@ class AccelerationsExperiment(Experiment):
         sections = [_introduction(scale, self.repetitions(scale), summary["techniques"], left_out)]
         for track in self.tracks():
             specs = [spec for spec in runs if spec.group == track]
-            result, section = _report_track(out, track, specs, labels, scale, seed)
+            track_labels = self.labels(scale, track)
+            result, section = _report_track(out, track, specs, track_labels, scale, seed)
+            if ALL in track_labels:
+                result["all"] = self.overrides(ALL, scale, track)
             summary["tracks"][track] = result
             sections.append(section)
         summary["verdict"] = _verdict(summary)
