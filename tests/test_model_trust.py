@@ -255,6 +255,7 @@ def test_every_zetago_file_loads_weights_only_and_resumes(tmp_path: Path) -> Non
     assert resumed.iteration == 1 and len(resumed.buffer) == count > 0
     np.testing.assert_array_equal(resumed.buffer.planes[:count], trainer.buffer.planes[:count])
     np.testing.assert_array_equal(resumed.buffer.legal[:count], trainer.buffer.legal[:count])
+    resumed.close()  # the run holds its folder's lock until it ends or is closed
     old = torch.load(folder / "checkpoint.pt", weights_only=True)
     old["buffer"] = {
         k: v.numpy() if isinstance(v, torch.Tensor) else v for k, v in old["buffer"].items()

@@ -22,11 +22,12 @@ c ||theta||^2 (``l2``), with Adam (the default) or the paper's SGD with momentum
 (``optimizer="sgd"``, ``momentum``): measured on 9x9, SGD's value head stays saturated after
 phase 1 (whose black targets are all z = 1) and stops learning, Adam's recovers.
 
-:func:`train_alphagomoku` runs it in a folder: ``pair.pt`` (the strongest pair),
-``metrics.jsonl`` (one record per round and iteration), ``progress.json`` (what is done, for
-resuming after a kill: a resumed run continues at the next round or iteration, from the saved
-pair, with the replay buffer of phase 3 saved along, but neither the optimiser's state nor the
-mentor games of earlier imitation rounds) and ``config.json``.
+:func:`train_alphagomoku` runs it in a folder (:class:`AlphaGomokuRun`, a
+:class:`~pyaz.common.run.TrainingRun`): ``checkpoint.pt`` (committed after every step: phase 1,
+each imitation round, each self-play iteration), ``pair.pt`` (the strongest pair),
+``metrics.jsonl`` (one record per step), ``progress.json`` (the phases done and their times) and
+``config.json``. A folder of a pyaz before the run framework (``progress.json`` without
+``checkpoint.pt``) is refused with what to do.
 """
 
 from __future__ import annotations
@@ -51,18 +52,21 @@ from pyaz.alphagomoku.data import (
 )
 from pyaz.alphagomoku.pair import BLACK, PAIR_FILE, WHITE, NetworkPair, load_pair, save_pair
 from pyaz.alphagomoku.players import pair_player
-from pyaz.common.runlog import atomic_write_bytes
+from pyaz.common.faults import fault_point
+from pyaz.common.folder_lock import FolderLock
+from pyaz.common.run import TrainingRun, atomic_write_with
+from pyaz.common.runlog import write_json_atomic
 from pyaz.eval import arena
 from pyaz.eval.players import MentorPlayer, check_mentor_game
 from pyaz.nets import PolicyValueNet, net_config_for
+from pyaz.nets.files import read_torch_file
 from pyaz.search import SelfPlay
+from pyaz.train.checkpoint import torch_bytes
 from pyaz.train.trainer import OPTIMIZERS, Trainer, TrainSettings
 
 __all__ = ["AlphaGomokuConfig", "AlphaGomokuRun", "train_alphagomoku"]
 
 PROGRESS_FILE = "progress.json"
-METRICS_FILE = "metrics.jsonl"
-BUFFER_FILE = "buffer.npz"
 
 
 @dataclass
@@ -148,35 +152,57 @@ class AlphaGomokuConfig:
             )
 
 
-class AlphaGomokuRun:
-    """Runs an :class:`AlphaGomokuConfig` in ``folder`` (resuming what is there)."""
+class AlphaGomokuRun(TrainingRun):
+    """Runs an :class:`AlphaGomokuConfig` in ``folder``, a
+    :class:`~pyaz.common.run.TrainingRun` (its lock, resume and commit rules). Its steps are
+    phase 1, each imitation round, each self-play iteration; every step is committed, and every
+    record carries its ``step`` (the ``iteration`` of a self-play record counts phase 3 alone).
 
-    def __init__(self, config: AlphaGomokuConfig, folder: Path, progress: bool = False) -> None:
+    A resumed run (``resume``; None: when the folder holds a checkpoint) continues from its last
+    step with the pair, the optimisers' and random generators' states, the replay buffer and the
+    mentor games saved: phases 1 and 3 go on as the uninterrupted run would (with one thread),
+    phase 2 with the mentor's games and matches, which depend on its time limit. ``iterations``,
+    ``torch_threads`` and ``eval_games`` may change on resume, nothing else."""
+
+    RESUMABLE = ("iterations", "torch_threads", "eval_games")
+    STEP_KEY = "step"
+    NAME = "alphagomoku"
+
+    def __init__(
+        self,
+        config: AlphaGomokuConfig,
+        folder: Path,
+        progress: bool = False,
+        resume: bool | None = None,
+        lock: FolderLock | None = None,
+    ) -> None:
         config.validate()
         self.config = config
-        self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.progress_bar = progress
+        folder = Path(folder)
+        _refuse_an_old_folder(folder)
         self.state = Gomoku(config.size, 5, True)
         check_mentor_game(self.state, "AlphaGomoku")
         torch.manual_seed(config.seed)
         torch.set_num_threads(config.torch_threads)
         self.rng = np.random.default_rng(config.seed)
-        self.done: dict[str, Any] = {"phase": 0, "round": 0, "iteration": 0, "times": {}}
-        saved = self.folder / PROGRESS_FILE
-        if saved.exists():
-            self.done = json.loads(saved.read_text())
-            self.pair = load_pair(self.folder / PAIR_FILE)
-            self.pair.black.train()
-            self.pair.white.train()
-        else:
-            net = PolicyValueNet(net_config_for(self.state, config.net))
-            self.pair = NetworkPair.fresh(net, single=not config.double)
+        self.done: dict[str, Any] = {
+            "phase": 0 if config.curriculum else 2, "round": 0, "iteration": 0, "times": {},
+            "imitation_stopped": False,
+        }  # fmt: skip
+        net = PolicyValueNet(net_config_for(self.state, config.net))
+        self.pair = NetworkPair.fresh(net, single=not config.double)
         self.pair.settings = self._settings()
-        (self.folder / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
         self.trainers = self._trainers()
-        self.mentor_examples: list[Examples] = []
-        self.buffer: list[tuple[int, Examples]] = self._read_buffer()
+        self.mentor_examples: list[tuple[int, Examples]] = []
+        self.buffer: list[tuple[int, Examples]] = []
+        self._mentor: GomokuMentor | None = None
+        super().__init__(folder, asdict(config), resume, progress, lock)
+
+    @classmethod
+    def from_settings(
+        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
+    ) -> AlphaGomokuRun:
+        return cls(_config_from(settings), folder, progress, resume=True, lock=lock)
 
     def _settings(self) -> dict[str, Any]:
         c = self.config
@@ -198,46 +224,74 @@ class AlphaGomokuRun:
         colours = [BLACK] if self.pair.single else [BLACK, WHITE]
         return {k: Trainer(self.pair.net(k), settings, self.state) for k in colours}
 
-    # -- bookkeeping ------------------------------------------------------------------------
+    # -- the run's steps and files ------------------------------------------------------------
 
-    def _log(self, record: dict[str, Any]) -> None:
-        with (self.folder / METRICS_FILE).open("a") as out:
-            out.write(json.dumps(record) + "\n")
-        if self.progress_bar:
-            print(" | ".join(f"{k} {_short(v)}" for k, v in record.items()))
+    def _next(self) -> str | None:
+        """The next step's kind: "basic", "imitation", "selfplay", or None when done."""
+        if self.done["phase"] < 1:
+            return "basic"
+        if self.done["phase"] < 2:
+            return "imitation"
+        return "selfplay" if self.done["iteration"] < self.config.iterations else None
 
-    def _commit(self, **done: Any) -> None:
-        """Saves the pair, then the progress (the commit point)."""
-        save_pair(self.pair, self.folder / PAIR_FILE)
-        self.done.update(done)
-        atomic_write_bytes(self.folder / PROGRESS_FILE, json.dumps(self.done, indent=2).encode())
+    def finished(self) -> bool:
+        return self._next() is None
+
+    def total_steps(self) -> int:
+        """At most: imitation may stop before its last round."""
+        c = self.config
+        return (1 + c.imitation_rounds if c.curriculum else 0) + c.iterations
+
+    def run_step(self, step: int) -> list[dict[str, Any]]:
+        stage = self._next()
+        if stage == "basic":
+            return [self.phase1()]
+        if stage == "imitation":
+            return [self.imitation_round()]
+        return [self.selfplay_iteration()]
+
+    def write_latest(self) -> None:
+        """``pair.pt`` (the strongest pair) and ``progress.json`` (the phases' progress and
+        times, for reports)."""
+        atomic_write_with(self.folder / PAIR_FILE, lambda path: save_pair(self.pair, path))
+        write_json_atomic(self.folder / PROGRESS_FILE, {**self.done, "step": self.step})
+
+    def state_bytes(self) -> bytes:
+        return torch_bytes(
+            {
+                "step": self.step,
+                "done": self.done,
+                "nets": [net.state_dict() for net in self.pair.nets()],
+                "optimizers": [t.optimizer.state_dict() for t in self.trainers.values()],
+                "rng": self.rng.bit_generator.state,
+                "torch_rng": torch.get_rng_state(),
+                "buffer": _pack(self.buffer),
+                "mentor": _pack(self.mentor_examples),
+            }
+        )
+
+    def restore(self, path: Path) -> int:
+        saved = read_torch_file(path, "an AlphaGomoku training checkpoint")  # runs nothing
+        try:
+            for net, state in zip(self.pair.nets(), saved["nets"], strict=True):
+                net.load_state_dict(state)
+            for trainer, state in zip(self.trainers.values(), saved["optimizers"], strict=True):
+                trainer.optimizer.load_state_dict(state)
+            self.rng.bit_generator.state = saved["rng"]
+            torch.set_rng_state(saved["torch_rng"])
+            self.buffer = _unpack(saved["buffer"])
+            self.mentor_examples = _unpack(saved["mentor"])
+            self.done = dict(saved["done"])
+            return int(saved["step"])
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+            raise ValueError(
+                f"{path} is not an AlphaGomoku training checkpoint ({first})"
+            ) from None
 
     def _add_time(self, phase: str, seconds: float) -> None:
-        times = self.done.setdefault("times", {})
+        times = self.done["times"]
         times[phase] = float(times.get(phase, 0.0)) + seconds
-
-    def _read_buffer(self) -> list[tuple[int, Examples]]:
-        path = self.folder / BUFFER_FILE
-        if not path.exists():
-            return []
-        data = np.load(path)
-        iterations = data["iteration"]
-        whole = Examples(data["planes"], data["policy"], data["outcome"], data["player"])
-        buffer = []
-        for k in sorted(set(iterations.tolist())):
-            rows = np.flatnonzero(iterations == k)
-            buffer.append((int(k), whole.rows(rows)))
-        return buffer
-
-    def _write_buffer(self) -> None:
-        if not self.buffer:
-            return
-        whole = Examples.concat([e for _, e in self.buffer])
-        iterations = np.concatenate([np.full(len(e), k) for k, e in self.buffer])
-        path = self.folder / BUFFER_FILE
-        with path.with_suffix(".tmp.npz").open("wb") as out:
-            np.savez(out, iteration=iterations, **whole.arrays())  # type: ignore[arg-type]
-        path.with_suffix(".tmp.npz").replace(path)
 
     # -- training ---------------------------------------------------------------------------
 
@@ -252,6 +306,7 @@ class AlphaGomokuRun:
             name = "both" if self.pair.single else ("black" if colour == BLACK else "white")
             for _ in range(epochs):
                 stats = trainer.train_epoch(mine.planes, mine.policy, mine.outcome, self.rng)
+                fault_point("train-epoch")
             losses[f"{name}_loss_policy"] = stats.loss_policy
             losses[f"{name}_loss_value"] = stats.loss_value
         for net in self.pair.nets():
@@ -274,123 +329,160 @@ class AlphaGomokuRun:
         player = self._player(pair or self.pair, "alphagomoku", seed)
         mentor = MentorPlayer(c.eval_mentor_ms, seed=seed, name=f"mentor:{c.eval_mentor_ms:g}")
         return arena.play_match(
-            player, mentor, games, self.state, progress=self.progress_bar, seed=seed
+            player, mentor, games, self.state, progress=self.progress, seed=seed
         )
 
     # -- phases -----------------------------------------------------------------------------
 
-    def phase1(self) -> None:
+    def phase1(self) -> dict[str, Any]:
+        """Phase 1 (IV-B): the generated attack and defence positions."""
         c = self.config
         began = time.perf_counter()
         examples = basic_positions(c.size, c.basic_positions, seed=c.seed)
         losses = self.train(examples, c.basic_epochs) if c.basic_epochs else {}
         self._add_time("basic", time.perf_counter() - began)
-        self._log({"kind": "basic", "positions": len(examples), **losses})
-        self._commit(phase=1)
+        self.done["phase"] = 1 if c.imitation_rounds else 2
+        return {"kind": "basic", "positions": len(examples), **losses}
 
-    def phase2(self) -> None:
+    def imitation_round(self) -> dict[str, Any]:
+        """One round of phase 2 (IV-C): mentor games, training on all of them so far, a match
+        against the mentor; the phase ends when the pair scores ``imitation_stop_score`` or the
+        rounds run out."""
         c = self.config
-        mentor = GomokuMentor(time_ms=c.mentor_ms, randomness=c.mentor_randomness, seed=c.seed)
-        while self.done["round"] < c.imitation_rounds:
-            round_number = int(self.done["round"]) + 1
-            began = time.perf_counter()
-            examples, games = mentor_games(
-                c.size, c.imitation_games, mentor, c.value_decay,
-                opening_plies=2, seed=c.seed * 1000 + round_number,
+        if self._mentor is None:
+            self._mentor = GomokuMentor(
+                time_ms=c.mentor_ms, randomness=c.mentor_randomness, seed=c.seed
+            )
+        round_number = int(self.done["round"]) + 1
+        began = time.perf_counter()
+        examples, games = mentor_games(
+            c.size, c.imitation_games, self._mentor, c.value_decay,
+            opening_plies=2, seed=c.seed * 1000 + round_number,
+        )  # fmt: skip
+        self.mentor_examples.append((round_number, examples))
+        mentor = Examples.concat([e for _, e in self.mentor_examples])
+        losses = self.train(mentor, c.imitation_epochs)
+        record: dict[str, Any] = {
+            "kind": "imitation", "round": round_number, "mentor_games": len(games),
+            "distinct_mentor_games": len({tuple(g) for g in games}),
+            "positions": len(examples), **losses,
+        }  # fmt: skip
+        stop = False
+        if c.imitation_eval_games:
+            result = self.mentor_match(c.imitation_eval_games, seed=c.seed * 1000 + round_number)
+            record.update(
+                vs_mentor_score=result.score, vs_mentor_games=result.n,
+                vs_mentor_distinct_games=result.distinct_games,
             )  # fmt: skip
-            self.mentor_examples.append(examples)
-            losses = self.train(Examples.concat(self.mentor_examples), c.imitation_epochs)
-            record: dict[str, Any] = {
-                "kind": "imitation", "round": round_number, "mentor_games": len(games),
-                "distinct_mentor_games": len({tuple(g) for g in games}),
-                "positions": len(examples), **losses,
-            }  # fmt: skip
-            stop = False
-            if c.imitation_eval_games:
-                result = self.mentor_match(
-                    c.imitation_eval_games, seed=c.seed * 1000 + round_number
-                )
-                record.update(
-                    vs_mentor_score=result.score, vs_mentor_games=result.n,
-                    vs_mentor_distinct_games=result.distinct_games,
-                )  # fmt: skip
-                stop = result.score >= c.imitation_stop_score
-            self._add_time("imitation", time.perf_counter() - began)
-            self._log(record)
-            self._commit(round=round_number, imitation_stopped=stop)
-            if stop:
-                break
-        self._commit(phase=2)
+            stop = result.score >= c.imitation_stop_score
+        self._add_time("imitation", time.perf_counter() - began)
+        self.done.update(round=round_number, imitation_stopped=stop)
+        if stop or round_number >= c.imitation_rounds:
+            self.done["phase"] = 2
+        return record
 
-    def phase3(self) -> None:
+    def selfplay_iteration(self) -> dict[str, Any]:
+        """One iteration of phase 3 (IV-D): self-play, training on the buffer with the
+        symmetries, the evaluation step against the strongest pair so far."""
         c = self.config
-        while self.done["iteration"] < c.iterations:
-            iteration = int(self.done["iteration"]) + 1
-            began = time.perf_counter()
-            records = SelfPlay(
-                self.state, simulations=c.simulations, parallel_games=c.parallel_games,
-                sampling_plies=c.sampling_plies, temperature=1.0, c_puct=c.c_puct,
-                dirichlet_epsilon=c.dirichlet_epsilon, value_decay=c.value_decay,
-                seed=c.seed * 1_000_003 + iteration,
-            ).play(c.episodes, self.pair.evaluator(), progress=self.progress_bar)  # fmt: skip
-            selfplay_s = time.perf_counter() - began
-            self.buffer.append((iteration, selfplay_examples(records, c.value_decay)))
-            self.buffer = self.buffer[-c.buffer_iterations :]
-            data = with_symmetries(Examples.concat([e for _, e in self.buffer]), self.state)
-            best = self.pair.clone()
-            losses = self.train(data, c.epochs)
-            record: dict[str, Any] = {
-                "kind": "iteration", "iteration": iteration, "games": records.num_games,
-                "positions": records.num_positions,
-                "mean_game_length": float(records.game_length.mean()),
-                "black_wins": int((records.game_status == 2).sum()),
-                "white_wins": int((records.game_status == 3).sum()),
-                "training_examples": len(data), "time_selfplay": selfplay_s, **losses,
-            }  # fmt: skip
-            if c.gate_games:
-                seed = c.seed * 1_000_003 + iteration
-                trained = self._player(self.pair, "trained", 2 * seed, c.sampling_plies)
-                strongest = self._player(best, "strongest", 2 * seed + 1, c.sampling_plies)
-                result = arena.play_match(trained, strongest, c.gate_games, self.state, seed=seed)
-                accepted = result.score > 0.5
-                if not accepted:  # discard the trained pair, keep the strongest
-                    for mine, kept in zip(self.pair.nets(), best.nets(), strict=True):
-                        mine.load_state_dict(kept.state_dict())
-                record.update(
-                    gate_score=result.score, gate_games=result.n,
-                    gate_distinct_games=result.distinct_games, accepted=int(accepted),
-                )  # fmt: skip
-            self._add_time("selfplay", time.perf_counter() - began)
-            record["elapsed_s"] = sum(self.done["times"].values())
-            self._log(record)
-            self._write_buffer()
-            self._commit(iteration=iteration)
-        self._commit(phase=3)
-
-    def run(self) -> dict[str, Any]:
-        """Runs what is left of the three phases; returns the progress record."""
-        if self.config.curriculum:
-            if self.done["phase"] < 1:
-                self.phase1()
-            if self.done["phase"] < 2:
-                self.phase2()
-        self.phase3()  # goes on while iterations are left (a longer run resumes here)
-        return dict(self.done)
+        iteration = int(self.done["iteration"]) + 1
+        began = time.perf_counter()
+        records = SelfPlay(
+            self.state, simulations=c.simulations, parallel_games=c.parallel_games,
+            sampling_plies=c.sampling_plies, temperature=1.0, c_puct=c.c_puct,
+            dirichlet_epsilon=c.dirichlet_epsilon, value_decay=c.value_decay,
+            seed=c.seed * 1_000_003 + iteration,
+        ).play(c.episodes, self.pair.evaluator(), progress=self.progress)  # fmt: skip
+        fault_point("self-play")
+        selfplay_s = time.perf_counter() - began
+        self.buffer.append((iteration, selfplay_examples(records, c.value_decay)))
+        self.buffer = self.buffer[-c.buffer_iterations :]
+        data = with_symmetries(Examples.concat([e for _, e in self.buffer]), self.state)
+        best = self.pair.clone()
+        losses = self.train(data, c.epochs)
+        record: dict[str, Any] = {
+            "kind": "iteration", "iteration": iteration, "games": records.num_games,
+            "positions": records.num_positions,
+            "mean_game_length": float(records.game_length.mean()),
+            "black_wins": int((records.game_status == 2).sum()),
+            "white_wins": int((records.game_status == 3).sum()),
+            "training_examples": len(data), "time_selfplay": selfplay_s, **losses,
+        }  # fmt: skip
+        if c.gate_games:
+            seed = c.seed * 1_000_003 + iteration
+            trained = self._player(self.pair, "trained", 2 * seed, c.sampling_plies)
+            strongest = self._player(best, "strongest", 2 * seed + 1, c.sampling_plies)
+            result = arena.play_match(trained, strongest, c.gate_games, self.state, seed=seed)
+            accepted = result.score > 0.5
+            if not accepted:  # discard the trained pair, keep the strongest
+                for mine, kept in zip(self.pair.nets(), best.nets(), strict=True):
+                    mine.load_state_dict(kept.state_dict())
+            record.update(
+                gate_score=result.score, gate_games=result.n,
+                gate_distinct_games=result.distinct_games, accepted=int(accepted),
+            )  # fmt: skip
+            fault_point("gate")
+        self._add_time("selfplay", time.perf_counter() - began)
+        record["elapsed_s"] = sum(self.done["times"].values())
+        self.done["iteration"] = iteration
+        if iteration >= c.iterations:
+            self.done["phase"] = 3
+        return record
 
 
-def _short(value: Any) -> str:
-    return f"{value:.3g}" if isinstance(value, float) else str(value)
+def _refuse_an_old_folder(folder: Path) -> None:
+    """ValueError for a run folder of a pyaz before the run framework (progress.json, no
+    checkpoint), which cannot be resumed."""
+    progress = folder / PROGRESS_FILE
+    if not progress.exists() or (folder / TrainingRun.CHECKPOINT).exists():
+        return
+    try:
+        new = "step" in json.loads(progress.read_bytes())
+    except (OSError, ValueError):
+        new = False
+    if not new:
+        raise ValueError(
+            f"{folder} holds an AlphaGomoku run of an older pyaz ({PROGRESS_FILE} without "
+            f"{TrainingRun.CHECKPOINT}), which cannot be resumed: keep its {PAIR_FILE} and "
+            "start the run again in another folder"
+        )
+
+
+def _pack(parts: list[tuple[int, Examples]]) -> dict[str, torch.Tensor]:
+    """Numbered examples (the buffer's iterations, the mentor's rounds) as tensors."""
+    if not parts:
+        return {}
+    whole = Examples.concat([e for _, e in parts])
+    numbers = np.concatenate([np.full(len(e), k, dtype=np.int64) for k, e in parts])
+    return {"number": torch.from_numpy(numbers)} | {
+        k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in whole.arrays().items()
+    }
+
+
+def _unpack(packed: dict[str, torch.Tensor]) -> list[tuple[int, Examples]]:
+    if not packed:
+        return []
+    arrays = {k: v.numpy() for k, v in packed.items()}
+    numbers = arrays["number"]
+    whole = Examples(arrays["planes"], arrays["policy"], arrays["outcome"], arrays["player"])
+    return [(int(k), whole.rows(np.flatnonzero(numbers == k))) for k in np.unique(numbers)]
 
 
 def train_alphagomoku(folder: Path, config: dict[str, Any]) -> None:
     """An AlphaGomoku run in ``folder`` with the :class:`AlphaGomokuConfig` fields ``config``
     (the experiments' run target; resumes what the folder holds)."""
-    AlphaGomokuRun(AlphaGomokuConfig(**config), Path(folder)).run()
+    AlphaGomokuRun(AlphaGomokuConfig(**config), Path(folder)).run()  # resumes what is there
 
 
 def read_config(folder: Path) -> AlphaGomokuConfig:
     """The :class:`AlphaGomokuConfig` of the run in ``folder``."""
-    return AlphaGomokuConfig(**json.loads((Path(folder) / "config.json").read_text()))
+    return _config_from(json.loads((Path(folder) / "config.json").read_text()))
+
+
+def _config_from(settings: dict[str, Any]) -> AlphaGomokuConfig:
+    """The config of a run's settings (config.json holds ``method`` too)."""
+    names = {item.name for item in fields(AlphaGomokuConfig)}
+    return AlphaGomokuConfig(**{k: v for k, v in settings.items() if k in names})
 
 
 def evaluate_against_mentor(

@@ -179,13 +179,14 @@ def open_run(
     checkpoint_name: str = "checkpoint.pt",
     resumable: Collection[str] = (),
     lock: FolderLock | None = None,
+    key: str = "iteration",
 ) -> RunLog:
     """Opens a training run's folder: refuses a folder that holds a run unless ``resume``; on
     resume refuses settings that differ from the run's config.json other than ``resumable``
     (:func:`check_resume_settings`), calls ``load_checkpoint()`` (which restores the loop and
-    returns the iteration it saved) and drops the metrics written after that iteration (saying
-    on stderr which damaged lines went); writes ``config.json``; returns the open
-    :class:`RunLog`.
+    returns the iteration it saved) and drops the metrics written after that iteration (their
+    ``key``; saying on stderr which damaged lines went); writes ``config.json``; returns the
+    open :class:`RunLog`.
 
     The folder is locked first (:func:`lock_run_folder`): a folder that another process uses
     is refused with :class:`~pyaz.common.folder_lock.FolderInUseError`. ``lock``: a lock on
@@ -214,7 +215,7 @@ def open_run(
             print(f"note: {note}", file=sys.stderr)
         with warnings.catch_warnings():  # damaged_lines said it
             warnings.simplefilter("ignore")
-            truncate_after(run_dir, iteration)
+            truncate_after(run_dir, iteration, key)
         remove_networks_after(run_dir, iteration)
         write_json_atomic(saved, dict(config))
         return RunLog(run_dir, lock=held if lock is None else None)
@@ -351,11 +352,11 @@ def remove_networks_after(run_dir: str | os.PathLike[str], iteration: int) -> in
     return removed
 
 
-def truncate_after(run_dir: str | os.PathLike[str], iteration: int) -> int:
-    """Drop the records whose ``iteration`` is greater than ``iteration``; return how many.
+def truncate_after(run_dir: str | os.PathLike[str], iteration: int, key: str = "iteration") -> int:
+    """Drop the records whose ``key`` is greater than ``iteration``; return how many.
 
     For resuming from the checkpoint of iteration ``iteration``: metrics written after it would
-    otherwise appear twice. Records without an ``iteration`` key are kept. ``metrics.jsonl`` is
+    otherwise appear twice. Records without ``key`` are kept. ``metrics.jsonl`` is
     rewritten atomically (a half-written last line goes too) and ``metrics.csv`` regenerated.
     Call it while no :class:`RunLog` is open on the folder, or use :meth:`RunLog.truncate_after`.
     """
@@ -363,7 +364,7 @@ def truncate_after(run_dir: str | os.PathLike[str], iteration: int) -> int:
     if not (run_dir / JSONL_NAME).exists():
         return 0
     records = read_metrics(run_dir)
-    kept = [r for r in records if not _after(r.get("iteration"), iteration)]
+    kept = [r for r in records if not _after(r.get(key), iteration)]
     atomic_write_bytes(run_dir / JSONL_NAME, b"".join(_json_line(r) for r in kept))
     _write_csv(run_dir / CSV_NAME, kept)
     return len(records) - len(kept)

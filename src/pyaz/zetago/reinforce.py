@@ -18,9 +18,8 @@ the pool, which starts with the initial network.
 from __future__ import annotations
 
 import copy
-import json
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -28,19 +27,25 @@ import numpy as np
 import torch
 
 from pyaz._core import Go
+from pyaz.common.faults import fault_point
+from pyaz.common.folder_lock import FolderLock
+from pyaz.common.run import TrainingRun, atomic_write_with
 from pyaz.games.symmetry import transform_board, transform_planes
 from pyaz.nets.files import read_torch_file
+from pyaz.train.checkpoint import torch_bytes
 from pyaz.zetago.net import (
     PolicyNet,
     check_board_size,
     encode_planes,
     legal_policy_mask,
+    load_network,
     masked_logits,
     save_network,
 )
 from pyaz.zetago.play import play_games
 
 LOG_PROB_FLOOR = -7.0  # log(0.0009): see reinforce_loss
+NET_FILE = "net.pt"
 
 __all__ = [
     "OpponentPool",
@@ -258,16 +263,33 @@ class ReinforceConfig:
             raise ValueError(f"learning_rate must be > 0, got {self.learning_rate}")
 
 
-class ReinforceTrainer:
-    """Trains ``net`` by REINFORCE self-play (see the module docstring) in ``folder``: the run's
-    ``config.json``, ``metrics.jsonl`` (one record per iteration), ``checkpoint.pt`` (resumable)
-    and ``net.pt`` (the latest network, :func:`pyaz.zetago.net.load_network`)."""
+class ReinforceTrainer(TrainingRun):
+    """Trains ``net`` by REINFORCE self-play (see the module docstring) in ``folder``, a
+    :class:`~pyaz.common.run.TrainingRun` (its lock, resume and commit rules): the run's
+    ``config.json`` (the :class:`ReinforceConfig` fields and ``network``, the network's
+    description), ``metrics.jsonl`` (one record per iteration), ``checkpoint.pt`` (every
+    ``checkpoint_every`` iterations and after the last) and ``net.pt`` (the latest committed
+    network, :func:`pyaz.zetago.net.load_network`).
 
-    def __init__(self, net: PolicyNet, config: ReinforceConfig, folder: str | Path) -> None:
+    A resumed run (``resume``; None: when the folder holds a checkpoint) continues exactly as the
+    uninterrupted run would (the networks, optimiser, pool, buffer and random state are saved):
+    ``iterations`` and ``checkpoint_every`` may change, nothing else."""
+
+    RESUMABLE = ("iterations", "checkpoint_every")
+    NAME = "zetago"
+
+    def __init__(
+        self,
+        net: PolicyNet,
+        config: ReinforceConfig,
+        folder: str | Path,
+        resume: bool | None = None,
+        progress: bool = False,
+        lock: FolderLock | None = None,
+    ) -> None:
         if config.baseline and not net.has_value:
             raise ValueError("baseline=True needs a network with a value head (value_head=True)")
-        self.net, self.config, self.folder = net, config, Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.net, self.config = net, config
         parameters = [p for p in net.parameters() if p.requires_grad]
         if config.optimizer == "adam":
             self.optimizer: torch.optim.Optimizer = torch.optim.Adam(
@@ -276,74 +298,81 @@ class ReinforceTrainer:
         else:
             self.optimizer = torch.optim.SGD(parameters, lr=config.learning_rate)
         self.pool = OpponentPool(config.pool_capacity)
+        self.pool.add(net)  # the pool starts with the initial network
         self.buffer = ReplayBuffer(net.size, config.buffer_capacity)
         self.rng = np.random.default_rng(config.seed)
-        self.iteration = 0
         self.episodes = 0
         self.elapsed = 0.0
-        if not self._resume():
-            self.pool.add(net)  # the pool starts with the initial network
-            (self.folder / "config.json").write_text(
-                json.dumps({"reinforce": asdict(self.config), "network": net.describe()}, indent=2)
-                + "\n"
+        settings = {**asdict(config), "network": net.describe()}
+        super().__init__(folder, settings, resume, progress, lock)
+
+    @property
+    def iteration(self) -> int:
+        """The iterations done."""
+        return self.step
+
+    @classmethod
+    def from_settings(
+        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
+    ) -> ReinforceTrainer:
+        """The run in ``folder`` resumed with ``settings``; its network is rebuilt from the
+        folder's ``net.pt`` (its weights then come from the checkpoint)."""
+        if not (folder / NET_FILE).exists():
+            raise ValueError(
+                f"{folder} holds no network to resume from ({NET_FILE}): its run committed "
+                "nothing; start it again with its settings, or in another folder"
             )
+        names = {item.name for item in fields(ReinforceConfig)}
+        config = ReinforceConfig(**{k: v for k, v in settings.items() if k in names})
+        net = load_network(folder / NET_FILE)
+        return cls(net, config, folder, resume=True, progress=progress, lock=lock)
 
-    def _resume(self) -> bool:
-        path = self.folder / "checkpoint.pt"
-        if not path.exists():
-            return False
-        saved = read_torch_file(path, "a ZetaGo training checkpoint")  # runs nothing from it
-        self.net.load_state_dict(saved["net"])
-        self.optimizer.load_state_dict(saved["optimizer"])
-        self.pool.load(self.net, saved["pool"])
-        self.buffer.load(saved["buffer"])
-        self.rng = np.random.default_rng()
-        self.rng.bit_generator.state = saved["rng"]
-        self.iteration, self.episodes, self.elapsed = (
-            saved["iteration"],
-            saved["episodes"],
-            saved["elapsed"],
+    @classmethod
+    def upgrade_settings(cls, saved: dict[str, Any]) -> dict[str, Any]:
+        """Before the run framework config.json held ``{"reinforce": {...}, "network": {...}}``."""
+        old = saved.get("reinforce")
+        if isinstance(old, dict):
+            return {**old, "network": saved.get("network")}
+        return saved
+
+    def total_steps(self) -> int:
+        return self.config.iterations
+
+    def should_checkpoint(self) -> bool:
+        return self.step % self.config.checkpoint_every == 0
+
+    def write_latest(self) -> None:
+        atomic_write_with(self.folder / NET_FILE, lambda path: save_network(self.net, path))
+
+    def state_bytes(self) -> bytes:
+        return torch_bytes(
+            {
+                "net": self.net.state_dict(),
+                "optimizer": self.optimizer.state_dict(),
+                "pool": self.pool.state(),
+                "buffer": self.buffer.state(),
+                "rng": self.rng.bit_generator.state,
+                "iteration": self.step,
+                "episodes": self.episodes,
+                "elapsed": self.elapsed,
+            }
         )
-        metrics = self.folder / "metrics.jsonl"
-        if metrics.exists():  # drop the records of iterations after the checkpoint
-            kept = [
-                line
-                for line in metrics.read_text().splitlines()
-                if line and json.loads(line)["iteration"] <= self.iteration
-            ]
-            metrics.write_text("".join(f"{line}\n" for line in kept))
-        return True
 
-    def _checkpoint(self) -> None:
-        saved = {
-            "net": self.net.state_dict(),
-            "optimizer": self.optimizer.state_dict(),
-            "pool": self.pool.state(),
-            "buffer": self.buffer.state(),
-            "rng": self.rng.bit_generator.state,
-            "iteration": self.iteration,
-            "episodes": self.episodes,
-            "elapsed": self.elapsed,
-        }
-        torch.save(saved, self.folder / "checkpoint.tmp")
-        (self.folder / "checkpoint.tmp").replace(self.folder / "checkpoint.pt")
-        save_network(self.net, self.folder / "net.pt")
+    def restore(self, path: Path) -> int:
+        saved = read_torch_file(path, "a ZetaGo training checkpoint")  # runs nothing from it
+        try:
+            self.net.load_state_dict(saved["net"])
+            self.optimizer.load_state_dict(saved["optimizer"])
+            self.pool.load(self.net, saved["pool"])
+            self.buffer.load(saved["buffer"])
+            self.rng.bit_generator.state = saved["rng"]
+            self.episodes, self.elapsed = int(saved["episodes"]), float(saved["elapsed"])
+            return int(saved["iteration"])
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+            raise ValueError(f"{path} is not a ZetaGo training checkpoint ({first})") from None
 
-    def run(self) -> list[dict[str, Any]]:
-        """Runs the iterations left; returns their metrics records."""
-        records = []
-        while self.iteration < self.config.iterations:
-            records.append(self.step())
-            if (
-                self.iteration % self.config.checkpoint_every == 0
-                or self.iteration == self.config.iterations
-            ):
-                self._checkpoint()
-        if not (self.folder / "net.pt").exists():
-            self._checkpoint()
-        return records
-
-    def step(self) -> dict[str, Any]:
+    def run_step(self, step: int) -> list[dict[str, Any]]:
         """One iteration: the games against a pool opponent, the buffer, the gradient steps."""
         started = time.perf_counter()
         config = self.config
@@ -358,6 +387,7 @@ class ReinforceTrainer:
             seed=int(self.rng.integers(2**63)),
             allow_resign=config.allow_resign,
         )
+        fault_point("self-play")
         self.buffer.add(games.planes, games.legal, games.action, games.reward)
         learner_colour = np.array([0 if g % 2 == 0 else 1 for g in range(config.games)])
         scores = games.score_for(learner_colour)
@@ -381,12 +411,12 @@ class ReinforceTrainer:
             losses.append(parts["policy_loss"])
             values.append(parts["value_loss"])
         self.net.eval()
-        self.iteration += 1
+        fault_point("train-epoch")
         self.elapsed += time.perf_counter() - started
         max_probability, top_action = empty_board_max_probability(self.net)
         record = {
             "kind": "iteration",
-            "iteration": self.iteration,
+            "iteration": step,
             "episodes": self.episodes,
             "opponent": opponent_index,
             "pool_size": len(self.pool),
@@ -402,9 +432,7 @@ class ReinforceTrainer:
             "top_action": top_action,
             "elapsed_s": self.elapsed,
         }
-        with (self.folder / "metrics.jsonl").open("a") as handle:
-            handle.write(json.dumps(record) + "\n")
-        return record
+        return [record]
 
 
 def _gradient_norm(net: PolicyNet) -> float:

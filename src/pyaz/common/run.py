@@ -1,0 +1,287 @@
+"""One base for the training loops: the run folder, its settings, resume, checkpoints, metrics,
+fault points and progress, so that a loop keeps only its method (in the spirit of
+stable-baselines3's ``BaseAlgorithm``, which owns the logger, saving and the learning loop for
+every algorithm).
+
+A subclass builds its state (networks, optimisers, buffers, random generators), then calls
+``TrainingRun.__init__`` last, which
+
+1. takes the folder's lock (:class:`~pyaz.common.folder_lock.FolderInUseError` when another
+   process, or another run in this one, holds it);
+2. refuses to replace another run: a folder that holds a checkpoint is only resumed
+   (FileExistsError otherwise), and resuming, or starting again in a folder whose run
+   committed nothing, checks every setting but those in :attr:`TrainingRun.RESUMABLE` against
+   the folder's config.json (a ValueError naming each that differs), so config.json is never
+   overwritten by a different run;
+3. on resume restores the last checkpoint (:meth:`TrainingRun.restore`), drops the metrics
+   records of later steps (damaged lines said on stderr), and rewrites the latest files
+   (:meth:`TrainingRun.write_latest`), which a kill may have left one step ahead;
+4. writes config.json and, for a new run, commits step 0 (the initial state, unless
+   :attr:`TrainingRun.INITIAL_CHECKPOINT` is False), so that a run killed before its first step
+   resumes from its folder alone (:meth:`TrainingRun.from_folder`).
+
+:meth:`TrainingRun.run` then plays the steps (:meth:`TrainingRun.advance`) until
+:meth:`TrainingRun.finished`, then :meth:`TrainingRun.finish`. A step is the method's work
+(:meth:`TrainingRun.run_step`), the fault point ``step``, its records appended to
+metrics.jsonl (and CSV and TensorBoard, :class:`~pyaz.common.runlog.RunLog`) each with the step
+under :attr:`TrainingRun.STEP_KEY`, then a checkpoint when :meth:`TrainingRun.should_checkpoint`
+says so and after the last step: the latest files, then the checkpoint's bytes
+(:meth:`TrainingRun.state_bytes`) written atomically (temporary file, fsync, rename), which is
+the commit point. A run killed anywhere resumes from its last commit and repeats what came after,
+logging nothing twice. One progress bar counts the steps (tqdm; off with ``progress=False``),
+with one summary line per step.
+
+common/ stays free of torch: the subclass turns its state into bytes and back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+from tqdm import tqdm
+
+from pyaz.common.faults import fault_point
+from pyaz.common.folder_lock import FolderLock
+from pyaz.common.runlog import (
+    CONFIG_NAME,
+    atomic_write_bytes,
+    check_resume_settings,
+    lock_run_folder,
+    open_run,
+    read_run_config,
+)
+
+__all__ = ["TrainingRun", "atomic_write_with"]
+
+
+def atomic_write_with(path: str | os.PathLike[str], write: Callable[[Path], object]) -> Path:
+    """Writes ``path`` atomically (see :func:`~pyaz.common.runlog.atomic_write_bytes`) with
+    ``write(temporary)``, a function that writes a file at the path it is given (such as
+    ``torch.save`` or a model's save function). Returns ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        write(temporary)
+        atomic_write_bytes(path, temporary.read_bytes())
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+    return path
+
+
+class TrainingRun:
+    """A training run in a folder (see the module docstring). Subclasses set the class
+    attributes and implement :meth:`run_step`, :meth:`total_steps`, :meth:`state_bytes`,
+    :meth:`restore` and :meth:`from_settings`; the other hooks have defaults."""
+
+    RESUMABLE: ClassVar[tuple[str, ...]] = ("iterations",)
+    """The settings a resumed run may change; every other one stays as config.json has it."""
+    STEP_KEY: ClassVar[str] = "iteration"
+    """The key of every metrics record that holds its step (records of later steps than the
+    checkpoint's are dropped on resume)."""
+    CHECKPOINT: ClassVar[str] = "checkpoint.pt"
+    INITIAL_CHECKPOINT: ClassVar[bool] = True
+    """Whether a new run commits step 0 (its initial state) when it opens; a loop whose initial
+    state follows from its settings alone may do without."""
+    NAME: ClassVar[str] = "training"
+    """The method: config.json's ``method`` (a folder of one method is not resumed by another)
+    and the progress bar's label."""
+
+    def __init__(
+        self,
+        folder: str | os.PathLike[str],
+        settings: Mapping[str, Any],
+        resume: bool | None = None,
+        progress: bool = True,
+        lock: FolderLock | None = None,
+    ) -> None:
+        """Opens the run in ``folder`` with ``settings`` (JSON values: what config.json keeps,
+        with ``method``, the class's :attr:`NAME`).
+        ``resume``: continue the run the folder holds (None: when it holds a checkpoint).
+        ``lock``: a lock on ``folder`` that the caller holds and releases; without it the run
+        holds its own until :meth:`close` (or the end of :meth:`run`)."""
+        self.folder = Path(folder)
+        self.settings = {"method": self.NAME, **settings}
+        self.progress = progress
+        self.step = 0
+        self._bar: Any = None  # the progress bar, from the first step on
+        self._own_lock = lock is None
+        self._lock = lock_run_folder(self.folder) if lock is None else lock.acquire()
+        try:
+            checkpoint = self.folder / self.CHECKPOINT
+            if resume is None:
+                resume = checkpoint.exists()
+            if (self.folder / CONFIG_NAME).exists() and (resume or not checkpoint.exists()):
+                saved = self.upgrade_settings(read_run_config(self.folder))
+                check_resume_settings(self.folder, saved, self.settings, self.RESUMABLE)
+            restored = False
+
+            def load() -> int:
+                nonlocal restored
+                restored = True
+                self.step = self.restore(checkpoint)
+                self.write_latest()
+                return self.step
+
+            self.log = open_run(
+                self.folder, self.settings, resume, load, self.CHECKPOINT, self.RESUMABLE,
+                self._lock, key=self.STEP_KEY,
+            )  # fmt: skip
+            if not restored and self.INITIAL_CHECKPOINT:
+                self.save_checkpoint()  # step 0: the run resumes from here on
+        except BaseException:
+            self._release()
+            raise
+
+    # -- what a subclass implements ------------------------------------------------------------
+
+    @classmethod
+    def from_settings(
+        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
+    ) -> Self:
+        """The run in ``folder`` resumed with ``settings`` (config.json's, some changed)."""
+        raise NotImplementedError
+
+    def total_steps(self) -> int | None:
+        """The steps of the whole run, for the progress bar and the default :meth:`finished`
+        (None: not known in advance)."""
+        raise NotImplementedError
+
+    def run_step(self, step: int) -> list[dict[str, Any]]:
+        """Does step ``step`` (the method); returns its metrics records (each with a ``kind``).
+        Calls :func:`~pyaz.common.faults.fault_point` at its stages."""
+        raise NotImplementedError
+
+    def state_bytes(self) -> bytes:
+        """Everything a resumed run needs, as the checkpoint's bytes (the step included)."""
+        raise NotImplementedError
+
+    def restore(self, path: Path) -> int:
+        """Restores the state from the checkpoint at ``path``; returns its step. A damaged
+        or foreign checkpoint is a one-line ValueError naming ``path``."""
+        raise NotImplementedError
+
+    def finished(self) -> bool:
+        """Whether no step is left (default: :meth:`total_steps` are done)."""
+        total = self.total_steps()
+        return total is not None and self.step >= total
+
+    def should_checkpoint(self) -> bool:
+        """Whether to commit after this step (default: after every step; always after the last
+        one)."""
+        return True
+
+    def write_latest(self) -> None:
+        """Writes the files derived from the current state (the latest network, ...), each
+        atomically; called before every checkpoint and on resume."""
+
+    @classmethod
+    def upgrade_settings(cls, saved: dict[str, Any]) -> dict[str, Any]:
+        """The settings of a config.json that an older pyaz wrote, as this one writes them."""
+        return saved
+
+    def summary(self, records: list[dict[str, Any]]) -> str:
+        """The progress line of a step."""
+        return " | ".join(
+            f"{key} {value:.3g}" if isinstance(value, float) else f"{key} {value}"
+            for record in records
+            for key, value in record.items()
+            if key != "wall_time"
+        )
+
+    # -- the run -------------------------------------------------------------------------------
+
+    @classmethod
+    def from_folder(
+        cls,
+        folder: str | os.PathLike[str],
+        progress: bool = False,
+        lock: FolderLock | None = None,
+        **changes: Any,
+    ) -> Self:
+        """The run in ``folder`` resumed with exactly its saved settings (config.json), but
+        ``changes``: a change to a setting outside :attr:`RESUMABLE` is a ValueError naming it,
+        and so is a setting the run does not have. A folder without a run, or with a run of
+        another method, is a ValueError that says so."""
+        folder = Path(folder)
+        saved = cls.upgrade_settings(read_run_config(folder))
+        method = saved.get("method", cls.NAME)
+        if method != cls.NAME:
+            raise ValueError(f"{folder} holds a {method} run, not a {cls.NAME} one")
+        unknown = sorted(changes.keys() - saved.keys())
+        if unknown:
+            raise ValueError(f"{folder}: the run has no setting {', '.join(unknown)}")
+        return cls.from_settings(folder, {**saved, **changes}, progress, lock)
+
+    def save_checkpoint(self) -> None:
+        """Commits the current state: the latest files, then the checkpoint."""
+        self.write_latest()
+        atomic_write_bytes(self.folder / self.CHECKPOINT, self.state_bytes())
+
+    def advance(self) -> list[dict[str, Any]] | None:
+        """Plays the next step, logs its records and commits it when due; returns the records
+        logged, or None when no step was left. Loops that share a machine can alternate
+        steps."""
+        if self.finished():
+            return None
+        if self._bar is None:
+            self._bar = tqdm(
+                total=self.total_steps(), initial=self.step, desc=self.NAME, unit="step",
+                disable=not self.progress,
+            )  # fmt: skip
+        records = self.run_step(self.step + 1)
+        self.step += 1
+        fault_point("step")
+        logged = [self._log(record) for record in records]
+        if self.should_checkpoint() or self.finished():
+            self.save_checkpoint()
+        self._bar.update(1)
+        if self.progress:
+            self._bar.write(self.summary(records))
+        return logged
+
+    def finish(self) -> None:
+        """After the last step (default: nothing), before the log closes."""
+
+    def run(self) -> list[dict[str, Any]]:
+        """Plays the steps left (:meth:`advance`), then :meth:`finish`; returns the records
+        logged. The log is closed (and the run's own lock released) however it ends."""
+        logged: list[dict[str, Any]] = []
+        try:
+            while (records := self.advance()) is not None:
+                logged += records
+            self.finish()
+        finally:
+            self.close()
+        return logged
+
+    def _log(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        if record.get(self.STEP_KEY, self.step) != self.step:
+            raise RuntimeError(
+                f"a record of step {self.step} says {self.STEP_KEY} {record[self.STEP_KEY]!r}"
+            )
+        tagged = {"kind": record.get("kind"), self.STEP_KEY: self.step, **record}
+        self.log.log(tagged)
+        return tagged
+
+    def close(self) -> None:
+        """Closes the progress bar and the metrics log and releases the run's own lock.
+        Idempotent."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+        with contextlib.suppress(AttributeError):  # opening failed before the log existed
+            self.log.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._own_lock:
+            self._lock.release()

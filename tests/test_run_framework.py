@@ -1,0 +1,344 @@
+"""The run framework (pyaz.common.run.TrainingRun) under the ZetaGo and AlphaGomoku loops.
+
+A run killed (SIGKILL, ``PYAZ_FAULT``) at a stage or around a file write, then resumed from its
+folder alone (``from_folder``), ends as the uninterrupted run of the same seed: the same metrics
+records (timings aside), the same checkpoint (networks, optimisers, pool, buffer, random
+states). AlphaGomoku's phase 2 depends on the mentor's time limit, so with it the test checks
+the steps instead: each once, none lost. Also: a differing setting is a ValueError naming it,
+a second process is refused, config.json is never overwritten by another run, a damaged last
+metrics line goes with a note, old folders resume or say what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
+from pyaz.common.faults import FAULT_ENV
+from pyaz.common.folder_lock import FolderInUseError
+from pyaz.common.run import TrainingRun
+from pyaz.common.runlog import read_metrics
+from pyaz.zetago.net import SmallConfig, SmallPolicyNet
+from pyaz.zetago.reinforce import ReinforceConfig, ReinforceTrainer
+
+# 4 iterations of 2 games on 5x5, a snapshot every 2 games, a checkpoint every 2 iterations.
+ZETAGO = {"iterations": 4, "games": 2, "minibatch": 8, "checkpoint_every": 2, "snapshot_every": 2}
+# 9x9, 200 basic positions, 2 imitation rounds of 2 mentor games (no match: both rounds run),
+# self-play iterations of 4 games of 8 simulations, a 2-game gate.
+ALPHAGOMOKU: dict[str, Any] = {
+    "size": 9, "basic_positions": 200, "basic_epochs": 1, "mentor_ms": 5.0,
+    "imitation_games": 2, "imitation_rounds": 2, "imitation_epochs": 1,
+    "imitation_eval_games": 0, "iterations": 2, "episodes": 4, "simulations": 8,
+    "parallel_games": 4, "epochs": 1, "buffer_iterations": 2, "gate_games": 2,
+    "eval_mentor_ms": 5.0, "eval_simulations": 8, "batch_size": 32,
+}  # fmt: skip
+SELFPLAY_ONLY = {**ALPHAGOMOKU, "curriculum": False, "iterations": 3}
+RUNS = {
+    "zetago": (ReinforceTrainer, ZETAGO),
+    "alphagomoku": (AlphaGomokuRun, SELFPLAY_ONLY),
+    "curriculum": (AlphaGomokuRun, ALPHAGOMOKU),
+}
+TIMINGS = {"wall_time", "elapsed_s", "time_selfplay"}
+
+
+def start(kind: str, folder: Path, **changes: Any) -> ReinforceTrainer | AlphaGomokuRun:
+    """The run ``kind`` (a key of RUNS) in ``folder``, as a caller that knows its settings
+    starts it (resuming what the folder holds)."""
+    torch.set_num_threads(1)
+    if kind == "zetago":
+        torch.manual_seed(0)
+        net = SmallPolicyNet(SmallConfig(filters=4, layers=2))
+        return ReinforceTrainer(net, ReinforceConfig(**{**ZETAGO, **changes}), folder)
+    return AlphaGomokuRun(AlphaGomokuConfig(**{**RUNS[kind][1], **changes}), folder)
+
+
+def process(kind: str, folder: Path, fault: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The run in a process of its own (this file as a script), ``fault`` armed."""
+    env = {k: v for k, v in os.environ.items() if k != FAULT_ENV}
+    if fault is not None:
+        env[FAULT_ENV] = fault
+    command = [sys.executable, __file__, kind, str(folder)]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+
+def records(folder: Path) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k not in TIMINGS} for r in read_metrics(folder)]
+
+
+def checkpoint(folder: Path) -> dict[str, Any]:
+    saved = torch.load(folder / "checkpoint.pt", weights_only=True)
+    saved.pop("elapsed", None)
+    if "done" in saved:
+        saved["done"].pop("times")
+    return saved
+
+
+def same(a: Any, b: Any) -> bool:
+    """Nested dicts/lists of tensors and plain values, equal exactly."""
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and torch.equal(a, b)
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The uninterrupted runs, each in a process of its own."""
+    folders = {}
+    for kind in ("zetago", "alphagomoku"):
+        folders[kind] = tmp_path_factory.mktemp(kind) / "run"
+        done = process(kind, folders[kind])
+        assert done.returncode == 0, done.stderr[-2000:]
+    return folders
+
+
+# (the run, the fault, the step committed when it strikes: None for no checkpoint yet)
+FAULTS = [
+    ("zetago", "train-epoch:1", 0),  # iteration 1's gradient steps done
+    ("zetago", "step:2", 0),  # iteration 2 done, its record not logged
+    ("zetago", "self-play:3", 2),
+    ("zetago", "after-append/metrics.jsonl:3", 2),  # iteration 3's record logged
+    ("zetago", "before-replace/checkpoint.pt:1", None),  # before the commit of step 0
+    ("zetago", "before-replace/checkpoint.pt:2", 0),  # net.pt is iteration 2's already
+    ("zetago", "after-replace/checkpoint.pt:2", 2),
+    ("zetago", "before-replace/net.pt:3", 2),
+    ("alphagomoku", "train-epoch:1", 0),
+    ("alphagomoku", "self-play:2", 1),
+    ("alphagomoku", "gate:3", 2),
+    ("alphagomoku", "after-append/metrics.jsonl:2", 1),
+    ("alphagomoku", "before-replace/checkpoint.pt:3", 1),  # pair.pt is step 2's already
+    ("alphagomoku", "before-replace/checkpoint.pt:1", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "fault", "committed"), FAULTS, ids=[f"{k}-{f}" for k, f, _ in FAULTS]
+)
+def test_a_run_killed_anywhere_resumes_from_its_folder_to_the_uninterrupted_run(
+    tmp_path: Path, reference: dict[str, Path], kind: str, fault: str, committed: int | None
+) -> None:
+    folder = tmp_path / "run"
+    done = process(kind, folder, fault)
+    assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
+    if committed is None:
+        assert not (folder / "checkpoint.pt").exists()
+    else:
+        step = checkpoint(folder)["iteration" if kind == "zetago" else "step"]
+        assert step == committed  # the kill struck where it was meant to
+    torch.set_num_threads(1)  # as the processes: sums in one order
+    RUNS[kind][0].from_folder(folder).run()  # only the folder: its saved settings
+    expected = reference[kind]
+    assert records(folder) == records(expected)  # each step once, same losses and games
+    assert same(checkpoint(folder), checkpoint(expected))
+    assert not list(folder.rglob("*.tmp"))
+    assert json.loads((folder / "config.json").read_text()) == json.loads(
+        (expected / "config.json").read_text()
+    )
+
+
+@pytest.mark.parametrize("fault", ["train-epoch:5", "after-append/metrics.jsonl:3"])
+def test_a_curriculum_run_killed_in_imitation_counts_each_step_once(
+    tmp_path: Path, fault: str
+) -> None:
+    """Phase 2 is not deterministic (the mentor's time limit): the killed round is played again,
+    the steps are those of an uninterrupted run, each logged once."""
+    folder = tmp_path / "run"
+    assert process("curriculum", folder, fault).returncode == -signal.SIGKILL
+    assert checkpoint(folder)["step"] == 2  # phase 1 and round 1 committed
+    AlphaGomokuRun.from_folder(folder).run()
+    got = read_metrics(folder)
+    assert [r["kind"] for r in got] == ["basic", "imitation", "imitation", "iteration", "iteration"]
+    assert [r["step"] for r in got] == [1, 2, 3, 4, 5]
+    assert [r.get("round") for r in got[1:3]] == [1, 2]
+    assert [r.get("iteration") for r in got[3:]] == [1, 2]
+    saved = checkpoint(folder)
+    assert saved["step"] == 5 and saved["done"]["phase"] == 3
+    rounds = saved["mentor"]["number"].unique().tolist()
+    assert rounds == [1, 2]  # both rounds' mentor games kept for training, once each
+    progress = json.loads((folder / "progress.json").read_text())
+    assert progress["round"] == 2 and progress["iteration"] == 2 and progress["step"] == 5
+
+
+def test_resume_from_the_folder_keeps_the_settings_and_names_a_changed_one(
+    tmp_path: Path,
+) -> None:
+    zetago, gomoku = tmp_path / "zetago", tmp_path / "gomoku"
+    start("zetago", zetago, iterations=2).run()
+    start("alphagomoku", gomoku, iterations=1).run()
+    with pytest.raises(ValueError, match=r"minibatch 8 -> 16 \(only iterations, checkpoint_every"):
+        ReinforceTrainer.from_folder(zetago, minibatch=16)
+    with pytest.raises(ValueError, match="the run has no setting bogus"):
+        ReinforceTrainer.from_folder(zetago, bogus=1)
+    with pytest.raises(ValueError, match="episodes 4 -> 8"):
+        AlphaGomokuRun.from_folder(gomoku, episodes=8)
+    with pytest.raises(ValueError, match="games 2 -> 4"):
+        start("zetago", zetago, iterations=3, games=4)  # a caller with other settings
+    resumed = ReinforceTrainer.from_folder(zetago, iterations=3)  # a longer run
+    assert resumed.iteration == 2 and resumed.config.minibatch == 8
+    assert [r["iteration"] for r in resumed.run()] == [3]
+    saved = json.loads((zetago / "config.json").read_text())
+    assert saved["iterations"] == 3 and saved["minibatch"] == 8
+    assert saved["network"] == {"kind": "small", "config": asdict(SmallConfig(filters=4, layers=2))}
+    assert saved["method"] == "zetago"
+    run = AlphaGomokuRun.from_folder(gomoku, iterations=2)
+    assert run.config.episodes == 4 and run.done["iteration"] == 1
+    run.run()
+    assert [r["iteration"] for r in read_metrics(gomoku)] == [1, 2]
+    with pytest.raises(ValueError, match="holds no run to resume"):
+        ReinforceTrainer.from_folder(tmp_path / "empty")
+
+
+def test_a_second_process_on_the_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    held = start("zetago", folder, iterations=1)
+    done = process("zetago", folder)
+    assert done.returncode == 1 and "FolderInUseError" in done.stderr
+    assert f"{folder} is in use by another training run (process {os.getpid()})" in done.stderr
+    with pytest.raises(FolderInUseError):
+        ReinforceTrainer.from_folder(folder)  # in this process too
+    held.run()  # releases the folder
+    start("zetago", folder, iterations=2).run()
+    assert [r["iteration"] for r in read_metrics(folder)] == [1, 2]
+
+
+def test_config_json_is_never_overwritten_by_another_run(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    start("zetago", folder, iterations=1).run()
+    saved = (folder / "config.json").read_bytes()
+    with pytest.raises(FileExistsError, match="holds a run already"):
+        ReinforceTrainer(SmallPolicyNet(), ReinforceConfig(iterations=1), folder, resume=False)
+    with pytest.raises(ValueError, match="minibatch 8 -> 256"):
+        ReinforceTrainer(
+            SmallPolicyNet(SmallConfig(filters=4, layers=2)), ReinforceConfig(), folder
+        )
+    (folder / "checkpoint.pt").unlink()  # a run killed before it committed anything
+    with pytest.raises(ValueError, match="games 2 -> 32"):
+        ReinforceTrainer(SmallPolicyNet(), ReinforceConfig(iterations=1), folder, resume=False)
+    with pytest.raises(ValueError, match="method 'zetago' -> 'alphagomoku'"):  # another loop
+        start("alphagomoku", folder)
+    assert (folder / "config.json").read_bytes() == saved
+    start("zetago", folder, iterations=1).run()  # the same run starts again
+
+
+def test_a_damaged_last_metrics_line_is_dropped_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "run"
+    start("zetago", folder, iterations=2, checkpoint_every=1).run()
+    with (folder / "metrics.jsonl").open("ab") as metrics:
+        metrics.write(b'{"kind": "iteration", "iteration": 3, "loss": 0.2')  # killed mid-write
+    capsys.readouterr()
+    ReinforceTrainer.from_folder(folder, iterations=3).run()
+    note = capsys.readouterr().err
+    assert "dropped line 3, a 'iteration' record of iteration 3 cut short" in note
+    assert [r["iteration"] for r in read_metrics(folder)] == [1, 2, 3]
+
+
+def test_old_folders_resume_or_say_what_to_do(tmp_path: Path) -> None:
+    folder = tmp_path / "zetago"
+    start("zetago", folder, iterations=1).run()
+    config = json.loads((folder / "config.json").read_text())
+    network = config.pop("network")
+    old = {"reinforce": config, "network": network}  # as pyaz wrote it before the framework
+    (folder / "config.json").write_text(json.dumps(old))
+    with pytest.raises(ValueError, match="minibatch 8 -> 16"):
+        ReinforceTrainer.from_folder(folder, minibatch=16)
+    ReinforceTrainer.from_folder(folder, iterations=2).run()
+    assert [r["iteration"] for r in read_metrics(folder)] == [1, 2]
+    assert json.loads((folder / "config.json").read_text())["minibatch"] == 8
+    gomoku = tmp_path / "gomoku"
+    gomoku.mkdir()
+    (gomoku / "progress.json").write_text('{"phase": 3, "round": 1, "iteration": 1}')
+    with pytest.raises(ValueError, match=r"an older pyaz .* start the run again in another folder"):
+        start("alphagomoku", gomoku)
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    (damaged / "checkpoint.pt").write_bytes(b"not a checkpoint")
+    message = f"{damaged / 'checkpoint.pt'} is not a ZetaGo training checkpoint"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        start("zetago", damaged)
+    assert sorted(p.name for p in damaged.iterdir()) == [".lock", "checkpoint.pt"]
+
+
+class Counter(TrainingRun):
+    """The base alone, without torch: step k adds k to a total; the state is JSON."""
+
+    RESUMABLE = ("steps",)
+    NAME = "counter"
+
+    def __init__(self, folder: Path, steps: int = 4, every: int = 1, resume: bool | None = None):
+        self.steps, self.every, self.total = steps, every, 0
+        super().__init__(folder, {"steps": steps, "every": every}, resume, progress=False)
+
+    @classmethod
+    def from_settings(
+        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: Any
+    ) -> Counter:
+        return cls(folder, settings["steps"], settings["every"], resume=True)
+
+    def total_steps(self) -> int:
+        return self.steps
+
+    def should_checkpoint(self) -> bool:
+        return self.step % self.every == 0
+
+    def run_step(self, step: int) -> list[dict[str, Any]]:
+        self.total += step
+        return [{"kind": "count", "total": self.total}]
+
+    def state_bytes(self) -> bytes:
+        return json.dumps({"step": self.step, "total": self.total}).encode()
+
+    def restore(self, path: Path) -> int:
+        saved = json.loads(path.read_bytes())
+        self.total = saved["total"]
+        return int(saved["step"])
+
+
+class LateCounter(Counter):
+    INITIAL_CHECKPOINT = False
+
+
+def test_the_base_tags_records_commits_and_resumes_without_torch(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    run = Counter(folder, steps=4, every=2)
+    assert json.loads((folder / "checkpoint.pt").read_bytes()) == {"step": 0, "total": 0}
+    assert run.advance() == [{"kind": "count", "iteration": 1, "total": 1}]
+    run.advance()
+    run.advance()  # step 3 logged, not committed (every 2)
+    run.close()  # as if killed here
+    assert [r["iteration"] for r in read_metrics(folder)] == [1, 2, 3]
+    resumed = Counter.from_folder(folder, steps=5)
+    assert (resumed.step, resumed.total) == (2, 3)  # step 3's record dropped
+    assert [r["total"] for r in resumed.run()] == [6, 10, 15]  # 5 is the last: committed
+    assert [r["total"] for r in read_metrics(folder)] == [1, 3, 6, 10, 15]
+    assert json.loads((folder / "checkpoint.pt").read_bytes()) == {"step": 5, "total": 15}
+    with pytest.raises(ValueError, match="every 2 -> 3"):
+        Counter.from_folder(folder, every=3)
+    with pytest.raises(ValueError, match="holds a counter run, not a zetago one"):
+        ReinforceTrainer.from_folder(folder)
+    LateCounter(tmp_path / "late").close()
+    assert not (tmp_path / "late" / "checkpoint.pt").exists()
+
+
+def main() -> None:
+    """``python test_run_framework.py KIND FOLDER``: the run KIND in FOLDER (resuming)."""
+    start(sys.argv[1], Path(sys.argv[2])).run()
+
+
+if __name__ == "__main__":
+    main()
