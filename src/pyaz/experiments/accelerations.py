@@ -124,6 +124,9 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     "window-growth": {"window_growth": [4, 2]},
     # MiniZero's progressive simulation: 25, 50, then 100 simulations in self-play
     "progressive-sims": {"simulations_schedule": [25, 50, 100], "iterations": HORIZON},
+    # seed 000's end-game-first curriculum (its Reversi schedule, eq. 6): the first part of each
+    # self-play game played at random and not recorded, a share shrinking with training epochs
+    "curriculum": {"curriculum": "reversi"},
     # KataGo's auxiliary score target (Wu 2019, 4.1): the final disc difference, weight 0.5
     "score-head": {"score_weight": 0.5},
 }
@@ -382,11 +385,11 @@ class AccelerationsExperiment(Experiment):
     costs = {  # noqa: RUF012
         "short": "Connect Four 5x4 and Othello 6x6, the baseline, 2 techniques and all, 3 "
         "iterations each: about 15 seconds on 2 cores (CI)",
-        "cpu": "the baseline, every technique its game has (10 on Connect Four, 11 on "
-        "Othello) and all, x 2 repetitions: Connect Four 6x6 at 12 minutes a run (2.4 hours a "
-        "repetition) and Othello 8x8 at 15 (3.25 hours), so about 11.3 hours of run time; with "
+        "cpu": "the baseline, every technique its game has (11 on Connect Four, 12 on "
+        "Othello) and all, x 2 repetitions: Connect Four 6x6 at 12 minutes a run (2.6 hours a "
+        "repetition) and Othello 8x8 at 15 (3.5 hours), so about 12 hours of run time; with "
         "--workers 2 (two runs at once, one core each) about 6 hours; then the final matches "
-        "against gtp-rhino levels 1 and 3 (2,080 games at 0.2 and 0.9 s a game: about 20 "
+        "against gtp-rhino levels 1 and 3 (2,240 games at 0.2 and 0.9 s a game: about 20 "
         "minutes)",
         "full": "the same at 30 minutes a Connect Four run and 60 an Othello one, 3 "
         "repetitions: about 54 hours of run time, 30 with --workers 2",
