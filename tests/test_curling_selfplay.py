@@ -211,4 +211,4 @@ def test_bad_settings_are_refused_with_a_message(
 def test_board_game_help_points_to_curling(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         selfplay.main(["--help"])
-    assert "--game curling --help" in capsys.readouterr().out
+    assert "curling mode (--game curling)" in capsys.readouterr().out

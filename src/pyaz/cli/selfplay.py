@@ -1,4 +1,8 @@
-"""``pyaz-selfplay``: train a player by self-play (the main job).
+"""``pyaz-selfplay``: train a player by self-play (the main job), in one of two modes picked by
+the game: board games (:class:`~pyaz.train.loop.TrainingLoop`) or curling (``--game curling``:
+:class:`~pyaz.curling.loop.CurlingTrainingLoop`). Every option is generated from the one
+declaration of its setting (:class:`~pyaz.train.loop.TrainConfig`,
+:class:`~pyaz.curling.config.CurlingConfig`).
 
 Settings come from the defaults, then a ``--preset`` TOML file, then the command line; a resumed
 run (``--resume``) takes the settings it was started with (its config.json), and only the
@@ -11,229 +15,52 @@ every iteration (nets/), the best network as TorchScript, and PNG plots.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from pyaz.cli.options import add_game_arguments, add_resume_argument, given_game_options
+from pyaz.cli.options import (
+    GAME_FLAGS,
+    GAME_SWITCHES,
+    add_game_arguments,
+    add_resume_argument,
+    given_game_options,
+)
 from pyaz.cli.training_run import run_training
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import check_resume_settings, read_run_config
+from pyaz.common.settings import add_options, declarations, flag, make_settings
+from pyaz.curling.config import RESUMABLE as CURLING_RESUMABLE
+from pyaz.curling.config import CurlingConfig
 from pyaz.distributed.cluster import RayUnavailableError, WorkerLostError, WorkerTimeoutError
 from pyaz.games import canonical_name
-from pyaz.train.loop import RESUMABLE, UPPER_BOUNDS, TrainConfig, TrainingLoop
+from pyaz.train.loop import RESUMABLE, TrainConfig, TrainingLoop
 from pyaz.train.preset_files import load_preset, preset_names, train_config
 
-
-def _int_list(text: str) -> list[int]:
-    """``"350,500,750"`` -> [350, 500, 750]."""
-    try:
-        return [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        message = f"expected integers separated by commas, got {text!r}"
-        raise argparse.ArgumentTypeError(message) from None
+BOARD = [name for name, (_, spec) in declarations(TrainConfig).items() if not spec.option]
+CURLING = [name for name, (_, spec) in declarations(CurlingConfig).items() if not spec.option]
+RAY = ("ray", "ray_mode", "ray_timeout", "worker_cpus", "worker_gpus", "chunk_games")
 
 
-def _switch(text: str) -> bool:
-    """``"on"``/``"off"`` (or true/false, yes/no, 1/0) -> True/False."""
-    words = {"on": True, "true": True, "yes": True, "1": True}
-    words.update({"off": False, "false": False, "no": False, "0": False})
-    try:
-        return words[text.strip().lower()]
-    except KeyError:
-        raise argparse.ArgumentTypeError(f"expected on or off, got {text!r}") from None
-
-
-# (option, type, help); the option's destination is the TrainConfig field of the same name.
-OPTIONS: list[tuple[str, Any, str]] = [
-    ("iterations", int, "I: self-play iterations (seed 001 Table 1: 50/100/150)"),
-    (
-        "max_minutes",
-        float,
-        "stop after the iteration that takes the run time (self-play, training, gating and "
-        "evaluation, summed over resumes) past this many minutes; 0: no limit",
-    ),
-    ("episodes", int, "E: self-play games per iteration (10/50/100)"),
-    ("sampling_plies", int, "T': moves drawn from the visit policy before this ply, greedy after"),
-    ("simulations", int, "m: MCTS simulations per move (25/100/200)"),
-    ("c_puct", float, "c: PUCT exploration weight (0.5/1.0/2.0)"),
-    (
-        "retrain_iterations",
-        int,
-        "rs: keep the games of the last rs iterations; 0 uses --replacement",
-    ),
-    ("replacement", float, "share of the oldest games dropped after training (seed 000: 0.1)"),
-    (
-        "epochs",
-        int,
-        "ep: training epochs per iteration (Table 1: 5/10/15; the default 2 learns faster a CPU "
-        "second)",
-    ),
-    ("batch_size", int, "bs: training batch size (32/64/96)"),
-    ("lr", float, "lr: Adam learning rate (0.001/0.005/0.01)"),
-    ("dropout", float, "d: dropout probability in the network heads (0.2/0.3/0.4)"),
-    ("arena_games", int, "n: arena games between challenger and best (20/40/100)"),
-    (
-        "update_threshold",
-        float,
-        "u: the challenger replaces the best when wins / (wins + losses) >= u (0.5/0.6/0.7)",
-    ),
-    (
-        "gating",
-        str,
-        "none (AlphaZero loop), threshold (seed 001 as alpha-zero-general: n games, "
-        "wins / (wins + losses) >= u, draws ignored), score ((wins + draws/2) / n > u), "
-        "wilson (seed 000's sequential 95%% Wilson rule)",
-    ),
-    ("wilson_max_games", int, "cap of the wilson gate (its width rule acts after 401 games)"),
-    (
-        "arena_sampling_plies",
-        int,
-        "gate players draw their first this-many plies from the visit counts (seed 004)",
-    ),
-    (
-        "opening_plies",
-        int,
-        "random plies opening each pair of gate/evaluation games, played with both colours "
-        "(default: the game's, e.g. othello 4, connect_four 2)",
-    ),
-    (
-        "min_buffer_schedule",
-        _int_list,
-        "comma list: the k-th training waits for the k-th number of games (seed 000 Racing "
-        "Kings: 350,500,750,1000,1500,2000)",
-    ),
-    ("length_probe_games", int, "random games measuring the curriculum's first average length"),
-    ("draw_value", float, "value of a draw for both players (seed 000: -0.5)"),
-    (
-        "value_target_q",
-        float,
-        "w in [0, 1]: the value target is (1 - w) * z + w * q, z the game's result and q the "
-        "search's root value (the z/q average of Oracle's 'Lessons from AlphaZero', part 4, "
-        "Connect Four: 0.5); 0 is AlphaZero's z",
-    ),
-    (
-        "dedupe",
-        _switch,
-        "on: the positions of the training window that repeat (the same planes, up to the "
-        "symmetries augmented) become one example with their mean policy and value targets "
-        "(Oracle's position averaging, 'Lessons from AlphaZero', part 6); logged as "
-        "dedupe_share",
-    ),
-    (
-        "lr_schedule",
-        str,
-        "constant; cosine (lr down to lr/100); onecycle (lr/10 up to lr over the first 30%% "
-        "of the run, then down to lr/100: Smith's 1cycle, as Oracle's 'Lessons from "
-        "AlphaZero', part 6). The run is --iterations long for the schedule, also with "
-        "--max-minutes (give --iterations what the time allows); the last value holds after",
-    ),
-    (
-        "window_growth",
-        _int_list,
-        "START,EVERY: keep the games of START iterations, one more every EVERY iterations, up "
-        "to --retrain-iterations (Oracle's slow window, 'Lessons from AlphaZero', part 6: "
-        "4,2); none: --retrain-iterations throughout",
-    ),
-    (
-        "simulations_schedule",
-        _int_list,
-        "comma list: self-play simulations over equal shares of --iterations (MiniZero's "
-        "progressive simulation, e.g. 25,50,100: 25 in the first third); gates and "
-        "evaluations keep --simulations",
-    ),
-    ("drop_draw", float, "chance to drop a drawn game from the buffer (seed 000: 0.1 / 0.5)"),
-    ("min_buffer_games", int, "train only once the buffer holds this many games"),
-    ("l2", float, "L2 coefficient c in c*||theta||^2 added to the loss"),
-    ("loss", str, "plus (l+), policy (lp), value (lv), product (lx), lambda (l_lambda)"),
-    ("loss_lambda", float, "lambda of the l_lambda loss"),
-    ("net", str, "network preset: tiny, small, seed000, seed004, azg (alpha-zero-general's)"),
-    ("blocks", int, "residual blocks (overrides the preset)"),
-    ("filters", int, "convolution filters (overrides the preset)"),
-    ("value_hidden", int, "value head width (overrides the preset)"),
-    ("dirichlet_alpha", float, "root Dirichlet noise shape"),
-    ("dirichlet_epsilon", float, "root Dirichlet noise weight (0 disables)"),
-    ("curriculum", str, "end-game-first zeta(t): none, reversi, racingkings, or a TOML file"),
-    ("parallel_games", int, "self-play games in flight (their leaves share one network batch)"),
-    ("threads", int, "threads for tree work in self-play (any number works on any machine)"),
-    ("torch_threads", int, "intra-op threads for the network (1 is fastest for small CPU nets)"),
-    (
-        "runtime",
-        str,
-        "where self-play, gates and evaluations run the network: onnxruntime (the fastest "
-        "measured on a CPU), torchscript, openvino; training stays in PyTorch",
-    ),
-    ("eval_every", int, "evaluate against the reference opponent every this many iterations"),
-    (
-        "eval_games",
-        int,
-        "games per evaluation (colours alternate); with --eval-opponent perfect, the number of "
-        "hard positions",
-    ),
-    (
-        "eval_opponent",
-        str,
-        "uct200 (UCT, 200 rollouts: seed 000's Reversi reference), random, none, any "
-        "pyaz-arena spec, or perfect (connect_four up to 7x6: no match; the network's share "
-        "of value-keeping moves on --eval-games seeded hard positions, solved exactly, "
-        "recorded as perfect_agreement)",
-    ),
-    ("elo_games", int, "games a pair for the Elo of each iteration at the end (0: off)"),
-    ("elo_every", int, "rate the networks of every this many iterations (and the last)"),
-    (
-        "search_rule",
-        str,
-        "self-play search: puct (AlphaZero) or gumbel (Danihelka et al. 2022: Gumbel-top-k "
-        "root moves, sequential halving, the completed-Q improved policy as the target; for "
-        "8-32 simulations)",
-    ),
-    ("gumbel_actions", int, "gumbel: root moves sampled (m; the paper's 16)"),
-    (
-        "solver",
-        _switch,
-        "on: MCTS-solver (Winands et al. 2008): proven wins and losses propagated in the tree, "
-        "a proven win played",
-    ),
-    (
-        "forced_playouts",
-        _switch,
-        "on: KataGo's forced playouts at the root (k = 2) and policy target pruning (Wu 2019, "
-        "3.2; puct only)",
-    ),
-    (
-        "full_search_prob",
-        float,
-        "KataGo's playout cap randomisation (Wu 2019, 3.1): the share of moves searched with "
-        "--simulations (only those are training examples; KataGo 0.25); 1 is off",
-    ),
-    (
-        "cheap_simulations",
-        int,
-        "simulations of the other moves under --full-search-prob (0: simulations // 6)",
-    ),
-    (
-        "score_weight",
-        float,
-        "W in [0, 10]: KataGo's auxiliary score target (Wu 2019, 4.1): a score head learns "
-        "the game's final score margin from the player to move's view, normalised to [-1, 1] "
-        "by the board's area (othello: disc difference / n^2; go: Tromp-Taylor area score "
-        "with komi / n^2, clipped), with loss weight W; othello and go only; 0: no score head",
-    ),
-    ("seed", int, "seed for everything (deterministic with --threads 1)"),
-]
+MODES = (
+    "Two modes, picked by the game: board games (the AlphaZero and AlphaGo Zero loops: the "
+    "options of 'training') and curling (--game curling, or a preset or resumed run of "
+    "curling: seed 002's supervised start then KR-DL-UCT self-play, docs/curling.md: the "
+    "options of 'curling mode', and those of 'training' that say 'curling:'). An option of "
+    "the other mode is an error."
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    defaults = TrainConfig()
+    """The options of both modes, generated from the fields of :class:`TrainConfig` and
+    :class:`~pyaz.curling.config.CurlingConfig` (:func:`~pyaz.common.settings.add_options`)."""
     parser = argparse.ArgumentParser(
         prog="pyaz-selfplay",
-        description="Train a policy-value network by self-play with C++ tree search.",
-        epilog=(
-            "Example: pyaz-selfplay --game othello --size 6 --threads 32 --out runs/o6. "
-            "Curling has its own loop and options: pyaz-selfplay --game curling --help"
-        ),
+        description="Train a policy-value network by self-play with C++ tree search. " + MODES,
+        epilog="Example: pyaz-selfplay --game othello --size 6 --threads 32 --out runs/o6; "
+        "pyaz-selfplay --game curling --out runs/curling (the curling mode: --game curling).",
     )
     parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
     parser.add_argument(
@@ -241,25 +68,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="settings: a shipped preset's name (" + ", ".join(preset_names()) + ") or a TOML "
         "file (keys = option names)",
     )
-    add_resume_argument(parser, RESUMABLE, ", --quiet and the Ray options")
+    curling_resumable = ", ".join(flag(name) for name in CURLING_RESUMABLE)
+    add_resume_argument(
+        parser, RESUMABLE, f", --quiet and the Ray options (curling: {curling_resumable})"
+    )
     add_game_arguments(
         parser,
         required=False,
-        game_help=f"game name (default {defaults.game}); curling runs seed 002's own loop",
+        game_help=f"the game (default {TrainConfig.game}); curling picks the curling mode",
     )
     parser.add_argument("--no-augment", action="store_true", help="no symmetry augmentation")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    for name, kind, text in OPTIONS:
-        default = getattr(defaults, name)
-        most = f"; at most {UPPER_BOUNDS[name]}" if name in UPPER_BOUNDS else ""
-        parser.add_argument(
-            "--" + name.replace("_", "-"), type=kind, help=f"{text} (default {default}{most})"
-        )
-    _add_ray_arguments(parser)
+    board = add_options(parser.add_argument_group("training"), TrainConfig())
+    workers = _add_ray_arguments(parser)
+    curling = parser.add_argument_group("curling mode (--game curling)")
+    add_options(curling, CurlingConfig(), {**board, "workers": workers}, "curling")
     return parser
 
 
-def _add_ray_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_ray_arguments(parser: argparse.ArgumentParser) -> argparse.Action:
+    """The Ray options; returns ``--workers`` (the curling mode's workers share it)."""
     ray = parser.add_argument_group(
         "Ray (pip install 'pyaz[ray]')",
         "self-play in Ray actors on a cluster; the learner, gating and evaluation stay here",
@@ -272,7 +100,7 @@ def _add_ray_arguments(parser: argparse.ArgumentParser) -> None:
         help="play self-play games on Ray: no ADDRESS starts a local Ray (or joins RAY_ADDRESS), "
         "'auto' joins the cluster started on this machine, HOST:PORT a cluster's head",
     )
-    ray.add_argument("--workers", type=int, help="self-play actors (default 1)")
+    workers = ray.add_argument("--workers", type=int, help="Ray: self-play actors (default 1)")
     ray.add_argument(
         "--ray-mode",
         choices=("sync", "async"),
@@ -287,16 +115,15 @@ def _add_ray_arguments(parser: argparse.ArgumentParser) -> None:
     ray.add_argument(
         "--chunk-games", type=int, help="async: games per chunk an actor plays (default E/N)"
     )
+    return workers
 
 
 def ray_settings(args: argparse.Namespace) -> Any:
     """The :class:`~pyaz.distributed.RaySettings` of the command line (None without --ray)."""
-    ray_only = ("workers", "ray_mode", "ray_timeout", "worker_cpus", "worker_gpus", "chunk_games")
     if args.ray is None:
-        given = [name for name in ray_only if getattr(args, name) is not None]
+        given = [flag(name) for name in ("workers", *RAY[1:]) if getattr(args, name) is not None]
         if given:
-            names = ", ".join("--" + name.replace("_", "-") for name in given)
-            raise ValueError(f"{names} need --ray")
+            raise ValueError(f"{', '.join(given)} need --ray")
         return None
     from pyaz.distributed import RaySettings
 
@@ -322,9 +149,7 @@ def given_settings(args: argparse.Namespace) -> dict[str, Any]:
     values.update(given_game_options(args))
     if args.game is not None:
         values["game"] = args.game
-    for name, _, _ in OPTIONS:
-        if getattr(args, name) is not None:
-            values[name] = getattr(args, name)
+    values.update(_given(args, BOARD))
     if args.no_augment:
         values["augment"] = False
     return values
@@ -334,7 +159,9 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
     """Defaults < preset < command line. With ``--resume``: the run's config.json < preset <
     command line, where the preset and the command line may change only the settings of
     :data:`~pyaz.train.loop.RESUMABLE` (ValueError naming each other one that differs), and a
-    folder without config.json is a ValueError."""
+    folder without config.json is a ValueError. An option of the curling mode is a ValueError."""
+    curling_only = [name for name in CURLING if name not in BOARD and name != "workers"]
+    _refuse(args, curling_only, "applies only to --game curling")
     given = given_settings(args)
     if not args.resume:
         return train_config(given)
@@ -344,6 +171,36 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
     config = train_config({**_flat(saved), **given})
     check_resume_settings(args.out, saved, asdict(config), RESUMABLE)
     return config
+
+
+def curling_settings_from(args: argparse.Namespace) -> CurlingConfig:
+    """The curling mode's :func:`settings_from`: the same order and resume rule (with
+    :data:`~pyaz.curling.config.RESUMABLE`); a board-game option is a ValueError naming it."""
+    game_flags = [option[2:].replace("-", "_") for option, *_ in (*GAME_FLAGS, *GAME_SWITCHES)]
+    board_only = [name for name in BOARD if name not in CURLING]
+    _refuse(args, [*board_only, *game_flags, "no_augment", *RAY], "does not apply to curling")
+    values = load_preset(args.preset) if args.preset is not None else {}
+    values.update(_given(args, ["game", *CURLING]))
+    saved = read_run_config(args.out) if args.resume else {}
+    config = make_settings(CurlingConfig, {**saved, **values}, "curling settings")
+    config.check()
+    if args.resume:
+        check_resume_settings(args.out, saved, asdict(config), CURLING_RESUMABLE)
+    return config
+
+
+def _given(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
+    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+
+
+def _refuse(args: argparse.Namespace, names: Iterable[str], why: str) -> None:
+    """ValueError naming the options of ``names`` given on the command line: the other mode's."""
+    values = {name: getattr(args, name) for name in names}
+    given = [
+        flag(name) for name, value in values.items() if value is not None and value is not False
+    ]
+    if given:
+        raise ValueError(f"{', '.join(given)}: {why}")
 
 
 def _flat(settings: dict[str, Any]) -> dict[str, Any]:
@@ -356,35 +213,26 @@ def _flat(settings: dict[str, Any]) -> dict[str, Any]:
     return {**options, **values}
 
 
-def _is_curling(argv: list[str]) -> bool:
-    """Whether the command line, its preset or the run being resumed names the curling game."""
-    pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--game")
-    pre.add_argument("--preset")
-    pre.add_argument("--out", type=Path)
-    pre.add_argument("--resume", action="store_true")
-    known, _ = pre.parse_known_args(argv)
-    if known.game is not None:
-        return bool(known.game == "curling")
+def game_of(args: argparse.Namespace) -> str:
+    """The game that picks the mode: ``--game``, else the preset's, else (with ``--resume``)
+    the saved run's, else the default; a preset or run folder that cannot be read picks the
+    board games (its error comes when the settings are read)."""
+    if args.game is not None:
+        return str(args.game)
     try:
-        if known.preset is not None:
-            return bool(load_preset(known.preset).get("game") == "curling")
-        saved = known.out / "config.json" if known.out is not None else None
-        if known.resume and saved is not None and saved.exists():
-            return bool(json.loads(saved.read_text()).get("game") == "curling")
+        preset = load_preset(args.preset) if args.preset is not None else {}
+        saved = read_run_config(args.out) if args.resume and "game" not in preset else {}
     except (OSError, ValueError):
-        return False  # the main parser reports the problem
-    return False
+        return TrainConfig.game
+    return str(preset.get("game", saved.get("game", TrainConfig.game)))
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if _is_curling(argv):
-        from pyaz.cli import selfplay_curling
-
-        return selfplay_curling.main(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
+    if game_of(args) == "curling":
+        return _train_curling(args)
     try:
         ray = ray_settings(args)
     except ValueError as error:
@@ -434,6 +282,32 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for engine in engines:
             engine.close()
+
+
+def _train_curling(args: argparse.Namespace) -> int:
+    """The curling mode: seed 002's loop (:class:`~pyaz.curling.loop.CurlingTrainingLoop`)."""
+    from pyaz.curling.loop import CurlingTrainingLoop
+
+    def build(config: CurlingConfig, lock: FolderLock) -> CurlingTrainingLoop:
+        return CurlingTrainingLoop(
+            config, args.out, resume=args.resume, progress=not args.quiet, lock=lock
+        )
+
+    def plot(out: Path) -> None:
+        from pyaz.common.plots import make_plots
+        from pyaz.curling.plots import plot_win_table
+
+        make_plots(out)
+        plot_win_table(out)
+
+    return run_training(
+        lambda: curling_settings_from(args),
+        build,
+        args.out,
+        f"pyaz-selfplay --game curling --out {args.out} --resume",
+        plot,
+        "plots, metrics, checkpoints, net.torchscript.pt, win_table.npy",
+    )
 
 
 def _ray_words(argv: list[str]) -> str:

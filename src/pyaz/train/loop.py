@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import json
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +41,14 @@ from pyaz._core import random_game_lengths
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import open_run
+from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
 from pyaz.games import canonical_name, make
 from pyaz.games.symmetry import symmetry_ids
+from pyaz.nets import (
+    PRESETS as NET_PRESETS,
+)
 from pyaz.nets import (
     TORCHSCRIPT_FILE,
     PolicyValueNet,
@@ -69,7 +73,6 @@ from pyaz.train.curriculum import Curriculum
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.schedules import (
     LR_SCHEDULES,
-    check_simulations_schedule,
     check_window_growth,
     lr_factor,
     scheduled_simulations,
@@ -79,147 +82,199 @@ from pyaz.train.selfplay_engine import SelfPlayEngine, SelfPlayJob
 from pyaz.train.targets import merge_duplicates, value_targets
 from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 
+GATINGS = ("none", "threshold", "score", "wilson")
+SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
+GAME_OPTIONS = "--size, --width, --height, --komi, ..."
+
 
 @dataclass
 class TrainConfig:
-    """Every setting of a run; seed 001 Table 1's names are given in brackets."""
+    """Every setting of a run, declared once (:func:`~pyaz.common.settings.setting`): its help,
+    symbol and range make pyaz-selfplay's options, the checks of :meth:`validate` and the
+    README's table (scripts/options_table.py). Symbols and a/b/c values: seed 001's Table 1."""
 
-    game: str = "othello"
-    game_options: dict[str, Any] = field(default_factory=lambda: {"size": 6})
-    iterations: int = 100  # I
-    max_minutes: float = 0.0  # stop after the iteration that passes this run time (0: no limit)
-    episodes: int = 50  # E: self-play games per iteration
-    sampling_plies: int = 15  # T'
-    simulations: int = 100  # m
-    c_puct: float = 1.0  # c
-    retrain_iterations: int = (
-        20  # rs: keep the games of the last rs iterations (0: use replacement)
+    game: str = setting(
+        "othello", help="the game (curling: the curling mode)", accepts="a game", option="--game"
     )
-    replacement: float = 0.1  # seed 000: drop this share of the oldest games after training
-    # ep. Seed 001's Table 1 has 10 (the othello6-seed001 preset keeps it); 2 learns faster per
-    # second on a CPU: the same strength in half the time on Othello 8x8 (README, issue 19)
-    epochs: int = 2
-    batch_size: int = 64  # bs
-    lr: float = 0.005  # lr
-    dropout: float = 0.3  # d
-    arena_games: int = 40  # n
-    update_threshold: float = 0.6  # u
-    # "none" (AlphaZero), "threshold" (seed 001 as alpha-zero-general: wins / decisive >= u),
-    # "score" ((wins + draws/2) / n > u), "wilson" (seed 000's sequential Wilson rule)
-    gating: str = "none"
-    wilson_max_games: int = 500  # the Wilson gate's cap (its width rule needs 401 games)
-    arena_sampling_plies: int = 8  # semi-stochastic gate players: first plies drawn from pi
-    opening_plies: int | None = None  # random plies opening each match's game pairs (None: default)
-    draw_value: float = 0.0  # seed 000 uses -0.5
-    # The value target (1 - w) * z + w * q, q the search's root value at the position (Oracle's
-    # "Lessons from AlphaZero", part 4: the z/q average); 0 is AlphaZero's z
-    value_target_q: float = 0.0
-    # One example per distinct position of the window (canonical under the augmented
-    # symmetries), its policy and value targets averaged (Oracle, part 6: position averaging)
-    dedupe: bool = False
-    # constant, cosine or onecycle over the planned iterations (pyaz.train.schedules)
-    lr_schedule: str = "constant"
-    # [start, every]: keep start iterations, one more every `every`, up to retrain_iterations
-    # (Oracle, part 6: 4, 2); empty: retrain_iterations throughout
-    window_growth: list[int] = field(default_factory=list)
-    # self-play simulations over equal shares of the planned iterations (MiniZero's progressive
-    # simulation); empty: `simulations` throughout. Gating and evaluation keep `simulations`
-    simulations_schedule: list[int] = field(default_factory=list)
-    drop_draw: float = 0.0  # chance to drop a drawn game from the buffer
-    min_buffer_games: int = 0  # train only once the buffer holds this many games
-    # seed 000's rising minimum for Racing Kings: the k-th training waits for schedule[k] games
-    min_buffer_schedule: list[int] = field(default_factory=list)
-    length_probe_games: int = 200  # random games that measure the curriculum's first average length
-    l2: float = 0.0  # c in c * ||theta||^2
-    augment: bool = True
-    loss: str = "plus"
-    loss_lambda: float = 0.5
-    net: str = "tiny"
-    blocks: int | None = None
-    filters: int | None = None
-    value_hidden: int | None = None
-    dirichlet_alpha: float = 0.3
-    dirichlet_epsilon: float = 0.25
-    # Self-play search techniques (issue 25; pyaz.Search and pyaz.SelfPlay document each):
-    # "puct" or "gumbel" (Danihelka et al. 2022: Gumbel-top-k of gumbel_actions root moves,
-    # sequential halving, the completed-Q improved policy as the policy target)
-    search_rule: str = "puct"
-    gumbel_actions: int = 16
-    solver: bool = False  # MCTS-solver (Winands et al. 2008): proven wins and losses
-    forced_playouts: bool = False  # KataGo's forced playouts and policy target pruning (PUCT)
-    # KataGo's playout cap randomisation: a full search on this share of moves (only those are
-    # training examples), cheap_simulations (0: simulations // 6) on the others; 1: off
-    full_search_prob: float = 1.0
-    cheap_simulations: int = 0
-    # KataGo's auxiliary score target (Wu 2019, 4.1): a score head trained on the final score
-    # margin (Othello's disc difference, Go's area score, / board area) with this loss weight;
-    # 0: no score head at all. Games with a score only (the state's has_score)
-    score_weight: float = 0.0
-    curriculum: str = "none"
-    parallel_games: int = 32
-    threads: int = 1
-    torch_threads: int = 1  # intra-op threads for the network (1 is fastest for small CPU nets)
-    runtime: str = "onnxruntime"  # where self-play, gating and evaluation run the network
-    eval_every: int = 1
-    eval_games: int = 20
-    # a pyaz-arena spec (uct200, random, gnugo:1, ...), "none", or "perfect" (Connect Four up to
-    # 7x6: the network's agreement with exact play on eval_games hard positions, no match)
-    eval_opponent: str = "uct200"
-    elo_games: int = (
-        0  # > 0: at the end, Bayesian Elo of the iterations' networks (seed 001 Fig. 10)
+    game_options: dict[str, Any] = setting(  # noqa: RUF009
+        {"size": 6}, help="the game's options (see --help)", accepts="its", option=GAME_OPTIONS
     )
-    elo_every: int = 1  # rate every this many iterations (and the last)
-    seed: int = 0
+    iterations: int = setting(100, symbol="I", low=1, help="self-play iterations (50/100/150)")
+    max_minutes: float = setting(
+        0.0,
+        low=0.0,
+        high=1e7,
+        help="stop after the iteration that takes the run time (self-play, training, gating and "
+        "evaluation, summed over resumes) past this many minutes; 0: no limit",
+    )
+    episodes: int = setting(50, symbol="E", low=1, help="self-play games per iteration (10/50/100)")
+    sampling_plies: int = setting(
+        15, symbol="T'", low=0, help="plies drawn from the visit counts, greedy after them"
+    )
+    simulations: int = setting(
+        100, symbol="m", low=1, high=10**6, help="MCTS simulations per move (25/100/200)"
+    )
+    c_puct: float = setting(
+        1.0, symbol="c", low=0.0, high=1e6, help="PUCT exploration (0.5/1.0/2.0)"
+    )
+    retrain_iterations: int = setting(
+        20, symbol="rs", low=0, help="keep the games of the last rs iterations (0: --replacement)"
+    )
+    replacement: float = setting(
+        0.1, low=0.0, high=1.0, help="share of the oldest games dropped after training (seed 000)"
+    )
+    epochs: int = setting(
+        2,
+        symbol="ep",
+        low=1,
+        help="training epochs per iteration (5/10/15; 2 learns faster a CPU second: the same "
+        "strength in half the time on Othello 8x8, issue 19)",
+    )
+    batch_size: int = setting(64, symbol="bs", low=2, help="training batch size (32/64/96)")
+    lr: float = setting(
+        0.005, symbol="lr", low=1e-12, high=10.0, help="Adam's step (0.001/0.005/0.01)"
+    )
+    dropout: float = setting(
+        0.3, symbol="d", low=0.0, high=0.95, help="heads' dropout (0.2/0.3/0.4)"
+    )
+    arena_games: int = setting(40, symbol="n", low=1, help="games of the gate (20/40/100)")
+    update_threshold: float = setting(
+        0.6, symbol="u", low=0.0, high=1.0, help="the gate's threshold (0.5/0.6/0.7; see --gating)"
+    )
+    gating: str = setting(
+        "none",
+        choices=GATINGS,
+        help="none (AlphaZero loop), threshold (seed 001 as alpha-zero-general: n games, "
+        "wins / (wins + losses) >= u, draws ignored), score ((wins + draws/2) / n > u), "
+        "wilson (seed 000's sequential 95% Wilson rule)",
+    )
+    wilson_max_games: int = setting(500, low=10, help="cap of the wilson gate (401 games needed)")
+    arena_sampling_plies: int = setting(
+        8, low=0, help="gate players draw their first this-many plies from the visit counts"
+    )
+    opening_plies: int | None = setting(
+        None,
+        low=0,
+        help="random plies opening each pair of gate/evaluation games, played with both colours "
+        "(none: the game's, e.g. othello 4, connect_four 2)",
+    )
+    draw_value: float = setting(0.0, low=-1.0, high=1.0, help="a draw's value (seed 000: -0.5)")
+    value_target_q: float = setting(
+        0.0,
+        symbol="w",
+        low=0.0,
+        high=1.0,
+        help="the value target is (1 - w) * z + w * q, z the game's result and q the search's "
+        "root value (Oracle's 'Lessons from AlphaZero', part 4: 0.5); 0 is AlphaZero's z",
+    )
+    dedupe: bool = setting(
+        False,
+        help="on: the repeated positions of the training window (up to the symmetries) become "
+        "one example with their mean targets (Oracle, part 6); logged as dedupe_share",
+    )
+    lr_schedule: str = setting(
+        "constant",
+        choices=LR_SCHEDULES,
+        help="constant; cosine (lr down to lr/100); onecycle (lr/10 up to lr over the first 30% "
+        "of the run, then down to lr/100: Smith's 1cycle, Oracle, part 6), over --iterations "
+        "(also with --max-minutes); the last value holds after",
+    )
+    window_growth: list[int] = setting(  # noqa: RUF009
+        [],
+        accepts="START,EVERY (both >= 1) or none",
+        help="keep the games of START iterations, one more every EVERY, up to rs (Oracle's slow "
+        "window, part 6: 4,2); none: rs throughout",
+    )
+    simulations_schedule: list[int] = setting(  # noqa: RUF009
+        [],
+        low=1,
+        high=10**6,
+        help="self-play simulations over equal shares of --iterations (MiniZero's progressive "
+        "simulation, e.g. 25,50,100); gates and evaluations keep m",
+    )
+    drop_draw: float = setting(
+        0.0, low=0.0, high=1.0, help="chance to drop a drawn game (seed 000)"
+    )
+    min_buffer_games: int = setting(0, low=0, help="train only once the buffer holds this many")
+    min_buffer_schedule: list[int] = setting(  # noqa: RUF009
+        [], low=0, help="the k-th training waits for the k-th number of games (seed 000)"
+    )
+    length_probe_games: int = setting(
+        200, low=1, help="random games measuring the curriculum's first average length"
+    )
+    l2: float = setting(0.0, low=0.0, high=1.0, help="L2 coefficient c in c*||theta||^2")
+    augment: bool = setting(True, help="random symmetries of the examples", option="--no-augment")
+    loss: str = setting("plus", choices=LOSSES, help="l+, lp, lv, lx = lp * lv, l_lambda")
+    loss_lambda: float = setting(0.5, low=0.0, high=1.0, help="lambda of the l_lambda loss")
+    net: str = setting("tiny", choices=tuple(NET_PRESETS), help="network preset (azg: seed 001's)")
+    blocks: int | None = setting(None, low=1, high=64, help="residual blocks (none: the preset's)")
+    filters: int | None = setting(None, low=1, high=1024, help="filters (none: the preset's)")
+    value_hidden: int | None = setting(
+        None, low=1, high=4096, help="value head width (none: --net's)"
+    )
+    dirichlet_alpha: float = setting(0.3, low=1e-9, high=1e6, help="root Dirichlet noise shape")
+    dirichlet_epsilon: float = setting(0.25, low=0.0, high=1.0, help="root noise weight (0: none)")
+    search_rule: str = setting(
+        "puct",
+        choices=SEARCH_RULES,
+        help="self-play search: puct (AlphaZero) or gumbel (Danihelka et al. 2022: Gumbel-top-k "
+        "root moves, sequential halving, the completed-Q policy target; for 8-32 simulations)",
+    )
+    gumbel_actions: int = setting(16, low=1, help="gumbel: root moves sampled (the paper's 16)")
+    solver: bool = setting(
+        False, help="MCTS-solver (Winands et al. 2008): proven results propagated and played"
+    )
+    forced_playouts: bool = setting(
+        False, help="KataGo's forced playouts and policy target pruning (Wu 2019, 3.2; puct)"
+    )
+    full_search_prob: float = setting(
+        1.0,
+        low=1e-9,
+        high=1.0,
+        help="KataGo's playout cap randomisation (Wu 2019, 3.1): the share of moves searched "
+        "with m, the only training examples (KataGo 0.25); 1: off",
+    )
+    cheap_simulations: int = setting(
+        0, low=0, help="simulations of the other moves under --full-search-prob (0: m // 6)"
+    )
+    score_weight: float = setting(
+        0.0,
+        symbol="W",
+        low=0.0,
+        high=10.0,
+        help="KataGo's auxiliary score target (Wu 2019, 4.1) with loss weight W: a score head "
+        "learns the final margin over the area (othello: disc difference / n^2; go: area score "
+        "with komi / n^2); othello and go only; 0: no score head",
+    )
+    curriculum: str = setting(
+        "none",
+        accepts="none, reversi, racingkings or a TOML file",
+        help="end-game-first zeta(t) (seed 000 II-B2): a preset or a TOML file of steps",
+    )
+    parallel_games: int = setting(32, low=1, help="self-play games in flight (one network batch)")
+    threads: int = setting(1, low=1, high=1024, help="threads for the tree work of self-play")
+    torch_threads: int = setting(1, low=1, high=256, help="intra-op threads for the network")
+    runtime: str = setting(
+        "onnxruntime", choices=RUNTIMES, help="network runtime of self-play, gates, evaluations"
+    )
+    eval_every: int = setting(1, low=1, help="evaluate every this many iterations")
+    eval_games: int = setting(20, low=0, help="games per evaluation (with perfect: hard positions)")
+    eval_opponent: str = setting(
+        "uct200",
+        accepts="a pyaz-arena player spec, none or perfect",
+        help="uct200 (UCT with 200 rollouts: seed 000's), random, none, any pyaz-arena spec, or "
+        "perfect (connect_four up to 7x6: the share of value-keeping moves on hard positions)",
+    )
+    elo_games: int = setting(0, low=0, help="games a pair for the Elo of the iterations (0: off)")
+    elo_every: int = setting(1, low=1, help="Elo of every this many iterations (and the last)")
+    seed: int = setting(0, low=0, high=2**64 - 1, help="deterministic with --threads 1")
 
     def validate(self) -> None:
-        """TypeError/ValueError naming the setting when a value has the wrong type or range, the
-        game or its options are unknown, the curriculum is neither a preset nor a readable file,
-        or eval_opponent is no player preset. Starts nothing (see :meth:`check_players`)."""
-        for item in fields(self):
-            _check_type(item.name, getattr(self, item.name), item.type)
-        at_least = {
-            "iterations": 1, "episodes": 1, "sampling_plies": 0, "simulations": 1,
-            "retrain_iterations": 0, "epochs": 1, "batch_size": 2, "arena_games": 1,
-            "wilson_max_games": 10, "arena_sampling_plies": 0, "min_buffer_games": 0,
-            "length_probe_games": 1, "parallel_games": 1, "threads": 1, "torch_threads": 1,
-            "eval_every": 1, "eval_games": 0, "elo_games": 0, "elo_every": 1, "seed": 0,
-            "gumbel_actions": 1, "cheap_simulations": 0,
-        }  # fmt: skip
-        optional = {"blocks": 1, "filters": 1, "value_hidden": 1, "opening_plies": 0}
-        for name, low in {**at_least, **optional}.items():
-            value = getattr(self, name)
-            if value is not None and value < low:
-                raise ValueError(f"{name} must be >= {low}, got {value}")
-        for item in fields(self):  # the C++ core counts in 32 bits (seeds in 64)
-            value, most = getattr(self, item.name), 2**64 - 1 if item.name == "seed" else 2**31 - 1
-            most = UPPER_BOUNDS.get(item.name, most)
-            if isinstance(value, int) and not isinstance(value, bool) and value > most:
-                low = at_least.get(item.name, optional.get(item.name, 0))
-                raise ValueError(f"{item.name} must be in {low}..{most}, got {value}")
-        in_range: dict[str, tuple[float, float]] = {
-            "replacement": (0.0, 1.0), "dropout": (0.0, 0.95), "update_threshold": (0.0, 1.0),
-            "draw_value": (-1.0, 1.0), "drop_draw": (0.0, 1.0), "loss_lambda": (0.0, 1.0),
-            "dirichlet_epsilon": (0.0, 1.0), "lr": (1e-12, 10.0), "l2": (0.0, 1.0),
-            "c_puct": (0.0, 1e6), "dirichlet_alpha": (1e-9, 1e6), "max_minutes": (0.0, 1e7),
-            "value_target_q": (0.0, 1.0), "full_search_prob": (1e-9, 1.0),
-            "score_weight": (0.0, 10.0),
-        }  # fmt: skip
-        for name, (bottom, top) in in_range.items():
-            number = float(getattr(self, name))
-            if not bottom <= number <= top:  # NaN fails too
-                raise ValueError(f"{name} must be in [{bottom:g}, {top:g}], got {number}")
-        choices = {
-            "gating": GATINGS, "loss": LOSSES, "runtime": RUNTIMES, "lr_schedule": LR_SCHEDULES,
-            "search_rule": SEARCH_RULES,
-        }  # fmt: skip
-        for name, allowed in choices.items():
-            if getattr(self, name) not in allowed:
-                known = ", ".join(allowed)
-                raise ValueError(f"{name} must be one of {known}, got {getattr(self, name)!r}")
-        if any(not isinstance(n, int) or n < 0 for n in self.min_buffer_schedule):
-            raise ValueError(
-                f"min_buffer_schedule must hold games >= 0, got {self.min_buffer_schedule}"
-            )
+        """TypeError/ValueError naming the setting when a value has the wrong type or is out of
+        its declared range or choices (:func:`~pyaz.common.settings.check_settings`), the game
+        or its options are unknown, the curriculum is neither a preset nor a readable file, or
+        eval_opponent is no player preset. Starts nothing (see :meth:`check_players`)."""
+        check_settings(self)
         if self.cheap_simulations > self.simulations:
             raise ValueError(
                 f"cheap_simulations must be in 0..simulations ({self.simulations}), got "
@@ -228,7 +283,6 @@ class TrainConfig:
         if self.forced_playouts and self.search_rule != "puct":
             raise ValueError("forced_playouts needs search_rule 'puct'")
         check_window_growth(self.window_growth, self.retrain_iterations)
-        check_simulations_schedule(self.simulations_schedule, UPPER_BOUNDS["simulations"])
         state = make(self.game, **self.game_options)  # ValueError/TypeError naming the game
         if self.score_weight > 0 and not state.has_score:
             raise ValueError(
@@ -284,13 +338,6 @@ class TrainConfig:
 PERFECT_OPPONENT = "perfect"
 """The eval_opponent that measures agreement with exact play instead of playing a match."""
 
-UPPER_BOUNDS = {
-    "blocks": 64, "filters": 1024, "value_hidden": 4096, "threads": 1024, "torch_threads": 256,
-    "simulations": 1_000_000,
-}  # fmt: skip
-"""The largest value of the settings with a bound below the C++ core's 2**31 - 1: larger
-networks than any preset, the C++ core's most threads, a search tree that stays addressable."""
-
 RESUMABLE = (
     "iterations", "max_minutes", "threads", "torch_threads", "parallel_games", "runtime",
     "eval_every", "elo_games", "elo_every",
@@ -305,9 +352,6 @@ window_growth, simulations_schedule) stay, and so does the schedules' horizon, t
 the run was started with (kept in the checkpoint): a resume with more iterations holds their
 last values after it."""
 
-GATINGS = ("none", "threshold", "score", "wilson")
-SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
-
 
 def _naming(setting: str, value: str, error: Exception) -> ValueError:
     """A ValueError with the first line of ``error``'s message, naming ``setting`` and
@@ -316,32 +360,6 @@ def _naming(setting: str, value: str, error: Exception) -> ValueError:
     if not line.startswith(setting):
         line = f"{setting}: {line}" if value in line else f"{setting} {value!r}: {line}"
     return ValueError(line)
-
-
-def _check_type(name: str, value: Any, declared: Any) -> None:
-    """TypeError when ``value`` does not fit the field's declared type (as text)."""
-    text = str(declared)
-    allowed: tuple[type, ...]
-    if text.startswith("int"):
-        allowed = (int,)
-    elif text.startswith("float"):
-        allowed = (int, float)
-    elif text == "str":
-        allowed = (str,)
-    elif text == "bool":
-        allowed = (bool,)
-    elif text.startswith("dict"):
-        allowed = (dict,)
-    elif text.startswith("list"):
-        allowed = (list,)
-    else:
-        return
-    if value is None and "None" in text:
-        return
-    if isinstance(value, bool) and bool not in allowed:
-        raise TypeError(f"{name} must be {text}, got {value!r}")
-    if not isinstance(value, allowed):
-        raise TypeError(f"{name} must be {text}, got {type(value).__name__} {value!r}")
 
 
 def _seconds() -> float:

@@ -11,6 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pyaz.common.settings import make_settings
 from pyaz.games import GAMES
 from pyaz.train.loop import TrainConfig
 
@@ -61,7 +62,8 @@ def train_config(settings: dict[str, Any]) -> TrainConfig:
     """A :class:`~pyaz.train.loop.TrainConfig` from flat settings (a preset's, maybe with
     overrides): keys naming a game option (``size``, ``width``, ``komi``, ...) go into
     ``game_options`` (with any ``game_options`` table); the rest must be ``TrainConfig`` fields
-    (ValueError naming the unknown ones)."""
+    (ValueError naming the unknown ones). Its values are checked by :meth:`TrainConfig.validate`,
+    against the ranges declared with the fields."""
     values = dict(settings)
     game_options = values.pop("game_options", {})
     if not isinstance(game_options, dict):
@@ -69,13 +71,9 @@ def train_config(settings: dict[str, Any]) -> TrainConfig:
     game_options = dict(game_options)
     option_names = {name for spec in GAMES.values() for name in spec.options}
     fields = {f.name for f in dataclasses.fields(TrainConfig)}
-    for key in list(values):
-        if key in option_names and key not in fields:
-            game_options[key] = values.pop(key)
-    unknown = sorted(set(values) - fields)
-    if unknown:
-        raise ValueError(f"unknown settings {unknown}; known: {', '.join(sorted(fields))}")
-    config = TrainConfig(**values)
+    for key in [key for key in values if key in option_names and key not in fields]:
+        game_options[key] = values.pop(key)
+    config = make_settings(TrainConfig, values)
     if game_options or "game" in values:
         config.game_options = game_options
     return config
