@@ -194,3 +194,12 @@ def test_short_run_end_to_end(tmp_path: Path) -> None:
     assert len(stamps) == 2
     assert cli.main(["accelerations", "--out", str(out), "--resume"]) == 0
     assert {p: p.stat().st_mtime_ns for p in stamps} == stamps  # nothing trained again
+
+
+def test_the_introduction_names_only_the_tracks_run() -> None:
+    from pyaz.experiments.accelerations import _introduction
+
+    text = _introduction("cpu", 2, {BASELINE: {}}, {}, ["connect4"])
+    assert "Connect Four 6x6 (12 minutes a run)" in text and "Othello" not in text
+    both = _introduction("cpu", 2, {BASELINE: {}}, {})
+    assert "Connect Four 6x6 (12 minutes a run) and Othello 8x8 (15 minutes a run)" in both

@@ -477,7 +477,11 @@ class AccelerationsExperiment(Experiment):
             "time_axis": "training minutes (self-play + training, evaluations left out)",
             "tracks": {},
         }
-        sections = [_introduction(scale, self.repetitions(scale), summary["techniques"], left_out)]
+        sections = [
+            _introduction(
+                scale, self.repetitions(scale), summary["techniques"], left_out, self.tracks()
+            )
+        ]
         for track in self.tracks():
             specs = [spec for spec in runs if spec.group == track]
             track_labels = self.labels(scale, track)
@@ -688,15 +692,26 @@ def _final_match(
 
 
 def _introduction(
-    scale: str, repetitions: int, overrides: dict[str, dict[str, Any]], left_out: dict[str, str]
+    scale: str,
+    repetitions: int,
+    overrides: dict[str, dict[str, Any]],
+    left_out: dict[str, str],
+    tracks: Sequence[str] = TRACKS,
 ) -> str:
-    what = {
-        "short": "the CI-sized version (Connect Four 5x4, Othello 6x6, tiny networks, 3 "
-        "iterations): every stage, numbers without meaning",
-        "cpu": "Connect Four 6x6 (12 minutes a run) and Othello 8x8 (15 minutes a run) on a "
-        "2-core CPU, one core a track",
-        "full": "Connect Four 6x6 (30 minutes a run) and Othello 8x8 (60 minutes a run)",
-    }[scale]
+    boards = []
+    for track in tracks:
+        settings = SETTINGS[scale][track]
+        options = {k: settings[k] for k in ("size", "width", "height") if k in settings}
+        minutes = f"{float(settings['max_minutes']):g}"
+        boards.append(f"{_TITLES[track]} {_board(options)} ({minutes} minutes a run)")
+    what = (
+        " and ".join(boards)
+        + {
+            "short": ", tiny networks, 3 iterations: every stage, numbers without meaning",
+            "cpu": " on a 2-core CPU, one core a track",
+            "full": "",
+        }[scale]
+    )
     rows = [[label, _describe(settings)] for label, settings in overrides.items()]
     horizons = ", ".join(f"{_TITLES[t]} {n}" for t, n in HORIZONS[scale].items())
     text = (
