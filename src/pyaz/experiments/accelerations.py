@@ -713,7 +713,7 @@ def _introduction(
         }[scale]
     )
     rows = [[label, _describe(settings)] for label, settings in overrides.items()]
-    horizons = ", ".join(f"{_TITLES[t]} {n}" for t, n in HORIZONS[scale].items())
+    horizons = ", ".join(f"{_TITLES[t]} {HORIZONS[scale][t]}" for t in tracks)
     text = (
         f"Scale: **{scale}**, {what}; {repetitions} run(s) per technique. Each technique is "
         "added to the baseline (pyaz-selfplay's defaults with the track's flags) alone, and "
