@@ -701,7 +701,9 @@ def _introduction(
     boards = []
     for track in tracks:
         settings = SETTINGS[scale][track]
-        options = {k: settings[k] for k in ("size", "width", "height") if k in settings}
+        options: dict[str, Any] = {
+            k: settings[k] for k in ("size", "width", "height") if k in settings
+        }
         minutes = f"{float(settings['max_minutes']):g}"
         boards.append(f"{_TITLES[track]} {_board(options)} ({minutes} minutes a run)")
     what = (
