@@ -1,4 +1,5 @@
-"""The run framework (pyaz.common.run.TrainingRun) under the ZetaGo and AlphaGomoku loops.
+"""The run framework (pyaz.common.run.TrainingRun) under the ZetaGo, AlphaGomoku, AlphaZero
+(train/loop.py) and curling loops.
 
 A run killed (SIGKILL, ``PYAZ_FAULT``) at a stage or around a file write, then resumed from its
 folder alone (``from_folder``), ends as the uninterrupted run of the same seed: the same metrics
@@ -29,6 +30,9 @@ from pyaz.common.faults import FAULT_ENV
 from pyaz.common.folder_lock import FolderInUseError
 from pyaz.common.run import TrainingRun
 from pyaz.common.runlog import read_metrics
+from pyaz.curling.config import CurlingConfig
+from pyaz.curling.loop import CurlingTrainingLoop
+from pyaz.train.loop import TrainConfig, TrainingLoop
 from pyaz.zetago.net import SmallConfig, SmallPolicyNet
 from pyaz.zetago.reinforce import ReinforceConfig, ReinforceTrainer
 
@@ -44,18 +48,40 @@ ALPHAGOMOKU: dict[str, Any] = {
     "eval_mentor_ms": 5.0, "eval_simulations": 8, "batch_size": 32,
 }  # fmt: skip
 SELFPLAY_ONLY = {**ALPHAGOMOKU, "curriculum": False, "iterations": 3}
-RUNS = {
+# Connect Four 4x4, 2 iterations of 4 games, a 2-game gate (u = 0) and a 2-game evaluation.
+ALPHAZERO: dict[str, Any] = {
+    "game": "connect_four", "game_options": {"width": 4, "height": 4}, "net": "tiny",
+    "episodes": 4, "simulations": 8, "epochs": 1, "parallel_games": 4, "gating": "score",
+    "arena_games": 2, "update_threshold": 0.0, "eval_games": 2, "eval_opponent": "random",
+    "threads": 1, "seed": 3, "iterations": 2, "length_probe_games": 20,
+}  # fmt: skip
+# One-end games: a supervised start (step 0) of 2 games, then 2 iterations of 2 games.
+CURLING: dict[str, Any] = {
+    "ends": 1, "games": 2, "simulations": 6, "channels": 4, "blocks": 1,
+    "supervised_games": 2, "supervised_steps": 4, "steps": 4, "batch_size": 16,
+    "eval_games": 2, "workers": 1, "iterations": 2,
+}  # fmt: skip
+RUNS: dict[str, tuple[type[TrainingRun], dict[str, Any]]] = {
     "zetago": (ReinforceTrainer, ZETAGO),
     "alphagomoku": (AlphaGomokuRun, SELFPLAY_ONLY),
     "curriculum": (AlphaGomokuRun, ALPHAGOMOKU),
+    "alphazero": (TrainingLoop, ALPHAZERO),
+    "curling": (CurlingTrainingLoop, CURLING),
 }
-TIMINGS = {"wall_time", "elapsed_s", "time_selfplay"}
+TIMINGS = {"wall_time", "elapsed_s", "time_selfplay", "time_train", "time_arena"}
+TIMINGS |= {"games_per_s", "shots_per_s"}
 
 
-def start(kind: str, folder: Path, **changes: Any) -> ReinforceTrainer | AlphaGomokuRun:
+def start(kind: str, folder: Path, **changes: Any) -> Any:
     """The run ``kind`` (a key of RUNS) in ``folder``, as a caller that knows its settings
     starts it (resuming what the folder holds)."""
     torch.set_num_threads(1)
+    resume = (folder / "checkpoint.pt").exists()
+    if kind == "alphazero":
+        return TrainingLoop(TrainConfig(**{**ALPHAZERO, **changes}), folder, resume, False)
+    if kind == "curling":
+        config = CurlingConfig(**{**CURLING, **changes})
+        return CurlingTrainingLoop(config, folder, resume, progress=False)
     if kind == "zetago":
         torch.manual_seed(0)
         net = SmallPolicyNet(SmallConfig(filters=4, layers=2))
@@ -79,6 +105,7 @@ def records(folder: Path) -> list[dict[str, Any]]:
 def checkpoint(folder: Path) -> dict[str, Any]:
     saved = torch.load(folder / "checkpoint.pt", weights_only=True)
     saved.pop("elapsed", None)
+    saved.get("counters", {}).pop("elapsed_s", None)
     if "done" in saved:
         saved["done"].pop("times")
     return saved
@@ -99,7 +126,7 @@ def same(a: Any, b: Any) -> bool:
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The uninterrupted runs, each in a process of its own."""
     folders = {}
-    for kind in ("zetago", "alphagomoku"):
+    for kind in ("zetago", "alphagomoku", "alphazero", "curling"):
         folders[kind] = tmp_path_factory.mktemp(kind) / "run"
         done = process(kind, folders[kind])
         assert done.returncode == 0, done.stderr[-2000:]
@@ -122,7 +149,23 @@ FAULTS = [
     ("alphagomoku", "after-append/metrics.jsonl:2", 1),
     ("alphagomoku", "before-replace/checkpoint.pt:3", 1),  # pair.pt is step 2's already
     ("alphagomoku", "before-replace/checkpoint.pt:1", None),
+    ("alphazero", "step:1", None),  # iteration 1 done, nothing committed (no step 0)
+    ("alphazero", "gate:2", 1),
+    ("alphazero", "before-replace/checkpoint.pt:2", 1),  # best.torchscript.pt is iteration 2's
+    ("curling", "step:1", None),  # the supervised start done, its records not logged
+    ("curling", "after-append/metrics.jsonl:2", None),  # step 0's records logged, not committed
+    ("curling", "before-replace/checkpoint.pt:1", None),  # nets/iter-00000.pt written already
+    ("curling", "self-play:1", 0),
+    ("curling", "train-epoch:2", 1),
+    ("curling", "after-replace/checkpoint.pt:2", 1),  # iteration 1 committed
 ]
+
+
+def committed_step(kind: str, saved: dict[str, Any]) -> int:
+    """The step of a checkpoint of the run ``kind``."""
+    if kind in ("alphazero", "curling"):
+        return int(saved["counters"]["iteration"])
+    return int(saved["iteration" if kind == "zetago" else "step"])
 
 
 @pytest.mark.parametrize(
@@ -137,8 +180,7 @@ def test_a_run_killed_anywhere_resumes_from_its_folder_to_the_uninterrupted_run(
     if committed is None:
         assert not (folder / "checkpoint.pt").exists()
     else:
-        step = checkpoint(folder)["iteration" if kind == "zetago" else "step"]
-        assert step == committed  # the kill struck where it was meant to
+        assert committed_step(kind, checkpoint(folder)) == committed  # struck where meant to
     torch.set_num_threads(1)  # as the processes: sums in one order
     RUNS[kind][0].from_folder(folder).run()  # only the folder: its saved settings
     expected = reference[kind]
@@ -333,6 +375,33 @@ def test_the_base_tags_records_commits_and_resumes_without_torch(tmp_path: Path)
         ReinforceTrainer.from_folder(folder)
     LateCounter(tmp_path / "late").close()
     assert not (tmp_path / "late" / "checkpoint.pt").exists()
+
+
+class Prelude(Counter):
+    """A counter whose step 0 is work of its own: it starts the total at 100."""
+
+    INITIAL_CHECKPOINT = False
+
+    def start(self) -> list[dict[str, Any]]:
+        self.total = 100
+        return [{"kind": "start", "total": self.total}]
+
+
+def test_step_zero_work_is_logged_at_step_0_committed_and_not_redone(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    run = Prelude(folder, steps=3)
+    assert not (folder / "checkpoint.pt").exists()  # nothing until the first advance
+    assert run.advance() == [
+        {"kind": "start", "iteration": 0, "total": 100},
+        {"kind": "count", "iteration": 1, "total": 101},
+    ]
+    run.close()
+    resumed = Prelude.from_folder(folder)
+    assert (resumed.step, resumed.total) == (1, 101)
+    assert [r["total"] for r in resumed.run()] == [103, 106]  # no second start
+    assert [(r["kind"], r["iteration"]) for r in read_metrics(folder)] == [
+        ("start", 0), ("count", 1), ("count", 2), ("count", 3),
+    ]  # fmt: skip
 
 
 def main() -> None:

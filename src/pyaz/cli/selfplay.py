@@ -165,7 +165,7 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
     given = given_settings(args)
     if not args.resume:
         return train_config(given)
-    saved = read_run_config(args.out)
+    saved = {k: v for k, v in read_run_config(args.out).items() if k != "method"}
     if "game" in given and canonical_name(given["game"]) == canonical_name(saved.get("game", "")):
         given["game"] = saved["game"]  # an alias of the same game
     config = train_config({**_flat(saved), **given})
@@ -182,6 +182,7 @@ def curling_settings_from(args: argparse.Namespace) -> CurlingConfig:
     values = load_preset(args.preset) if args.preset is not None else {}
     values.update(_given(args, ["game", *CURLING]))
     saved = read_run_config(args.out) if args.resume else {}
+    saved.pop("method", None)  # the loop checks it
     config = make_settings(CurlingConfig, {**saved, **values}, "curling settings")
     config.check()
     if args.resume:

@@ -19,7 +19,7 @@ Settings = TypeVar("Settings")
 
 
 class Loop(Protocol):
-    def run(self) -> None: ...
+    def run(self) -> object: ...
 
 
 def run_training(

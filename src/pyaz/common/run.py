@@ -18,7 +18,9 @@ A subclass builds its state (networks, optimisers, buffers, random generators), 
    (:meth:`TrainingRun.write_latest`), which a kill may have left one step ahead;
 4. writes config.json and, for a new run, commits step 0 (the initial state, unless
    :attr:`TrainingRun.INITIAL_CHECKPOINT` is False), so that a run killed before its first step
-   resumes from its folder alone (:meth:`TrainingRun.from_folder`).
+   resumes from its folder alone (:meth:`TrainingRun.from_folder`). A loop whose step 0 is work
+   of its own (a supervised start) does it in :meth:`TrainingRun.start` instead, before its
+   first step: logged with step 0, then committed.
 
 :meth:`TrainingRun.run` then plays the steps (:meth:`TrainingRun.advance`) until
 :meth:`TrainingRun.finished`, then :meth:`TrainingRun.finish`. A step is the method's work
@@ -38,7 +40,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -49,11 +53,17 @@ from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import (
     CONFIG_NAME,
+    RunLog,
     atomic_write_bytes,
     check_resume_settings,
+    check_writable,
+    damaged_lines,
     lock_run_folder,
-    open_run,
     read_run_config,
+    remove_networks_after,
+    remove_temporaries,
+    truncate_after,
+    write_json_atomic,
 )
 
 __all__ = ["TrainingRun", "atomic_write_with"]
@@ -114,29 +124,36 @@ class TrainingRun:
         self.step = 0
         self._bar: Any = None  # the progress bar, from the first step on
         self._own_lock = lock is None
+        if lock is not None:
+            check_writable(self.folder)
         self._lock = lock_run_folder(self.folder) if lock is None else lock.acquire()
         try:
             checkpoint = self.folder / self.CHECKPOINT
-            if resume is None:
-                resume = checkpoint.exists()
-            if (self.folder / CONFIG_NAME).exists() and (resume or not checkpoint.exists()):
+            restored = checkpoint.exists() and resume is not False
+            if checkpoint.exists() and not restored:
+                raise FileExistsError(
+                    f"{self.folder} holds a run already: resume it (--resume) or pick another "
+                    "folder"
+                )
+            if (self.folder / CONFIG_NAME).exists():
                 saved = self.upgrade_settings(read_run_config(self.folder))
                 check_resume_settings(self.folder, saved, self.settings, self.RESUMABLE)
-            restored = False
-
-            def load() -> int:
-                nonlocal restored
-                restored = True
+            remove_temporaries(self.folder)
+            if restored:
                 self.step = self.restore(checkpoint)
-                self.write_latest()
-                return self.step
-
-            self.log = open_run(
-                self.folder, self.settings, resume, load, self.CHECKPOINT, self.RESUMABLE,
-                self._lock, key=self.STEP_KEY,
-            )  # fmt: skip
+                self.write_latest()  # a kill may have left them one step ahead
+            for note in damaged_lines(self.folder):
+                print(f"note: {note}", file=sys.stderr)
+            last = self.step if restored else -1  # without a checkpoint no step was committed
+            with warnings.catch_warnings():  # damaged_lines said it
+                warnings.simplefilter("ignore")
+                truncate_after(self.folder, last, self.STEP_KEY)
+            remove_networks_after(self.folder, last)
+            write_json_atomic(self.folder / CONFIG_NAME, self.settings)
+            self.log = RunLog(self.folder)
             if not restored and self.INITIAL_CHECKPOINT:
                 self.save_checkpoint()  # step 0: the run resumes from here on
+            self._started = restored or self.INITIAL_CHECKPOINT  # step 0 is behind
         except BaseException:
             self._release()
             raise
@@ -168,6 +185,12 @@ class TrainingRun:
         """Restores the state from the checkpoint at ``path``; returns its step. A damaged
         or foreign checkpoint is a one-line ValueError naming ``path``."""
         raise NotImplementedError
+
+    def start(self) -> list[dict[str, Any]] | None:
+        """Step 0's work (default: none), done by the first :meth:`advance` of a run that has
+        committed nothing (with :attr:`INITIAL_CHECKPOINT` False): its records are logged with
+        step 0, then step 0 is committed. None: there is none (nothing is committed)."""
+        return None
 
     def finished(self) -> bool:
         """Whether no step is left (default: :meth:`total_steps` are done)."""
@@ -237,15 +260,25 @@ class TrainingRun:
                 total=self.total_steps(), initial=self.step, desc=self.NAME, unit="step",
                 disable=not self.progress,
             )  # fmt: skip
+        logged = []
+        if not self._started:
+            self._started = True
+            if (first := self.start()) is not None:
+                logged += self._commit(first, checkpoint=True)
         records = self.run_step(self.step + 1)
         self.step += 1
+        logged += self._commit(records, self.should_checkpoint() or self.finished())
+        self._bar.update(1)
+        return logged
+
+    def _commit(self, records: list[dict[str, Any]], checkpoint: bool) -> list[dict[str, Any]]:
+        """The fault point ``step``, the step's records logged, then its checkpoint if due."""
         fault_point("step")
         logged = [self._log(record) for record in records]
-        if self.should_checkpoint() or self.finished():
+        if checkpoint:
             self.save_checkpoint()
-        self._bar.update(1)
-        if self.progress:
-            self._bar.write(self.summary(records))
+        if line := self.summary(records):  # with progress off too: run.log keeps one a step
+            tqdm.write(line)
         return logged
 
     def finish(self) -> None:

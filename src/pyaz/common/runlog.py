@@ -22,8 +22,8 @@ column appears and whenever a :class:`RunLog` is opened), and TensorBoard scalar
 Resuming after an interruption: load the last checkpoint (iteration ``k``), call
 ``truncate_after(run_dir, k)``, then open a new :class:`RunLog`. Opening repairs a half-written
 last line, and TensorBoard events past the last kept record of each kind are purged.
-:func:`open_run` does all of this for a training loop, under the folder's lock
-(:class:`~pyaz.common.folder_lock.FolderLock`), and says which damaged lines it dropped.
+:class:`~pyaz.common.run.TrainingRun` does all of this for a training loop, under the folder's
+lock (:class:`~pyaz.common.folder_lock.FolderLock`), and says which damaged lines it dropped.
 """
 
 from __future__ import annotations
@@ -35,11 +35,10 @@ import json
 import math
 import os
 import re
-import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -58,7 +57,6 @@ __all__ = [
     "damaged_lines",
     "export_csv",
     "lock_run_folder",
-    "open_run",
     "read_metrics",
     "read_run_config",
     "truncate_after",
@@ -169,60 +167,6 @@ def read_metrics(run_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
                 f"{path}:{i + 1}: skipping a line that is not a JSON object", stacklevel=2
             )
     return records
-
-
-def open_run(
-    run_dir: str | os.PathLike[str],
-    config: Mapping[str, Any],
-    resume: bool,
-    load_checkpoint: Callable[[], int],
-    checkpoint_name: str = "checkpoint.pt",
-    resumable: Collection[str] = (),
-    lock: FolderLock | None = None,
-    key: str = "iteration",
-) -> RunLog:
-    """Opens a training run's folder: refuses a folder that holds a run unless ``resume``; on
-    resume refuses settings that differ from the run's config.json other than ``resumable``
-    (:func:`check_resume_settings`), calls ``load_checkpoint()`` (which restores the loop and
-    returns the iteration it saved) and drops the metrics written after that iteration (their
-    ``key``; saying on stderr which damaged lines went); writes ``config.json``; returns the
-    open :class:`RunLog`.
-
-    The folder is locked first (:func:`lock_run_folder`): a folder that another process uses
-    is refused with :class:`~pyaz.common.folder_lock.FolderInUseError`. ``lock``: a lock on
-    ``run_dir`` that the caller holds and releases; without it the returned log holds its own
-    and releases it when closed (or when opening fails).
-    """
-    run_dir = Path(run_dir)
-    if lock is None:
-        held = lock_run_folder(run_dir)
-    else:
-        check_writable(run_dir)
-        held = lock.acquire()
-    try:
-        checkpoint = run_dir / checkpoint_name
-        if checkpoint.exists() and not resume:
-            raise FileExistsError(
-                f"{run_dir} holds a run already: resume it (--resume) or pick another folder"
-            )
-        saved = run_dir / CONFIG_NAME
-        if resume and saved.exists():
-            check_resume_settings(run_dir, read_run_config(run_dir), config, resumable)
-        remove_temporaries(run_dir)
-        # Without a checkpoint no iteration was committed: what a killed run logged goes too.
-        iteration = load_checkpoint() if resume and checkpoint.exists() else 0
-        for note in damaged_lines(run_dir):
-            print(f"note: {note}", file=sys.stderr)
-        with warnings.catch_warnings():  # damaged_lines said it
-            warnings.simplefilter("ignore")
-            truncate_after(run_dir, iteration, key)
-        remove_networks_after(run_dir, iteration)
-        write_json_atomic(saved, dict(config))
-        return RunLog(run_dir, lock=held if lock is None else None)
-    except BaseException:
-        if lock is None:
-            held.release()
-        raise
 
 
 def lock_run_folder(run_dir: str | os.PathLike[str]) -> FolderLock:
@@ -395,7 +339,7 @@ class RunLog:
 
     Opening a folder that already has metrics (a resumed run) repairs a half-written last line,
     regenerates the CSV and, for TensorBoard, purges events of each kind past its last kept
-    record. One process at a time may log to a folder (:func:`open_run` locks it). Use as a
+    record. One process at a time may log to a folder (:func:`lock_run_folder` locks it). Use as a
     context manager or call :meth:`close`.
     """
 

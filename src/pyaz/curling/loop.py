@@ -7,8 +7,10 @@ newest ``window`` shots (the seed keeps the newest 1,000,000), trains ``steps`` 
 on eq. 13 (cross-entropy of the policy against the search's visit distribution, cross-entropy of
 the 17 value bins against the end's real score, c * ||theta||^2), and every ``eval_every``
 iterations plays ``eval_games`` games against a reference opponent (colours and the first-end
-hammer alternate). Every iteration is checkpointed atomically; ``resume=True`` continues after
-an interruption, losing at most the iteration in progress.
+hammer alternate). The loop is a :class:`~pyaz.common.run.TrainingRun` (a step is an iteration;
+the supervised start is step 0): every step is checkpointed atomically, so ``resume=True`` (or
+:meth:`~pyaz.common.run.TrainingRun.from_folder`) continues after an interruption, losing at
+most the step in progress.
 
 The settings are in :mod:`pyaz.curling.config`, the games (players, matches, worker tasks) in
 :mod:`pyaz.curling.matches`.
@@ -21,7 +23,6 @@ every constant is an option.
 from __future__ import annotations
 
 import io
-import json
 import math
 import multiprocessing
 import os
@@ -29,7 +30,7 @@ import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,10 @@ from torch.nn import functional
 from tqdm import tqdm
 
 from pyaz import curling
+from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
-from pyaz.common.runlog import open_run
+from pyaz.common.run import TrainingRun
+from pyaz.common.runlog import read_run_config
 from pyaz.curling.config import NOISES, RESUMABLE, CurlingConfig
 from pyaz.curling.matches import (
     NetSnapshot,
@@ -59,13 +62,21 @@ from pyaz.train.checkpoint import (
 )
 
 
-class CurlingTrainingLoop:
+class CurlingTrainingLoop(TrainingRun):
     """Runs a :class:`CurlingConfig` in ``run_dir``; see the module docstring.
 
     The settings are checked first; then the run folder's lock is taken (``lock``: one the
     caller holds and releases; without it the loop holds its own until :meth:`run` ends), and
     with ``resume`` settings that differ from the run's config.json other than
-    :data:`~pyaz.curling.config.RESUMABLE` are refused and the last checkpoint restored."""
+    :data:`~pyaz.curling.config.RESUMABLE` are refused and the last checkpoint restored (see
+    :class:`~pyaz.common.run.TrainingRun`). Its checkpoint is
+    :func:`~pyaz.train.checkpoint.write_iteration`'s (the shots, ``nets/iter-NNNNN.pt``,
+    ``net.torchscript.pt`` and ``win_table.npy``, then ``checkpoint.pt``)."""
+
+    RESUMABLE = RESUMABLE
+    NAME = "curling"
+    CHECKPOINT = CHECKPOINT_FILE
+    INITIAL_CHECKPOINT = False  # step 0 is the supervised start (:meth:`start`)
 
     def __init__(
         self,
@@ -77,8 +88,6 @@ class CurlingTrainingLoop:
     ) -> None:
         config.check()
         self.config = config
-        self.run_dir = Path(run_dir)
-        self.progress = progress
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
         self.rng = np.random.default_rng(config.seed)
@@ -102,9 +111,15 @@ class CurlingTrainingLoop:
         self._pool: ProcessPoolExecutor | None = None
         self._own_table: tuple[bytes, np.ndarray] | None = None
         self.workers = config.workers or os.cpu_count() or 1  # config.json keeps 0: per core
-        self.log = open_run(
-            self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE, RESUMABLE, lock
-        )
+        super().__init__(run_dir, asdict(config), resume, progress, lock)
+
+    @classmethod
+    def from_settings(
+        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
+    ) -> CurlingTrainingLoop:
+        names = {item.name for item in fields(CurlingConfig)}
+        config = CurlingConfig(**{k: v for k, v in settings.items() if k in names})
+        return cls(config, folder, resume=True, progress=progress, lock=lock)
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -258,35 +273,36 @@ class CurlingTrainingLoop:
 
     # -- the loop -------------------------------------------------------------------------------
 
-    def run(self) -> None:
-        """Runs the remaining iterations; the worker processes are stopped and the log closed
-        (the loop's own lock released) however it ends."""
-        try:
-            self._run()
-        finally:
-            if self._pool is not None:
-                self._pool.shutdown(cancel_futures=True)
-                self._pool = None
-            self.log.close()
+    def total_steps(self) -> int:
+        return self.config.iterations
 
-    def _run(self) -> None:
-        c = self.config
-        if not self.counters["supervised"] and c.supervised_games > 0:
-            began = time.perf_counter()
-            stats = self.supervised_start()
-            self.counters["supervised"] = 1
-            self.counters["elapsed_s"] += time.perf_counter() - began
-            self.log.log({"kind": "supervised", "iteration": 0, **stats})
-            self._log_evaluation(0, self.evaluate(0))  # the supervised network's strength
-            self._save_checkpoint(0)
-        for iteration in range(int(self.counters["iteration"]) + 1, c.iterations + 1):
-            self._iteration(iteration)
-        self.log.close()
+    def close(self) -> None:
+        """Stops the worker processes, then closes the run (:meth:`TrainingRun.close`)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+        super().close()
 
-    def _iteration(self, iteration: int) -> None:
-        c = self.config
+    def start(self) -> list[dict[str, Any]] | None:
+        """Step 0: the supervised start and the supervised network's evaluation (none without
+        ``supervised_games``)."""
+        if self.config.supervised_games == 0:
+            return None
+        began = time.perf_counter()
+        stats = self.supervised_start()
+        self.counters["supervised"] = 1
+        self.counters["elapsed_s"] += time.perf_counter() - began
+        evaluation = self.evaluate(0)  # the supervised network's strength
+        fault_point("evaluate")
+        return [{"kind": "supervised", "iteration": 0, **stats}, *self._evaluated(0, evaluation)]
+
+    def run_step(self, step: int) -> list[dict[str, Any]]:
+        """Iteration ``step``: self-play, training, the evaluation; returns the iteration's
+        record and the evaluation's."""
+        c, iteration = self.config, step
         began = time.perf_counter()
         shots, end_scores = self.self_play(iteration)
+        fault_point("self-play")
         for scores in end_scores:
             self.ends_seen += end_counts(scores)
         self.buffer = Shots.concat([self.buffer, shots]).last(c.window)
@@ -304,6 +320,7 @@ class CurlingTrainingLoop:
         }
         steps = c.steps or max(1, math.ceil(c.sample_reuse * len(shots) / c.batch_size))
         record.update(self.train(self.buffer, steps))
+        fault_point("train-epoch")
         trained = time.perf_counter()
         self.counters["elapsed_s"] += trained - began
         self.counters["iteration"] = iteration
@@ -313,32 +330,19 @@ class CurlingTrainingLoop:
             train_steps=self.counters["train_steps"],
         )
         evaluation = self.evaluate(iteration) if iteration % max(1, c.eval_every) == 0 else None
+        fault_point("evaluate")
         self.counters["elapsed_s"] += time.perf_counter() - trained
         record["time_arena"] = time.perf_counter() - trained
-        self.log.log(record)
-        tqdm.write(self._summary(record))
-        self._log_evaluation(iteration, evaluation)
-        self._save_checkpoint(iteration)
+        return [record, *self._evaluated(iteration, evaluation)]
 
-    def _log_evaluation(self, iteration: int, evaluation: dict[str, Any] | None) -> None:
+    def _evaluated(self, iteration: int, evaluation: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """The record of the evaluation at ``iteration``, if there was one."""
         if evaluation is None:
-            return
-        self.log.log(
-            {
-                "kind": "eval",
-                "iteration": iteration,
-                "elapsed_s": self.counters["elapsed_s"],
-                "train_steps": self.counters["train_steps"],
-                "epochs": iteration,
-                **evaluation,
-            }
-        )
-        e = evaluation
-        tqdm.write(
-            f"iter {iteration} evaluation vs {e['opponent']}: {e['wins']}-{e['draws']}-"
-            f"{e['losses']}, score {e['win_ratio']:.2f}"
-            f" [{e['wilson_low']:.2f}, {e['wilson_high']:.2f}]"
-        )
+            return []
+        counted = {key: self.counters[key] for key in ("elapsed_s", "train_steps")}
+        return [
+            {"kind": "eval", "iteration": iteration, **counted, "epochs": iteration, **evaluation}
+        ]
 
     def _end_statistics(self, end_scores: list[list[tuple[int, int]]]) -> dict[str, float]:
         ends = [e for game in end_scores for e in game]
@@ -354,22 +358,28 @@ class CurlingTrainingLoop:
             "p_win_8_ends_tied": float(table[8, table.shape[1] // 2]),
         }
 
-    def _summary(self, record: dict[str, Any]) -> str:
-        parts = [
-            f"iter {record['iteration']}/{self.config.iterations}",
-            f"{record['shots_per_s']:.2f} shots/s",
-            f"{record['shots']} shots (window {record['buffer_shots']})",
-        ]
-        if "loss" in record:
-            parts.append(
-                f"loss {record['loss']:.3f} (p {record['loss_policy']:.3f},"
-                f" v {record['loss_value']:.3f})"
-            )
-        return " | ".join(parts)
+    def summary(self, records: list[dict[str, Any]]) -> str:
+        lines = []
+        for r in records:
+            if r["kind"] == "iteration":
+                loss = " | loss {loss:.3f} (p {loss_policy:.3f}, v {loss_value:.3f})"
+                lines.append(
+                    f"iter {r['iteration']}/{self.config.iterations} | {r['shots_per_s']:.2f} "
+                    f"shots/s | {r['shots']} shots (window {r['buffer_shots']})"
+                    + (loss.format(**r) if "loss" in r else "")
+                )
+            elif r["kind"] == "eval":
+                lines.append(
+                    f"iter {r['iteration']} evaluation vs {r['opponent']}: {r['wins']}-"
+                    f"{r['draws']}-{r['losses']}, score {r['win_ratio']:.2f}"
+                    f" [{r['wilson_low']:.2f}, {r['wilson_high']:.2f}]"
+                )
+        return "\n".join(lines)
 
     # -- checkpoints ----------------------------------------------------------------------------
 
-    def _save_checkpoint(self, iteration: int) -> None:
+    def save_checkpoint(self) -> None:
+        iteration = self.step
         blob = io.BytesIO()
         np.savez_compressed(blob, **self.buffer.arrays())  # type: ignore[arg-type]
         net = {"channels": self.config.channels, "blocks": self.config.blocks}
@@ -381,7 +391,7 @@ class CurlingTrainingLoop:
             "torch_rng": torch.get_rng_state(),
             "counters": dict(self.counters),
             "ends_seen": self.ends_seen.tolist(),
-            "config": asdict(self.config),
+            "config": self.settings,  # config.json's
         }
         files = {
             f"nets/iter-{iteration:05d}.pt": model_bytes(
@@ -393,7 +403,7 @@ class CurlingTrainingLoop:
             ),
             **self._latest_files(),
         }
-        write_iteration(self.run_dir, iteration, state, blob.getvalue(), files)
+        write_iteration(self.folder, iteration, state, blob.getvalue(), files)
 
     def _latest_files(self) -> dict[str, bytes]:
         """The files that hold the latest network and P_win table, rewritten at every
@@ -416,13 +426,11 @@ class CurlingTrainingLoop:
             torch.jit.save(torch.jit.trace(self.net, example), scripted)
         return scripted.getvalue()
 
-    def _resume(self) -> int:
-        self._load_checkpoint()
-        write_files(self.run_dir, self._latest_files())
-        return int(self.counters["iteration"])
+    def write_latest(self) -> None:
+        write_files(self.folder, self._latest_files())
 
-    def _load_checkpoint(self) -> None:
-        data, buffer = read_checkpoint(self.run_dir)
+    def restore(self, path: Path) -> int:
+        data, buffer = read_checkpoint(path.parent)
         saved = data["net_config"]
         if (saved["channels"], saved["blocks"]) != (self.config.channels, self.config.blocks):
             raise ValueError(
@@ -438,6 +446,7 @@ class CurlingTrainingLoop:
         with np.load(io.BytesIO(buffer)) as arrays:
             self.buffer = Shots.from_arrays(dict(arrays))
         self.net.eval()
+        return int(self.counters["iteration"])
 
 
 def load_curling_net(path: str | Path) -> CurlingNet:
@@ -462,4 +471,6 @@ def curling_net_from_file(model: ModelFile) -> CurlingNet:
 
 
 def read_config(run_dir: str | Path) -> dict[str, Any]:
-    return json.loads((Path(run_dir) / "config.json").read_text())
+    """The :class:`CurlingConfig` fields of the run in ``run_dir`` (its config.json)."""
+    names = {item.name for item in fields(CurlingConfig)}
+    return {k: v for k, v in read_run_config(run_dir).items() if k in names}

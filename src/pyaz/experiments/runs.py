@@ -42,10 +42,12 @@ def train_side_by_side(folder: Path, configs: dict[str, dict[str, Any]]) -> None
     try:
         active = list(loops.values())
         while active:
-            active = [loop for loop in active if loop.step()]
+            active = [loop for loop in active if loop.advance() is not None]
         for loop in loops.values():
             loop.finish()
     finally:
+        for loop in loops.values():
+            loop.close()
         for label in loops:
             make_plots(folder / label)
 

@@ -26,7 +26,6 @@ from pyaz.nets.files import read_torch_file
 
 __all__ = [
     "CHECKPOINT_FILE",
-    "changed_settings",
     "read_checkpoint",
     "torch_bytes",
     "write_files",
@@ -146,8 +145,3 @@ def _check_npz(path: Path, data: bytes) -> None:
             )
             reason = (text.strip().splitlines() or [""])[0][:200]
         raise ValueError(f"{path} is not a pyaz replay buffer (.npz): {reason}") from None
-
-
-def changed_settings(saved: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
-    """The names of the settings that differ between a saved run and the resumed one."""
-    return sorted(key for key in saved.keys() | now.keys() if saved.get(key) != now.get(key))

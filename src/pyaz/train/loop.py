@@ -19,17 +19,17 @@ metrics say how many distinct games each match held.
 The curriculum's running average game length starts from ``length_probe_games`` uniformly random
 games of the game (then follows the self-play games), never from the size of the action space.
 
-Every iteration is checkpointed atomically (networks, optimiser, buffer, random states,
-counters), so ``resume=True`` continues after Ctrl-C or a kill, losing at most the iteration in
-progress.
+The loop is a :class:`~pyaz.common.run.TrainingRun` (a step is an iteration): every iteration
+is checkpointed atomically (networks, optimiser, buffer, random states, counters), so
+``resume=True`` (or :meth:`~pyaz.common.run.TrainingRun.from_folder`) continues after Ctrl-C or
+a kill, losing at most the iteration in progress.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,7 @@ from tqdm import tqdm
 from pyaz._core import random_game_lengths
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
-from pyaz.common.runlog import open_run
+from pyaz.common.run import TrainingRun
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
@@ -366,10 +366,17 @@ def _seconds() -> float:
     return time.perf_counter()
 
 
-class TrainingLoop:
+class TrainingLoop(TrainingRun):
     """Runs a ``TrainConfig`` in ``run_dir``; see the module docstring. ``self_play`` plays the
     self-play games elsewhere (e.g. :class:`pyaz.distributed.RaySelfPlay`); by default they are
-    played in this process."""
+    played in this process. Its checkpoint is :func:`~pyaz.train.checkpoint.write_iteration`'s
+    (the buffer, ``nets/iter-NNNNN.pt`` and ``best.torchscript.pt``, then ``checkpoint.pt``),
+    from iteration 1 on."""
+
+    RESUMABLE = RESUMABLE
+    NAME = "alphazero"
+    CHECKPOINT = CHECKPOINT_FILE
+    INITIAL_CHECKPOINT = False  # iteration 0 is the seed's network: nothing to resume from
 
     def __init__(
         self,
@@ -384,13 +391,12 @@ class TrainingLoop:
         before anything else; then takes the run folder's lock (``lock``: one the caller holds
         and releases; without it the loop holds its own until :meth:`finish`, or the end of
         :meth:`run`), and with ``resume`` refuses settings that differ from the run's
-        config.json other than :data:`RESUMABLE` and restores the last checkpoint."""
+        config.json other than :data:`RESUMABLE` and restores the last checkpoint (see
+        :class:`~pyaz.common.run.TrainingRun`)."""
         config.validate()
         config.check_players()
         self.config = config
         self.engine = self_play
-        self.run_dir = Path(run_dir)
-        self.progress = progress
         self.start_state = make(config.game, **config.game_options)
         self._oracle_positions: list[oracle.OraclePosition] | None = None  # eval_opponent perfect
         self.curriculum = Curriculum.named(config.curriculum)
@@ -423,9 +429,15 @@ class TrainingLoop:
             # the schedules' horizon: the iterations the run was started with (see RESUMABLE)
             "schedule_horizon": config.iterations,
         }
-        self.log = open_run(
-            self.run_dir, asdict(config), resume, self._resume, CHECKPOINT_FILE, RESUMABLE, lock
-        )
+        super().__init__(run_dir, asdict(config), resume, progress, lock)
+
+    @classmethod
+    def from_settings(
+        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
+    ) -> TrainingLoop:
+        names = {item.name for item in fields(TrainConfig)}
+        config = TrainConfig(**{k: v for k, v in settings.items() if k in names})
+        return cls(config, folder, resume=True, progress=progress, lock=lock)
 
     def _evaluator(self, net: PolicyValueNet, slot: int) -> Any:
         """``net`` as the search's evaluator on the run's runtime (two slots: gating needs two
@@ -692,41 +704,23 @@ class TrainingLoop:
 
     # -- the loop -------------------------------------------------------------------------------
 
-    def run(self) -> None:
-        """Runs the remaining iterations, then the per-iteration Elo when asked for; the log is
-        closed (and the loop's own lock released) however it ends."""
-        try:
-            while self.step():
-                pass
-            self.finish()
-        finally:
-            self.log.close()
+    def total_steps(self) -> int:
+        return self.config.iterations
 
-    @property
-    def done(self) -> bool:
+    def finished(self) -> bool:
         """Whether every iteration has been played, or the run time passed ``max_minutes``."""
         budget = self.config.max_minutes * 60.0
         if budget > 0 and float(self.counters["elapsed_s"]) >= budget:
             return True
         return int(self.counters["iteration"]) >= self.config.iterations
 
-    def step(self) -> bool:
-        """Plays the next iteration (self-play, training, gating, evaluation, checkpoint);
-        False when there was none left. Two loops can alternate steps to share a machine."""
-        if self.done:
-            return False
-        self._iteration(int(self.counters["iteration"]) + 1)
-        return True
-
     def finish(self) -> None:
-        """After the last iteration: the Elo of every iteration (``elo_games`` > 0), then the
-        log is closed (and the loop's own lock released)."""
+        """After the last iteration: the Elo of every iteration (``elo_games`` > 0)."""
         if self.config.elo_games > 0 and not self._rated():
             self._rate_iterations()
-        self.log.close()
 
     def _rated(self) -> bool:
-        return (self.run_dir / "elo" / "fit.json").exists()
+        return (self.folder / "elo" / "fit.json").exists()
 
     def _rate_iterations(self) -> None:
         """Seed 001 Fig. 10: Elo of the network of each iteration, the random player at 0.
@@ -738,14 +732,14 @@ class TrainingLoop:
 
         c = self.config
         ratings = rate_run_iterations(
-            self.run_dir,
+            self.folder,
             c.elo_games,
             c.simulations,
             every=c.elo_every,
             neighbours=2,
             seed=c.seed,
             progress=self.progress,
-            out=self.run_dir / "elo",
+            out=self.folder / "elo",
         )
         for rating in ratings:
             if rating.name.startswith("iter-"):
@@ -759,8 +753,10 @@ class TrainingLoop:
                     }
                 )
 
-    def _iteration(self, iteration: int) -> None:
-        c = self.config
+    def run_step(self, step: int) -> list[dict[str, Any]]:
+        """Iteration ``step``: self-play, training (its epochs logged as they end), the gate,
+        the evaluation; returns the iteration's record and the evaluation's."""
+        c, iteration = self.config, step
         began = _seconds()
         records = self._self_play(iteration)
         fault_point("self-play")
@@ -821,22 +817,13 @@ class TrainingLoop:
         evaluation = self._evaluate() if iteration % max(1, c.eval_every) == 0 else None
         fault_point("evaluate")
         self.counters["elapsed_s"] += _seconds() - arena_done
-        self.log.log(record)
-        if evaluation is not None:
-            self.log.log(
-                {
-                    "kind": "eval",
-                    "iteration": iteration,
-                    "elapsed_s": self.counters["elapsed_s"],
-                    "train_steps": self.counters["train_steps"],
-                    "epochs": self.counters["epochs"],
-                    **evaluation,
-                }
-            )
-        self._save_checkpoint(iteration)
-        tqdm.write(self._summary(record, evaluation), end="\n")
+        if evaluation is None:
+            return [record]
+        counted = {key: self.counters[key] for key in ("elapsed_s", "train_steps", "epochs")}
+        return [record, {"kind": "eval", "iteration": iteration, **counted, **evaluation}]
 
-    def _summary(self, record: dict[str, Any], evaluation: dict[str, Any] | None) -> str:
+    def summary(self, records: list[dict[str, Any]]) -> str:
+        record, evaluation = records[0], records[1] if len(records) > 1 else None
         parts = [
             f"iter {record['iteration']}/{self.config.iterations}",
             f"{record['games_per_s']:.1f} games/s",
@@ -856,7 +843,8 @@ class TrainingLoop:
 
     # -- checkpoints ----------------------------------------------------------------------------
 
-    def _save_checkpoint(self, iteration: int) -> None:
+    def save_checkpoint(self) -> None:
+        iteration = self.step
         state = {
             "best": net_state(self.best),
             "current": net_state(self.current),
@@ -864,7 +852,7 @@ class TrainingLoop:
             "rng": self.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(),
             "counters": dict(self.counters),
-            "config": asdict(self.config),
+            "config": self.settings,  # config.json's
         }
         files = {
             f"nets/iter-{iteration:05d}.pt": net_file_bytes(
@@ -872,23 +860,21 @@ class TrainingLoop:
             ),
             **self._latest_files(),
         }
-        write_iteration(self.run_dir, iteration, state, self.buffer.to_bytes(), files)
+        write_iteration(self.folder, iteration, state, self.buffer.to_bytes(), files)
 
     def _latest_files(self) -> dict[str, bytes]:
         """The files that hold the latest best network, rewritten at every checkpoint."""
         return {TORCHSCRIPT_FILE: torchscript_bytes(self.best)}
 
-    def _resume(self) -> int:
-        self._load_checkpoint()
-        write_files(self.run_dir, self._latest_files())  # may be an uncommitted iteration's
-        return int(self.counters["iteration"])
+    def write_latest(self) -> None:
+        write_files(self.folder, self._latest_files())  # on resume: maybe an uncommitted one's
 
-    def _load_checkpoint(self) -> None:
-        data, buffer = read_checkpoint(self.run_dir)
+    def restore(self, path: Path) -> int:
+        data, buffer = read_checkpoint(path.parent)
         started = data["config"].get("score_weight", 0.0)
         if started != self.config.score_weight:  # a run saved before score_weight existed
             raise ValueError(
-                f"{self.run_dir} was started with score_weight {started}, which a resumed run "
+                f"{self.folder} was started with score_weight {started}, which a resumed run "
                 f"keeps (it decides the network's score head), got {self.config.score_weight}"
             )
         self.best = net_from_state(data["best"])
@@ -900,11 +886,7 @@ class TrainingLoop:
         self.buffer = ReplayBuffer.from_bytes(buffer)
         if self.config.score_weight > 0 and not self.buffer.has_scores:
             raise ValueError(
-                f"{self.run_dir}'s replay buffer has no score targets (an older pyaz wrote it): "
+                f"{self.folder}'s replay buffer has no score targets (an older pyaz wrote it): "
                 "score_weight must be 0"
             )
-
-
-def load_config(path: Path) -> dict[str, Any]:
-    """Reads a run's config.json."""
-    return json.loads(Path(path).read_text())
+        return int(self.counters["iteration"])
