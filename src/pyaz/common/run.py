@@ -39,13 +39,14 @@ common/ stays free of torch: the subclass turns its state into bytes and back.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from tqdm import tqdm
 
@@ -66,7 +67,16 @@ from pyaz.common.runlog import (
     write_json_atomic,
 )
 
-__all__ = ["TrainingRun", "atomic_write_with"]
+__all__ = ["TrainingRun", "atomic_write_with", "config_from"]
+
+Config = TypeVar("Config")
+
+
+def config_from(config_class: type[Config], settings: Mapping[str, Any]) -> Config:
+    """``config_class`` (a dataclass) built from the entries of ``settings`` that are its fields
+    (config.json also holds ``method`` and settings of other pyaz versions)."""
+    names = {item.name for item in dataclasses.fields(config_class)}  # type: ignore[arg-type]
+    return config_class(**{k: v for k, v in settings.items() if k in names})
 
 
 def atomic_write_with(path: str | os.PathLike[str], write: Callable[[Path], object]) -> Path:

@@ -42,7 +42,7 @@ from tqdm import tqdm
 from pyaz import curling
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
-from pyaz.common.run import TrainingRun
+from pyaz.common.run import TrainingRun, config_from
 from pyaz.common.runlog import read_run_config
 from pyaz.curling.config import NOISES, RESUMABLE, CurlingConfig
 from pyaz.curling.matches import (
@@ -117,8 +117,7 @@ class CurlingTrainingLoop(TrainingRun):
     def from_settings(
         cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
     ) -> CurlingTrainingLoop:
-        names = {item.name for item in fields(CurlingConfig)}
-        config = CurlingConfig(**{k: v for k, v in settings.items() if k in names})
+        config = config_from(CurlingConfig, settings)
         return cls(config, folder, resume=True, progress=progress, lock=lock)
 
     # -- pieces ---------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ __all__ = [
     "model_header",
     "read_model_file",
     "read_torch_file",
+    "torch_bytes",
     "write_model_file",
 ]
 
@@ -151,8 +152,13 @@ def model_bytes(
     """A model file's bytes: ``payload`` with :func:`model_header` beside it, as ``torch.save``
     writes it (readable with ``weights_only=True`` when ``payload`` holds only tensors and
     plain values)."""
+    return torch_bytes({**payload, HEADER_KEY: model_header(kind, game, game_options, arch)})
+
+
+def torch_bytes(obj: Any) -> bytes:
+    """``obj`` as ``torch.save`` writes it."""
     blob = io.BytesIO()
-    torch.save({**payload, HEADER_KEY: model_header(kind, game, game_options, arch)}, blob)
+    torch.save(obj, blob)
     return blob.getvalue()
 
 

@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
 
 from pyaz.common.runlog import atomic_write_bytes
-from pyaz.nets.files import read_torch_file
+from pyaz.nets.files import read_torch_file, torch_bytes
 
 __all__ = [
     "CHECKPOINT_FILE",
@@ -33,13 +32,6 @@ __all__ = [
 ]
 
 CHECKPOINT_FILE = "checkpoint.pt"
-
-
-def torch_bytes(obj: Any) -> bytes:
-    """``obj`` as ``torch.save`` writes it."""
-    blob = io.BytesIO()
-    torch.save(obj, blob)
-    return blob.getvalue()
 
 
 def write_iteration(

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,7 @@ from tqdm import tqdm
 from pyaz._core import random_game_lengths
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
-from pyaz.common.run import TrainingRun
+from pyaz.common.run import TrainingRun, config_from
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
@@ -435,8 +435,7 @@ class TrainingLoop(TrainingRun):
     def from_settings(
         cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
     ) -> TrainingLoop:
-        names = {item.name for item in fields(TrainConfig)}
-        config = TrainConfig(**{k: v for k, v in settings.items() if k in names})
+        config = config_from(TrainConfig, settings)
         return cls(config, folder, resume=True, progress=progress, lock=lock)
 
     def _evaluator(self, net: PolicyValueNet, slot: int) -> Any:

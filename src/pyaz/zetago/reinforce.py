@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ import torch
 from pyaz._core import Go
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
-from pyaz.common.run import TrainingRun, atomic_write_with
+from pyaz.common.run import TrainingRun, atomic_write_with, config_from
 from pyaz.games.symmetry import transform_board, transform_planes
 from pyaz.nets.files import read_torch_file
 from pyaz.train.checkpoint import torch_bytes
@@ -322,8 +322,7 @@ class ReinforceTrainer(TrainingRun):
                 f"{folder} holds no network to resume from ({NET_FILE}): its run committed "
                 "nothing; start it again with its settings, or in another folder"
             )
-        names = {item.name for item in fields(ReinforceConfig)}
-        config = ReinforceConfig(**{k: v for k, v in settings.items() if k in names})
+        config = config_from(ReinforceConfig, settings)
         net = load_network(folder / NET_FILE)
         return cls(net, config, folder, resume=True, progress=progress, lock=lock)
 
