@@ -24,6 +24,7 @@ from pyaz.common.settings import (
     switch,
 )
 from pyaz.curling.config import CurlingConfig
+from pyaz.experiments.seed001 import SYMBOLS
 from pyaz.train.loop import TrainConfig
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,6 +167,7 @@ def test_the_paper_symbols_are_declared() -> None:
         "update_threshold": "u",
     }
     assert {name: symbols[name] for name in table_1} == table_1
+    assert table_1 == SYMBOLS  # the sweep's table headers come from the declarations
 
 
 def test_help_lists_every_setting_of_both_modes() -> None:

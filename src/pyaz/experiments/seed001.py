@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyaz.common.settings import declarations
+from pyaz.train.loop import TrainConfig
+
 __all__ = [
     "BASE",
     "CPU_DIVISORS",
@@ -40,20 +43,8 @@ TABLE1: dict[str, tuple[Any, Any, Any]] = {
     "update_threshold": (0.5, 0.6, 0.7),  # u
 }
 
-SYMBOLS = {
-    "iterations": "I",
-    "episodes": "E",
-    "sampling_plies": "T'",
-    "simulations": "m",
-    "c_puct": "c",
-    "retrain_iterations": "rs",
-    "epochs": "ep",
-    "batch_size": "bs",
-    "lr": "lr",
-    "dropout": "d",
-    "arena_games": "n",
-    "update_threshold": "u",
-}
+SYMBOLS = {name: declarations(TrainConfig)[name][1].symbol for name in TABLE1}
+"""Table 1's symbol of each of its settings, as TrainConfig declares it."""
 
 # Table 2 (the correlation grid; stage 3 off): parameter -> (minimum, middle, maximum).
 TABLE2: dict[str, tuple[int, int, int]] = {
