@@ -140,8 +140,11 @@ def test_every_technique_is_a_valid_training_setting_at_every_scale() -> None:
         configs = specs[0].kwargs["configs"]
         connect4 = [t for t in TECHNIQUES if t != "score-head"]  # Connect Four has no score
         assert list(configs) == [BASELINE, *connect4, ALL] and "score_weight" not in configs[ALL]
+        assert configs["opening-spread"]["opening_spread"] == 24
+        # "all" keeps the curriculum, which also chooses the opening plies
+        assert configs[ALL]["curriculum"] == "reversi" and "opening_spread" not in configs[ALL]
         othello = specs[1].kwargs["configs"]
-        assert list(othello) == [BASELINE, *TECHNIQUES, ALL]
+        assert list(othello) == [BASELINE, *[t for t in TECHNIQUES if t != "opening-spread"], ALL]
         assert othello["score-head"]["score_weight"] == othello[ALL]["score_weight"] == 0.5
         assert configs["lr-onecycle"]["iterations"] == HORIZONS[scale]["connect4"]
         assert configs[BASELINE]["iterations"] >= HORIZONS[scale]["connect4"]

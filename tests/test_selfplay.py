@@ -92,6 +92,28 @@ def test_random_opening_that_ends_the_game_is_rolled_back() -> None:
     assert (records.game_length > records.game_opening).all()
 
 
+def test_a_spread_opening_draws_each_games_random_plies_in_zero_to_n() -> None:
+    # Othello 6x6 never ends within 8 random plies, so no opening is cut back.
+    def openings(seed: int) -> list[int]:
+        play = pyaz.SelfPlay(
+            pyaz.make("othello", size=6),
+            simulations=2,
+            random_opening_plies=8,
+            random_opening_spread=True,
+            seed=seed,
+        )
+        records = play.play(60, "uniform")
+        for game in range(60):  # the recorded plies start after the game's own opening
+            rows = records.game_id == game
+            assert records.ply[rows].min() == records.game_opening[game]
+        return records.game_opening.tolist()
+
+    drawn = openings(seed=5)
+    assert set(drawn) == set(range(9))  # every count 0..8 occurs in 60 draws
+    assert drawn == openings(seed=5) and drawn != openings(seed=6)
+    assert 3.0 < sum(drawn) / len(drawn) < 5.0  # the uniform mean is 4
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_evaluator_exception_propagates(threads: int) -> None:
     calls = {"n": 0}

@@ -227,6 +227,12 @@ def tiny_config(**changes: Any) -> TrainConfig:
             ValueError,
             "window_growth grows the window of retrain_iterations, which is 0",
         ),
+        (
+            {"opening_spread": 10, "curriculum": "reversi"},
+            ValueError,
+            r"opening_spread \(10\) and curriculum \('reversi'\) both choose",
+        ),
+        ({"opening_spread": -1}, ValueError, "opening_spread"),
         ({"simulations_schedule": [25, 0]}, ValueError, r"simulations_schedule must hold .*1\.\."),
         ({"simulations_schedule": [10**7]}, ValueError, "simulations_schedule must hold"),
         ({"simulations_schedule": "25,50"}, TypeError, "simulations_schedule must be list"),
@@ -326,3 +332,15 @@ def test_a_run_with_every_technique_resumes_to_the_uninterrupted_run(
     last = [r for r in read_metrics(out) if r["kind"] == "iteration"][-1]
     assert (last["iteration"], last["simulations"], last["window"]) == (4, 8, 2)
     assert last["lr"] == pytest.approx(5e-5)
+
+
+def test_an_opening_spread_reaches_self_play_as_a_spread_random_opening(tmp_path: Path) -> None:
+    config = tiny_config(opening_spread=6)
+    config.validate()
+    job = TrainingLoop(config, tmp_path / "run", progress=False)._self_play_job(1)
+    assert job.options["random_opening_plies"] == 6
+    assert job.options["random_opening_spread"] is True
+    assert job.options["opening_rollback_plies"] == -1
+    plain = TrainingLoop(tiny_config(), tmp_path / "plain", progress=False)._self_play_job(1)
+    assert plain.options["random_opening_plies"] == 0
+    assert plain.options["random_opening_spread"] is False

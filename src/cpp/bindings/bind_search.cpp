@@ -285,6 +285,7 @@ SelfPlayConfig self_play_config(const py::kwargs& kwargs) {
         else if (key == "sampling_plies") config.sampling_plies = args::integer<int>(value, key);
         else if (key == "temperature") config.temperature = args::real(value, key);
         else if (key == "random_opening_plies") config.random_opening_plies = args::integer<int>(value, key, 0);
+        else if (key == "random_opening_spread") config.random_opening_spread = args::boolean(value, key);
         else if (key == "opening_rollback_plies") config.opening_rollback_plies = args::integer<int>(value, key, -1);
         else if (key == "threads") config.threads = args::integer<int>(value, key, 1, kMaxThreads);
         else if (key == "seed") config.seed = args::integer<std::uint64_t>(value, key);
@@ -443,6 +444,7 @@ py::dict self_play_defaults() {
     d["sampling_plies"] = c.sampling_plies;
     d["temperature"] = c.temperature;
     d["random_opening_plies"] = c.random_opening_plies;
+    d["random_opening_spread"] = c.random_opening_spread;
     d["opening_rollback_plies"] = c.opening_rollback_plies;
     d["threads"] = c.threads;
     d["seed"] = c.seed;

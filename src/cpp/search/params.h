@@ -104,6 +104,8 @@ struct SelfPlayConfig {
     int sampling_plies = 30;         // T': moves drawn from pi(temperature) before this ply
     double temperature = 1.0;        // temperature of those draws; later moves are greedy
     int random_opening_plies = 0;    // uniformly random plies first, not searched nor recorded
+    bool random_opening_spread = false;  // each game's random plies drawn uniformly in
+                                         // 0..random_opening_plies instead of all of them
     int opening_rollback_plies = -1; // plies taken back when the random opening ends the game
                                      // (-1: half of the opening)
     int threads = 1;

@@ -78,6 +78,9 @@ private:
     };
 
     void start_game(Slot& slot, std::int32_t game_id, SelfPlayRecords& out);
+    // The random plies opening a game: all random_opening_plies, or (random_opening_spread) a
+    // uniform draw in 0..random_opening_plies from the game's own opening generator.
+    int opening_plies(Rng& opening_rng) const;
     // Decides the next move's search (full or cheap) and prepares the root for it.
     void begin_move(Slot& slot);
     void collect_slot(Slot& slot);
@@ -125,7 +128,8 @@ void SelfPlay<Game>::start_game(Slot& slot, std::int32_t game_id, SelfPlayRecord
     // back opening_rollback_plies (at least one) and start searching from there.
     Rng opening_rng(config_.seed ^ (0xA24BAED4963EE407ull * (std::uint64_t(game_id) + 1)));
     std::vector<Game> history{start_};
-    for (int i = 0; i < config_.random_opening_plies && !is_terminal(slot.state.status()); ++i) {
+    const int random_plies = opening_plies(opening_rng);
+    for (int i = 0; i < random_plies && !is_terminal(slot.state.status()); ++i) {
         slot.state.apply_random(opening_rng);
         history.push_back(slot.state);
     }
@@ -145,6 +149,13 @@ void SelfPlay<Game>::start_game(Slot& slot, std::int32_t game_id, SelfPlayRecord
     begin_move(slot);
     slot.first_record = out.player.size();
     slot.active = true;
+}
+
+template <class Game>
+int SelfPlay<Game>::opening_plies(Rng& opening_rng) const {
+    const int most = config_.random_opening_plies;
+    if (!config_.random_opening_spread || most == 0) return most;
+    return static_cast<int>(opening_rng.below(static_cast<std::uint32_t>(most) + 1));
 }
 
 // Playout cap randomisation draws from rng_ only when it is on (full_search_prob < 1), so that

@@ -129,6 +129,9 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     "curriculum": {"curriculum": "reversi"},
     # KataGo's auxiliary score target (Wu 2019, 4.1): the final disc difference, weight 0.5
     "score-head": {"score_weight": 0.5},
+    # self-play games opening with 0..24 uniformly random plies (unrecorded): training sees the
+    # kind of positions random play reaches, which the Connect Four hard positions are
+    "opening-spread": {"opening_spread": 24},
 }
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""
@@ -140,10 +143,14 @@ _GUMBEL_FORCED = (
 INCOMPATIBLE: dict[tuple[str, str], str] = {
     ("gumbel", "forced-playouts"): _GUMBEL_FORCED,
     ("gumbel-16", "forced-playouts"): _GUMBEL_FORCED,
+    ("curriculum", "opening-spread"): "both choose the random plies opening a self-play game",
 }
 """Pairs of techniques that cannot run together, and why: ``all`` keeps the first of each."""
 
-TRACKS_OF: dict[str, tuple[str, ...]] = {"score-head": ("othello",)}
+TRACKS_OF: dict[str, tuple[str, ...]] = {
+    "score-head": ("othello",),
+    "opening-spread": ("connect4",),
+}
 """Techniques that only some tracks' games have (Connect Four has no score): the others run on
 every track."""
 

@@ -86,6 +86,8 @@ class SelfPlay:
     000's "probabilistic turns": moves drawn from pi^(1/temperature) before this ply, greedy
     after) [{sampling_plies}]; ``temperature`` [{temperature}]; ``random_opening_plies``
     (played uniformly at random, not searched, not recorded) [{random_opening_plies}];
+    ``random_opening_spread`` (each game's random plies drawn uniformly in
+    0..random_opening_plies instead) [{random_opening_spread}];
     ``opening_rollback_plies`` (taken back when random play ends the game; -1 for half of the
     opening) [{opening_rollback_plies}]; ``threads`` (workers for selection and backup across
     games) [{threads}]; ``seed`` [{seed}]; ``full_search_prob`` and ``cheap_simulations``

@@ -251,6 +251,15 @@ class TrainConfig:
         accepts="none, reversi, racingkings or a TOML file",
         help="end-game-first zeta(t) (seed 000 II-B2): a preset or a TOML file of steps",
     )
+    opening_spread: int = setting(
+        0,
+        low=0,
+        high=1000,
+        help="each self-play game opens with a number of uniformly random plies drawn uniformly "
+        "in 0..N, neither searched nor recorded, so that training sees the positions random play "
+        "reaches (the hard positions of --eval-opponent perfect are such); 0: off; not with "
+        "--curriculum",
+    )
     parallel_games: int = setting(32, low=1, help="self-play games in flight (one network batch)")
     threads: int = setting(1, low=1, high=1024, help="threads for the tree work of self-play")
     torch_threads: int = setting(1, low=1, high=256, help="intra-op threads for the network")
@@ -290,6 +299,11 @@ class TrainConfig:
                 f"and Go have one), got {self.score_weight}"
             )
         self._check_curriculum()
+        if self.opening_spread > 0 and self.curriculum != "none":
+            raise ValueError(
+                f"opening_spread ({self.opening_spread}) and curriculum ({self.curriculum!r}) "
+                "both choose the random opening plies: use one of them"
+            )
         kind = presets.spec_kind(self.eval_opponent)
         if kind not in (*presets.BUILDERS, *presets.METHOD_PRESETS, "none"):
             raise ValueError(
@@ -491,8 +505,12 @@ class TrainingLoop(TrainingRun):
             "simulations": self._simulations(iteration),
             "parallel_games": c.parallel_games,
             "sampling_plies": c.sampling_plies,
-            "random_opening_plies": self.curriculum.random_plies(epoch, mean_length),
-            "opening_rollback_plies": self.curriculum.rollback_plies(epoch, mean_length),
+            "random_opening_plies": c.opening_spread
+            or self.curriculum.random_plies(epoch, mean_length),
+            "random_opening_spread": c.opening_spread > 0,
+            "opening_rollback_plies": -1
+            if c.opening_spread
+            else self.curriculum.rollback_plies(epoch, mean_length),
             "threads": c.threads,
             "c_puct": c.c_puct,
             "dirichlet_alpha": c.dirichlet_alpha,
