@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 import torch
 
-from pyaz import curling
 from pyaz.curling.config import CurlingConfig
 from pyaz.curling.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
 from pyaz.curling.selfplay import (
@@ -18,6 +17,7 @@ from pyaz.curling.selfplay import (
     play_self_play_game,
     play_self_play_games,
 )
+from pyaz.games import curling
 
 # A fixed set of candidate targets (draws around the house, both spins), shared by every leaf.
 _CANDIDATES = np.array(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyaz import curling
 from pyaz.curling.dl_uct import DlUctParams, dl_uct_player, dl_uct_search
+from pyaz.games import curling
 
 
 def _play(state: curling.GameState, target: curling.Target) -> curling.GameState:
@@ -63,16 +63,19 @@ def test_player_plays_a_short_game() -> None:
 
 
 def test_kr_dl_uct_against_dl_uct_matches_are_scored() -> None:
-    from pyaz.curling.compare import dl_player, kr_player, match
-    from pyaz.curling.matches import MatchSettings
+    from pyaz.curling.players import dl_player, kr_player, match_summary
+    from pyaz.eval.arena import play_match
+    from pyaz.eval.players import ShotPlayer
 
-    result = match(kr_player(6), dl_player(6), 2, MatchSettings(ends=1), seed=3)
+    def match(kr: curling.Player, dl: curling.Player, games: int, ends: int, seed: int = 0):
+        a, b = ShotPlayer(kr, "kr"), ShotPlayer(dl, "dl")
+        return match_summary(play_match(a, b, games, curling.make_state(ends), seed=seed))
+
+    result = match(kr_player(6), dl_player(6), 2, 1, seed=3)
     assert result["wins"] + result["draws"] + result["losses"] == result["eval_games"] == 2
     assert result["eval_distinct_games"] == 2  # execution noise: every game differs
     low, high = result["wilson_low"], result["wilson_high"]
     assert 0.0 <= low <= result["win_ratio"] <= high <= 1.0
     table = curling.seed002_table()
-    with_table = match(
-        kr_player(6, table=table), dl_player(6, table=table), 1, MatchSettings(ends=2)
-    )
+    with_table = match(kr_player(6, table=table), dl_player(6, table=table), 1, 2)
     assert with_table["eval_games"] == 1

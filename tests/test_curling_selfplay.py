@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 import pyaz.curling as curling  # noqa: E402
 from pyaz.cli import selfplay  # noqa: E402
-from pyaz.curling.net import CurlingNet, kr_dl_evaluator  # noqa: E402
+from pyaz.curling.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator  # noqa: E402
 from pyaz.curling.selfplay import (  # noqa: E402
     POLICY_CELLS,
     end_counts,
@@ -212,3 +212,34 @@ def test_board_game_help_points_to_curling(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         selfplay.main(["--help"])
     assert "curling mode (--game curling)" in capsys.readouterr().out
+
+
+def test_self_play_tells_of_every_shot() -> None:
+    """The progress hook hears each shot as it is thrown: 16 an end, one call a shot without
+    batching, one call a round (all games in flight) with it."""
+    from pyaz.curling.selfplay import play_self_play_games
+
+    torch.manual_seed(0)
+    net = CurlingNet(channels=4, blocks=1)
+    params = curling.KrUctParams()
+    params.simulations = 2
+    noise = curling.NoiseParams(curling.Noise.GAT)
+    told: list[int] = []
+    play_self_play_game(kr_dl_evaluator(net), params, 1, noise, 0, progress=told.append)
+    assert told == [1] * 16
+    told.clear()
+    batched = kr_dl_batch_evaluator(net)
+    play_self_play_games(batched, params, 1, noise, [1, 2, 3], progress=told.append)
+    assert told == [3] * 16
+
+
+def test_worker_processes_report_shots_as_they_are_thrown(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--out", str(tmp_path / "run"), "--game", "curling", "--iterations", "1"]
+    args += ["--games", "2", "--ends", "1", "--simulations", "4", "--channels", "4"]
+    args += ["--blocks", "1", "--supervised-games", "0", "--eval-games", "2", "--workers", "2"]
+    assert selfplay.main(args) == 0
+    err = capfd.readouterr().err
+    assert "self-play: 100%" in err and "32/32 [" in err  # 2 games of 16 shots
+    assert "evaluation: 100%" in err

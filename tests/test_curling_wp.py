@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pyaz import curling
+from pyaz.games import curling
 
 
 def _one_hot(score: int) -> np.ndarray:

@@ -13,7 +13,7 @@ import torch
 
 import pyaz
 from pyaz import nets
-from pyaz.games import GameState
+from pyaz.games import BoardState
 
 SETTINGS = {
     "game": "connect_four",
@@ -23,7 +23,7 @@ SETTINGS = {
 }
 
 
-def small_state() -> GameState:
+def small_state() -> BoardState:
     return pyaz.make("connect_four", width=4, height=4)
 
 

@@ -40,7 +40,7 @@ def go5() -> pyaz.Go:
     return pyaz.make("go", size=5)
 
 
-def _replay(start: pyaz.GameState, actions: list[int]) -> pyaz.GameState:
+def _replay(start: pyaz.BoardState, actions: list[int]) -> pyaz.BoardState:
     state = start.clone()
     for action in actions:
         assert state.is_legal(action)

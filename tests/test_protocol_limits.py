@@ -29,18 +29,18 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import pyaz
-from pyaz.alphagomoku.gomocup import (
+from pyaz.cli import arena, tournament
+from pyaz.engines.gomocup_server import (
     DEFAULT_TIMEOUT_TURN_MS,
     MAX_INFO_VALUE,
     MAX_MOVE_MS,
     GomocupBrain,
     serve,
 )
-from pyaz.cli import arena, tournament
 from pyaz.engines.gtp import GtpEngine
 from pyaz.engines.gtp_server import GtpServer
 from pyaz.engines.search import EngineSearch
-from pyaz.games import GameState
+from pyaz.games import BoardState
 from pyaz.games.sgf import parse_sgf
 
 DEV_FULL = Path("/dev/full")
@@ -151,10 +151,10 @@ class FirstLegal:
 
     name = "first"
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         pass
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         return int(state.legal_actions()[0])
 
     def observe(self, action: int) -> None:
@@ -162,7 +162,7 @@ class FirstLegal:
 
 
 def first_legal_brain(times: list[float] | None = None) -> GomocupBrain:
-    def make(start: GameState, time_ms: float) -> FirstLegal:
+    def make(start: BoardState, time_ms: float) -> FirstLegal:
         if times is not None:
             times.append(time_ms)
         return FirstLegal()

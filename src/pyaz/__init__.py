@@ -10,10 +10,11 @@ Games live in C++ (bitboards) and are driven from Python::
     244
 
 The package is layered, each folder importing only the ones before it: ``games`` (registry,
-symmetries, SGF), ``search`` (tree search, self-play), ``nets`` (networks, the model loader,
-evaluators), ``engines`` (external engines, GTP/UCI servers), ``eval`` (players, matches,
-gates, Elo, tournaments), ``train`` (the AlphaZero loop), the seeds' own methods (``curling``),
-and ``cli`` (the commands). The names below are the public entry points.
+curling, the game interface, symmetries, SGF), ``search`` (tree search, self-play), ``nets``
+(networks, the model loader, evaluators), ``engines`` (external engines, GTP/UCI/Gomocup
+servers), ``eval`` (players, matches, gates, Elo, tournaments), ``train`` (the AlphaZero loop),
+the seeds' own methods (``curling``, ``alphagomoku``, ``zetago``), and ``cli`` (the commands).
+The names below are the public entry points.
 """
 
 from collections.abc import Sequence
@@ -33,13 +34,14 @@ from pyaz._core import (
     random_playouts,
 )
 from pyaz._version import __version__
-from pyaz.games import GAMES, GameState, make
+from pyaz.games import GAMES, BoardState, GameState, make
 from pyaz.games.sgf import go_from_sgf, go_to_sgf
 from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
 from pyaz.search import Search, SelfPlay, SelfPlayRecords, Solution, solve, solve_value
 
 __all__ = [
     "GAMES",
+    "BoardState",
     "ConnectFour",
     "ConnectFourSolver",
     "GameState",

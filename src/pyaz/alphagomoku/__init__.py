@@ -7,7 +7,8 @@ three-phase curriculum with its rule-based mentor (IV), for free-style Gomoku.
 - :mod:`~pyaz.alphagomoku.pipeline`: the curriculum and self-play loop.
 - :mod:`~pyaz.alphagomoku.players`: the pair as a player and the ``alphagomoku:PATH[:SIMS]``
   preset.
-- :mod:`~pyaz.alphagomoku.gomocup`: a Gomocup/Piskvork ``pbrain`` engine (``pyaz-gomocup``).
+
+The Gomocup/Piskvork ``pbrain`` engine (``pyaz-gomocup``) is :mod:`pyaz.engines.gomocup_server`.
 
 The winning value decay in the search is the ``value_decay`` option of :class:`pyaz.Search` and
 :class:`pyaz.SelfPlay`; the mentor is :class:`pyaz._core.GomokuMentor` (the ``mentor[:MS]``

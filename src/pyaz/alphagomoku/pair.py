@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from pyaz.games import GameState
+from pyaz.games import BoardState
 from pyaz.nets import PolicyValueNet, net_from_state, net_state
 from pyaz.nets.files import ModelFile, read_model_file, write_model_file
 from pyaz.nets.loading import LoadedModel
@@ -120,7 +120,7 @@ class NetworkPair:
         white = black if self.single else copy.deepcopy(self.white)
         return NetworkPair(black, white, self.single, dict(self.settings), self.path)
 
-    def check(self, state: GameState) -> None:
+    def check(self, state: BoardState) -> None:
         """ValueError unless the pair plays ``state``'s game (Gomoku planes and actions), with
         the message of :func:`pyaz.nets.loading.check_network` for a network that does not fit."""
         if str(state.name) != "gomoku":

@@ -27,8 +27,8 @@ from pyaz.cli.options import (
 )
 from pyaz.eval import presets
 from pyaz.eval.match_files import check_writable, summary_of, write_games, write_summary
-from pyaz.eval.parallel import MatchPlan, MatchWorker, play_games, tally
-from pyaz.games import GameState
+from pyaz.eval.parallel import MatchPlan, MatchWorker, play_games, start_state, tally
+from pyaz.games import BoardState
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,7 +54,9 @@ examples:
   pyaz-arena random uct:200 --game othello --size 6 --games 40 --parallel 2
   pyaz-arena model:runs/o8 uct200 --game othello --games 100 --openings 4 --out arena/o8
   pyaz-arena model:runs/go5/nets/iter-00050.pt:200 gnugo:1 --game go --size 5 --games 20
-  pyaz-arena model:runs/rk lichess:2 --game racingkings-mod --games 50 --out arena/rk""",
+  pyaz-arena model:runs/rk lichess:2 --game racingkings-mod --games 50 --out arena/rk
+  pyaz-arena kr:64 rule --game curling --ends 2 --games 20
+  pyaz-arena model:runs/curling/checkpoint.pt:64 kr:64 --game curling --games 20""",
     )
     parser.add_argument("a", metavar="A", help="player A (a preset, see below)")
     parser.add_argument("b", metavar="B", help="player B")
@@ -78,6 +80,9 @@ examples:
         metavar="P",
         help="worker processes, each with its own players and engines (default 1)",
     )
+    match.add_argument(
+        "--ends", type=int, default=2, help="curling: ends a game (default 2, GAT noise)"
+    )
     match.add_argument("--seed", type=int, default=0, help="seed of the openings and players")
     add_runtime_argument(match)
     match.add_argument("--out", type=Path, help="folder for the games and summary.json")
@@ -86,11 +91,14 @@ examples:
 
 
 def _check_players(plan: MatchPlan) -> None:
-    """Builds both players once, so that a bad spec or a missing engine fails before the match."""
+    """Builds both players once, so that a bad spec, a missing engine or a player that does not
+    play the game (``uct:N`` in curling) fails before the match."""
     worker = MatchWorker(plan)
     try:
-        worker.player(0, 0)
-        worker.player(1, 0)
+        for side, spec in enumerate((plan.a, plan.b)):
+            player = worker.player(side, 0)
+            if not presets.is_external(spec):  # an engine is told of the game when it plays
+                player.reset(worker.start.clone())
     finally:
         worker.close()
 
@@ -98,7 +106,7 @@ def _check_players(plan: MatchPlan) -> None:
 def _write_out(
     out: Path,
     plan: MatchPlan,
-    start: GameState,
+    start: BoardState,
     games: list[dict[str, Any]],
     event: str,
     summary: dict[str, Any],
@@ -132,7 +140,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.parallel < 1:
         parser.error("--parallel must be at least 1")
     try:
-        name, options, start = game_from_args(args)
+        if str(args.game).strip().lower() == "curling":  # not a board game of pyaz.GAMES
+            name, options = "curling", {"ends": args.ends}
+            start = start_state(name, options)
+        else:
+            name, options, start = game_from_args(args)
     except (ValueError, TypeError) as problem:
         parser.error(str(problem))
     parallel = min(args.parallel, args.games)

@@ -3,7 +3,7 @@
 Point a manager (Piskvork, the Gomocup manager) at the command ``pyaz-gomocup`` (the mentor,
 following the manager's time per move), ``pyaz-gomocup --player mentor:MS`` (a fixed time) or
 ``pyaz-gomocup --player alphagomoku:PATH[:SIMS]`` (a trained pair). The protocol is in
-:mod:`pyaz.alphagomoku.gomocup`.
+:mod:`pyaz.engines.gomocup_server`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pyaz.alphagomoku.gomocup import GomocupBrain, mentor_factory, pair_factory, serve
+from pyaz._core import Gomoku
 from pyaz.alphagomoku.players import DEFAULT_SIMULATIONS
+from pyaz.engines.gomocup_server import GomocupBrain, PlayerFactory, serve
+from pyaz.eval.players import MentorPlayer, Player, check_mentor_game
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +35,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _factory(spec: str):  # type: ignore[no-untyped-def]
+def mentor_factory(fixed_ms: float | None = None) -> PlayerFactory:
+    """The mentor, with ``fixed_ms`` a move or the manager's time per move."""
+
+    def make(start: Gomoku, time_ms: float) -> Player:
+        check_mentor_game(start)
+        return MentorPlayer(fixed_ms if fixed_ms is not None else time_ms, name="mentor")
+
+    return make
+
+
+def pair_factory(path: str, simulations: int) -> PlayerFactory:
+    """An AlphaGomoku pair (its file or run folder) with ``simulations`` a move (the manager's
+    time is not followed: a search of fixed size)."""
+    from pyaz.alphagomoku.pair import load_pair
+    from pyaz.alphagomoku.players import pair_player
+
+    pair = load_pair(path)
+    made: list[Player] = []
+
+    def make(start: Gomoku, time_ms: float) -> Player:
+        pair.check(start)
+        if not made:  # one player (one exported evaluator) for the whole session
+            made.append(pair_player(pair, simulations))
+        return made[0]
+
+    return make
+
+
+def _factory(spec: str) -> PlayerFactory:
     kind, _, rest = spec.partition(":")
     if kind == "mentor":
         if not rest:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from pyaz.engines.search import EngineSearch
-from pyaz.games import GAMES, GameState, canonical_name, make
+from pyaz.games import GAMES, BoardState, canonical_name, make
 from pyaz.nets.runtimes import RUNTIMES
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def check_game_options(name: str, options: dict[str, Any]) -> None:
             raise ValueError(f"{flags.get(key, key)} does not apply to {canonical_name(name)}")
 
 
-def game_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], GameState]:
+def game_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], BoardState]:
     """(canonical game name, its options, the start state); ValueError for unfit options."""
     name = canonical_name(args.game)
     options = given_game_options(args)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pyaz import curling
 from pyaz.common.settings import check_settings, setting
+from pyaz.games import curling
 
 WIN_TABLES = ("none", "seed002", "own")
 EVAL_OPPONENTS = ("rule-based", "kr-uct", "none")
-NOISES = {"gat": curling.Noise.GAT, "dc3": curling.Noise.DC3, "none": curling.Noise.NONE}
+NOISES = curling.NOISES
 
 RESUMABLE = ("iterations", "workers", "games_in_flight", "torch_threads", "eval_every")
 """The settings that a resumed run may change (the rest stay as the run's config.json has them):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pyaz import curling
+from pyaz.games import curling
 
 _STONES_PER_END = 16
 

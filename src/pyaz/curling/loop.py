@@ -12,8 +12,8 @@ the supervised start is step 0): every step is checkpointed atomically, so ``res
 :meth:`~pyaz.common.run.TrainingRun.from_folder`) continues after an interruption, losing at
 most the step in progress.
 
-The settings are in :mod:`pyaz.curling.config`, the games (players, matches, worker tasks) in
-:mod:`pyaz.curling.matches`.
+The settings are in :mod:`pyaz.curling.config`, the games (players, worker tasks) in
+:mod:`pyaz.curling.players`; matches are played by :mod:`pyaz.eval.arena`.
 
 Scale: the seed ran 400 simulations per shot, a 9-block 32-filter network and 5 M self-play
 shots on 5 GPUs for a week. The defaults here are a CPU-sized version (see ``CurlingConfig``);
@@ -22,10 +22,12 @@ every constant is an option.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import multiprocessing
 import os
+import queue
 import time
 import warnings
 from collections.abc import Callable
@@ -39,20 +41,16 @@ import torch
 from torch.nn import functional
 from tqdm import tqdm
 
-from pyaz import curling
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, config_from
 from pyaz.common.runlog import read_run_config
 from pyaz.curling.config import NOISES, RESUMABLE, CurlingConfig
-from pyaz.curling.matches import (
-    NetSnapshot,
-    evaluation_games,
-    self_play_games,
-    summarise,
-)
 from pyaz.curling.net import CurlingNet, records_to_examples
+from pyaz.curling.players import NetSnapshot, evaluation_games, match_summary, self_play_games
 from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
+from pyaz.eval.arena import MatchResult
+from pyaz.games import curling
 from pyaz.nets.files import ModelFile, model_bytes, read_model_file
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
@@ -109,6 +107,8 @@ class CurlingTrainingLoop(TrainingRun):
             "supervised": 0,
         }
         self._pool: ProcessPoolExecutor | None = None
+        self._manager: Any = None  # serves the queue of the workers' shot counts
+        self._shots: Any = None
         self._own_table: tuple[bytes, np.ndarray] | None = None
         self.workers = config.workers or os.cpu_count() or 1  # config.json keeps 0: per core
         super().__init__(run_dir, asdict(config), resume, progress, lock)
@@ -195,25 +195,32 @@ class CurlingTrainingLoop(TrainingRun):
     def _spread(
         self, task: Callable[..., list[Any]], items: list[Any], desc: str, *args: Any
     ) -> list[Any]:
-        """Runs ``task(config, snapshot, *args, items)`` over ``items``: in this process, one item
-        at a time (a progress bar per game), or split among the worker processes. The results
-        do not depend on the number of workers."""
+        """Runs ``task(config, snapshot, *args, items, progress)`` over ``items`` (games): in
+        this process, one game at a time, or split among the worker processes. The bar counts
+        shots (16 an end), told by the games as they are thrown, so that it moves within the
+        first seconds. The results do not depend on the number of workers."""
         snapshot = NetSnapshot.of(self.net, self.config)
         workers = min(self.workers, len(items))
-        if workers <= 1:
-            bar = tqdm(items, desc=desc, unit="game", disable=not self.progress)
-            return [r for item in bar for r in task(self.config, snapshot, *args, [item])]
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("spawn")
-            )
-        shares = [items[w::workers] for w in range(workers)]
-        futures = [self._pool.submit(task, self.config, snapshot, *args, share) for share in shares]
-        with tqdm(total=len(items), desc=desc, unit="game", disable=not self.progress) as bar:
-            parts = []
-            for future in futures:
-                parts.append(future.result())
-                bar.update(len(parts[-1]))
+        total = len(items) * 16 * self.config.ends  # extra ends may add a few
+        with tqdm(total=total, desc=desc, unit="shot", disable=not self.progress) as bar:
+            if workers <= 1:
+                return [
+                    r for i in items for r in task(self.config, snapshot, *args, [i], bar.update)
+                ]
+            if self._pool is None:
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(workers, mp_context=context)
+                self._manager = context.Manager()
+                self._shots = self._manager.Queue()
+            shares = [items[w::workers] for w in range(workers)]
+            put = self._shots.put if self.progress else None
+            futures = [
+                self._pool.submit(task, self.config, snapshot, *args, s, put) for s in shares
+            ]
+            while not all(future.done() for future in futures):
+                with contextlib.suppress(queue.Empty):
+                    bar.update(self._shots.get(timeout=0.25))
+            parts = [future.result() for future in futures]
         results: list[Any] = [None] * len(items)
         for w, part in enumerate(parts):
             results[w::workers] = part
@@ -259,7 +266,7 @@ class CurlingTrainingLoop(TrainingRun):
             return None
         simulations = c.eval_simulations or c.simulations
         seed = (c.seed * 1_000_003 + iteration) * 10_007 + 5_000
-        outcomes = self._spread(
+        played = self._spread(
             evaluation_games,
             list(range(c.eval_games)),
             "evaluation",
@@ -268,7 +275,14 @@ class CurlingTrainingLoop(TrainingRun):
             simulations,
             seed,
         )
-        return {**summarise(outcomes), "opponent": c.eval_opponent, "eval_simulations": simulations}
+        result = MatchResult()
+        for game, record in played:
+            result.add(record, game % 2 == 0)
+        return {
+            **match_summary(result),
+            "opponent": c.eval_opponent,
+            "eval_simulations": simulations,
+        }
 
     # -- the loop -------------------------------------------------------------------------------
 
@@ -280,6 +294,9 @@ class CurlingTrainingLoop(TrainingRun):
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+        if self._manager is not None:
+            self._manager.shutdown()
+            self._manager = None
         super().close()
 
     def start(self) -> list[dict[str, Any]] | None:

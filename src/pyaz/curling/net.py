@@ -13,9 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 from torch import nn
-from torch.nn import functional
 
-from pyaz import curling
+from pyaz.games import curling
 from pyaz.nets import ResidualBlock
 
 _BIN_SCORES = np.arange(-8, 9, dtype=np.float64)
@@ -169,65 +168,4 @@ def records_to_examples(
         np.stack(planes).astype(np.float32),
         np.array(actions, dtype=np.int64),
         np.array(bins, dtype=np.int64),
-    )
-
-
-def train_step(
-    net: CurlingNet,
-    optimiser: torch.optim.Optimizer,
-    planes: np.ndarray,
-    actions: np.ndarray,
-    bins: np.ndarray,
-) -> float:
-    """One supervised step on cross-entropy for the policy and the value bins; returns the loss.
-    (Weight decay 1e-4 goes in the optimiser, as in the seed.)"""
-    net.train()
-    logits, value_logits = net(torch.from_numpy(planes))
-    loss = functional.cross_entropy(logits, torch.from_numpy(actions)) + functional.cross_entropy(
-        value_logits, torch.from_numpy(bins)
-    )
-    optimiser.zero_grad()
-    loss.backward()
-    optimiser.step()
-    return float(loss.item())
-
-
-def supervised_start(
-    net: CurlingNet,
-    games: int = 4,
-    steps: int = 100,
-    num_ends: int = 1,
-    batch_size: int = 64,
-    lr: float = 0.01,
-    seed: int = 0,
-    samples: int = 1,
-) -> list[float]:
-    """Seed 002's supervised start on a small scale: plays ``games`` games of the rule-based
-    player against itself (GAT noise), turns them into (planes, grid action, end-score bin)
-    examples with their left-right mirror images, and trains ``net`` for ``steps`` minibatch
-    steps of SGD (momentum 0.9, weight decay 1e-4). Returns the loss of every step."""
-    player = curling.rule_based_player(samples=samples)
-    records = [
-        curling.play_game((player, player), num_ends=num_ends, seed=seed * 1000 + g)
-        for g in range(games)
-    ]
-    planes, actions, bins = records_to_examples(records, num_ends=num_ends)
-    planes, actions = _with_mirrors(planes, actions)
-    bins = np.concatenate([bins, bins])
-    optimiser = torch.optim.SGD(net.parameters(), lr=lr, momentum=0.9, weight_decay=1e-4)
-    rng = np.random.default_rng(seed)
-    losses = []
-    for _ in range(steps):
-        idx = rng.choice(len(actions), size=min(batch_size, len(actions)), replace=False)
-        losses.append(train_step(net, optimiser, planes[idx], actions[idx], bins[idx]))
-    net.eval()
-    return losses
-
-
-def _with_mirrors(planes: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Adds the left-right mirror of every example (:func:`pyaz.curling.mirror_actions`)."""
-    mirrored = curling.mirror_actions(actions)
-    return (
-        np.concatenate([planes, planes[..., ::-1]]).astype(np.float32),
-        np.concatenate([actions, mirrored]).astype(np.int64),
     )

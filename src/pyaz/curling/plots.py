@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from pyaz.common.plots import figure, save_figure
-from pyaz.curling import SEED002_TABLE1
+from pyaz.games.curling import SEED002_TABLE1
 
 __all__ = ["plot_win_table"]
 

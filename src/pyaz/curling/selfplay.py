@@ -11,11 +11,12 @@ and stored sparsely: the ``POLICY_CELLS`` heaviest cells, renormalised.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from pyaz import curling
+from pyaz.games import curling
 
 POLICY_CELLS = 32  # grid cells kept per policy target (the rest of the mass is dropped)
 _BINARY_PLANES = [p for p in range(curling.NUM_PLANES) if p != 10]  # plane 10 is shot / 15
@@ -167,14 +168,17 @@ def play_self_play_game(
     seed: int,
     physics: str = "fcv1",
     extra_ends: int = 0,
+    progress: Callable[[int], object] | None = None,
 ) -> PlayedGame:
     """KR-DL-UCT against itself for ``num_ends`` ends with execution noise; every shot is
     recorded with the search's policy target, and the value targets are filled in as each end
     is scored. The evaluator is called once per leaf (see :func:`play_self_play_games` for the
-    batched driver)."""
+    batched driver). ``progress(1)`` is called after each shot."""
     game = _GameInPlay(seed, curling.new_game(num_ends, physics=physics, extra_ends=extra_ends))
     while not game.state.is_game_over:
         game.throw(curling.kr_uct_search(game.state, game.search_params(params), evaluator), noise)
+        if progress is not None:
+            progress(1)
     return game.finish()
 
 
@@ -202,13 +206,15 @@ def play_self_play_games(
     extra_ends: int = 0,
     games_in_flight: int = 0,
     counters: BatchCounters | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> list[PlayedGame]:
     """:func:`play_self_play_game` for every seed, up to ``games_in_flight`` games at a time (0:
     all of them): the searches for the next shot of every game run together in C++ and each
     round sends the waiting leaves of all of them to ``evaluator`` in one call (with
     ``params.leaves_per_round`` leaves per search and round). With leaves_per_round = 1 each
     game is the one :func:`play_self_play_game` plays with an evaluator that gives the same
-    values. ``counters`` (optional) receives the evaluator calls and leaves."""
+    values. ``counters`` (optional) receives the evaluator calls and leaves; ``progress(n)``
+    (optional) is told of the n shots thrown after each round."""
     if isinstance(games_in_flight, bool) or not isinstance(games_in_flight, int):
         raise TypeError(f"games_in_flight must be an int, got {games_in_flight!r}")
     if games_in_flight < 0:
@@ -222,7 +228,7 @@ def play_self_play_games(
             _GameInPlay(s, curling.new_game(num_ends, physics=physics, extra_ends=extra_ends))
             for s in seeds[first : first + width]
         ]
-        _play_together(games, evaluator, params, noise, counters)
+        _play_together(games, evaluator, params, noise, counters, progress)
         played.extend(game.finish() for game in games)
     return played
 
@@ -233,6 +239,7 @@ def _play_together(
     params: curling.KrUctParams,
     noise: curling.NoiseParams,
     counters: BatchCounters | None,
+    progress: Callable[[int], object] | None = None,
 ) -> None:
     """One shot of every unfinished game per step, all their searches batched together."""
     while True:
@@ -246,6 +253,8 @@ def _play_together(
             counters.add(counts)
         for game, result in zip(live, results, strict=True):
             game.throw(result, noise)
+        if progress is not None:
+            progress(len(live))
 
 
 def end_counts(end_scores: list[tuple[int, int]]) -> np.ndarray:

@@ -20,7 +20,6 @@ squares go to the winner, as gtp-rhino and the World Othello Federation count).
 
 from __future__ import annotations
 
-import io
 import logging
 import math
 import re
@@ -31,7 +30,8 @@ from typing import Any, TextIO
 from pyaz._core import Go, Othello
 from pyaz._version import __version__
 from pyaz.engines.search import EngineSearch, ThinkResult
-from pyaz.games import GameState
+from pyaz.engines.text_streams import shown, tolerant
+from pyaz.games import BoardState
 
 __all__ = ["GtpCommandError", "GtpServer"]
 
@@ -48,15 +48,10 @@ _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 scripts' digits, so that ``komi 6_5`` would be 65)."""
 
 
-def _shown(text: str) -> str:
-    """An argument quoted for an answer, cut to 40 characters."""
-    return repr(text if len(text) <= 40 else text[:40] + "...")
-
-
 def _float(text: str) -> float:
     """A GTP float (ASCII decimal, optional exponent); ValueError if ``text`` is not one."""
     if not _FLOAT.fullmatch(text):
-        raise ValueError(f"{_shown(text)} is not a number")
+        raise ValueError(f"{shown(text)} is not a number")
     return float(text)
 
 
@@ -90,29 +85,29 @@ class _Rules:
         self.komi = komi
         self.options = options
 
-    def new_state(self) -> GameState:
+    def new_state(self) -> BoardState:
         raise NotImplementedError
 
-    def parse_vertex(self, state: GameState, text: str) -> int:
+    def parse_vertex(self, state: BoardState, text: str) -> int:
         raise NotImplementedError
 
-    def vertex(self, state: GameState, action: int) -> str:
+    def vertex(self, state: BoardState, action: int) -> str:
         """The GTP vertex of ``action``: upper case, or ``pass``."""
         raise NotImplementedError
 
-    def pass_action(self, state: GameState) -> int:
+    def pass_action(self, state: BoardState) -> int:
         raise NotImplementedError
 
-    def restart(self, state: GameState, colour: int) -> GameState:
+    def restart(self, state: BoardState, colour: int) -> BoardState:
         """The position of ``state`` (which may be over) with ``colour`` to move."""
         raise NotImplementedError
 
-    def score(self, state: GameState) -> float:
+    def score(self, state: BoardState) -> float:
         """Black minus White."""
         raise NotImplementedError
 
 
-def _go(state: GameState) -> Go:
+def _go(state: BoardState) -> Go:
     if not isinstance(state, Go):
         raise TypeError(f"expected a Go position, got {type(state).__name__}")
     return state
@@ -123,27 +118,27 @@ class _GoRules(_Rules):
     sizes = tuple(range(5, 20))
     default_size = 9
 
-    def new_state(self) -> GameState:
+    def new_state(self) -> BoardState:
         return Go(self.size, komi=self.komi, max_game_length=BIG_GAME_LENGTH, **self.options)
 
-    def parse_vertex(self, state: GameState, text: str) -> int:
+    def parse_vertex(self, state: BoardState, text: str) -> int:
         return int(_go(state).vertex_to_action(text))
 
-    def vertex(self, state: GameState, action: int) -> str:
+    def vertex(self, state: BoardState, action: int) -> str:
         if action == self.pass_action(state):
             return "pass"
         return str(_go(state).action_to_vertex(action)).upper()
 
-    def pass_action(self, state: GameState) -> int:
+    def pass_action(self, state: BoardState) -> int:
         return int(_go(state).pass_action)
 
-    def restart(self, state: GameState, colour: int) -> GameState:
+    def restart(self, state: BoardState, colour: int) -> BoardState:
         board = state.board().ravel()
         black = [int(i) for i in (board == 1).nonzero()[0]]
         white = [int(i) for i in (board == 2).nonzero()[0]]
         return _go(self.new_state()).with_stones(black, white, colour)
 
-    def score(self, state: GameState) -> float:
+    def score(self, state: BoardState) -> float:
         return float(_go(state).score())
 
 
@@ -152,26 +147,26 @@ class _OthelloRules(_Rules):
     sizes = (4, 6, 8)
     default_size = 8
 
-    def new_state(self) -> GameState:
+    def new_state(self) -> BoardState:
         return Othello(self.size)
 
-    def parse_vertex(self, state: GameState, text: str) -> int:
+    def parse_vertex(self, state: BoardState, text: str) -> int:
         return int(state.str_to_action(text))
 
-    def vertex(self, state: GameState, action: int) -> str:
+    def vertex(self, state: BoardState, action: int) -> str:
         if action == self.pass_action(state):
             return "pass"
         return str(state.action_to_str(action)).upper()
 
-    def pass_action(self, state: GameState) -> int:
+    def pass_action(self, state: BoardState) -> int:
         return self.size * self.size
 
-    def restart(self, state: GameState, colour: int) -> GameState:
+    def restart(self, state: BoardState, colour: int) -> BoardState:
         lines = [line for line in str(state).splitlines() if not line.endswith(" to move")]
         lines.append(f"{'XO'[colour]} to move")
         return Othello.from_text("\n".join(lines))
 
-    def score(self, state: GameState) -> float:
+    def score(self, state: BoardState) -> float:
         """The disc difference; at the end the empty squares go to the winner (the World
         Othello Federation's rule, as gtp-rhino counts)."""
         board = state.board()
@@ -189,7 +184,7 @@ RULES: dict[str, type[_Rules]] = {"go": _GoRules, "othello": _OthelloRules}
 class _Position:
     """The board after a list of moves: the state, and its origin and line for tree reuse."""
 
-    state: GameState
+    state: BoardState
     origin: Hashable
     line: tuple[int, ...]
 
@@ -271,7 +266,7 @@ class GtpServer:
     # ------------------------------------------------------------------ the protocol
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> BoardState:
         """The current position (do not modify it)."""
         return self.position.state
 
@@ -309,10 +304,7 @@ class GtpServer:
         Real text streams (``sys.stdin``/``sys.stdout``) are set to read bytes that are not in
         their encoding as U+FFFD and to write what their encoding lacks as backslash escapes, so
         that no byte stops the engine, whatever the locale."""
-        if isinstance(stdin, io.TextIOWrapper):
-            stdin.reconfigure(errors="replace")
-        if isinstance(stdout, io.TextIOWrapper):
-            stdout.reconfigure(errors="backslashreplace")
+        tolerant(stdin, stdout)
         while not self.quit:
             line = stdin.readline()
             if not line:
@@ -367,13 +359,13 @@ class GtpServer:
             return BLACK
         if word in ("w", "white"):
             return WHITE
-        raise GtpCommandError(f"invalid color {_shown(text)}")
+        raise GtpCommandError(f"invalid color {shown(text)}")
 
     def _vertex_action(self, text: str) -> int:
         try:
             return self.rules.parse_vertex(self.state, text)
         except ValueError as error:
-            raise GtpCommandError(f"invalid coordinate {_shown(text)}: {error}") from None
+            raise GtpCommandError(f"invalid coordinate {shown(text)}: {error}") from None
 
     def _new_board(self) -> None:
         self.moves = []
@@ -417,7 +409,7 @@ class GtpServer:
         except ValueError as error:
             raise GtpCommandError(f"syntax error: komi {error}") from None
         if not math.isfinite(komi):
-            raise GtpCommandError(f"syntax error: komi {_shown(args[0])} is not finite")
+            raise GtpCommandError(f"syntax error: komi {shown(args[0])} is not finite")
         if self.rules.game == "go" and komi != self.rules.komi:
             self.rules.komi = komi
             self.position = self._replay(self.moves)
@@ -567,7 +559,7 @@ class GtpServer:
             main_time, byo_time, stones = self._numbers(rest, 3, "kgs-time_settings canadian")
             self.time_control = TimeControl(main_time, byo_time, int(stones))
         else:
-            raise GtpCommandError(f"syntax error: unknown time system {_shown(args[0])}")
+            raise GtpCommandError(f"syntax error: unknown time system {shown(args[0])}")
         self.time_left = {}
         return ""
 
@@ -579,7 +571,7 @@ class GtpServer:
         self.time_left[colour] = (seconds, int(stones))
         return ""
 
-    def _move_seconds(self, colour: int, state: GameState) -> float | None:
+    def _move_seconds(self, colour: int, state: BoardState) -> float | None:
         """The time to spend on this move: ``max_seconds`` and the clock, whichever is less."""
         limits = [] if self.max_seconds is None else [self.max_seconds]
         control = self.time_control

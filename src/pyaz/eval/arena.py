@@ -14,6 +14,7 @@ Draws count half a win everywhere here: ``score = (wins + draws / 2) / games``.
 
 from __future__ import annotations
 
+import numbers
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from pyaz import _core
 from pyaz.common.faults import fault_point
 from pyaz.eval.players import Player, Resignation
 from pyaz.eval.stats import Z_95, wilson_interval
-from pyaz.games import GameState
+from pyaz.games.state import BoardGameState, GameState, SeededGameState
 
 __all__ = [
     "DEFAULT_OPENING_PLIES",
@@ -39,7 +40,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One finished game: the actions played, the final status, and the winner.
+    """One finished game: the actions played (integers; curling's targets as (x, y, spin)),
+    the final status, and the winner.
 
     ``winner`` is 0 (the first player), 1 (the second player) or None for a draw. ``first``
     and ``second`` are the players' names. ``opening`` holds the random plies played before
@@ -47,7 +49,7 @@ class GameRecord:
     the whole game from the match's start is ``opening + actions`` (:attr:`all_actions`).
     """
 
-    actions: list[int]
+    actions: list[Any]
     status: _core.Status
     winner: int | None
     first: str = ""
@@ -61,9 +63,21 @@ class GameRecord:
         return len(self.actions)
 
     @property
-    def all_actions(self) -> list[int]:
+    def all_actions(self) -> list[Any]:
         """Every ply from the match's start position: the opening, then the players' moves."""
         return [*self.opening, *self.actions]
+
+
+def _plain(action: Any) -> Any:
+    """A board game's action as a Python int (players may return numpy integers)."""
+    return int(action) if isinstance(action, numbers.Integral) else action
+
+
+def _recorded(action: Any) -> Any:
+    """What a record keeps of an action: the int, or a curling target as (x, y, spin)."""
+    if isinstance(action, int):
+        return action
+    return (float(action.x), float(action.y), int(action.spin))
 
 
 def _winner(status: _core.Status) -> int | None:
@@ -81,7 +95,8 @@ def play_game(
 ) -> GameRecord:
     """Plays one game from ``start_state`` (not modified): ``first`` plays side 0.
 
-    Both players are reset to ``start_state`` and told of the ``opening`` moves through
+    Any game of the :class:`~pyaz.games.state.GameState` interface plays (curling too). Both
+    players are reset to ``start_state`` and told of the ``opening`` moves through
     ``observe`` (so external engines, which cannot set up arbitrary positions, can follow);
     then the players take over. The side to move is read from the state each ply (so games
     with passes, where a player moves twice in a row, work). A :class:`Resignation` raised by a
@@ -93,20 +108,20 @@ def play_game(
     for player in players:
         player.reset(state.clone())
     for action in opening:
-        if state.is_terminal() or not state.is_legal(int(action)):
+        if state.is_terminal() or not state.is_legal(int(action)):  # only board games have them
             raise ValueError(f"opening move {action} is illegal at ply {state.ply}")
         state.apply(int(action))
         for player in players:
             player.observe(int(action))
     if state.is_terminal():
         raise ValueError("the start position (after the opening) is already over")
-    actions: list[int] = []
+    actions: list[Any] = []
     resigned: int | None = None
     while not state.is_terminal():
         side = int(state.to_move())
         mover = players[side]
         try:
-            action = int(mover.choose(state.clone()))
+            action = _plain(mover.choose(state.clone()))
         except Resignation:
             resigned = side
             break
@@ -115,7 +130,7 @@ def play_game(
                 f"{mover.name} chose illegal action {action} at ply {state.ply}:\n{state}"
             )
         state.apply(action)
-        actions.append(action)
+        actions.append(_recorded(action))
         for player in players:
             player.observe(action)
     if resigned is not None:
@@ -196,6 +211,7 @@ class MatchResult:
 
 
 DEFAULT_OPENING_PLIES: dict[str, int] = {
+    "curling": 0,
     "othello": 4,
     "connect_four": 2,
     "gomoku": 2,
@@ -212,7 +228,7 @@ def default_opening_plies(state: GameState) -> int:
     return DEFAULT_OPENING_PLIES.get(str(state.name), 2)
 
 
-def random_opening(start_state: GameState, plies: int, rng: random.Random) -> list[int]:
+def random_opening(start_state: BoardGameState, plies: int, rng: random.Random) -> list[int]:
     """``plies`` uniformly random legal actions from ``start_state`` that do not end the game.
 
     An opening that would end the game is drawn again (up to 1000 tries, then ValueError).
@@ -230,7 +246,8 @@ def random_opening(start_state: GameState, plies: int, rng: random.Random) -> li
 
 
 def draw_openings(start_state: GameState, plies: int, count: int, seed: int) -> list[list[int]]:
-    """``count`` random openings of ``plies`` plies, all different while the game has enough.
+    """``count`` random openings of ``plies`` plies, all different while the game has enough
+    (``plies`` 0: ``count`` empty openings, for any game; more: a board game only).
 
     Opening ``k`` is drawn from a stream seeded by ``seed`` and ``k``, and drawn again (up to
     100 times) while it repeats an earlier one, so a match of ``2 * count`` games (each opening
@@ -238,6 +255,10 @@ def draw_openings(start_state: GameState, plies: int, count: int, seed: int) -> 
     """
     if plies < 0:
         raise ValueError(f"opening plies must be >= 0, got {plies}")
+    if plies == 0:
+        return [[] for _ in range(count)]
+    if not isinstance(start_state, BoardGameState):
+        raise ValueError(f"{start_state.name} has no random openings: opening plies must be 0")
     openings: list[list[int]] = []
     seen: set[tuple[int, ...]] = set()
     for index in range(count):
@@ -271,6 +292,9 @@ def play_match(
     (:func:`draw_openings` with ``seed``); the opening is stored in each :class:`GameRecord`.
     Without openings, two greedy search players repeat one game per colour order however long
     the match: :attr:`MatchResult.distinct_games` says how many distinct games a match held.
+    A game with chance (a :class:`~pyaz.games.state.SeededGameState`: curling's execution
+    noise) plays game ``index`` from ``start_state.with_seed(seed + index)`` (no openings), so
+    that the games of a match differ and each repeats with its seed.
 
     After each game ``stop(result_so_far)`` is called, if given, and the match ends when it
     returns True (for sequential stopping, e.g. a :class:`~pyaz.eval.gates.WilsonGate`).
@@ -292,7 +316,10 @@ def play_match(
         for index in range(games):
             a_first = index % 2 == 0
             first, second = (a, b) if a_first else (b, a)
-            record = play_game(first, second, start_state, openings[index // 2])
+            start = start_state
+            if isinstance(start_state, SeededGameState):
+                start = start_state.with_seed(seed + index)
+            record = play_game(first, second, start, openings[index // 2])
             result.add(record, a_first)
             fault_point("match-game")
             if bar is not None:

@@ -43,7 +43,7 @@ from pyaz.engines.gtp import GtpEngine, GtpEngineNotFoundError, GtpError, gnugo
 from pyaz.engines.process import ClosesOnExit, find_engine
 from pyaz.engines.uci import UciEngineNotFoundError, UciError, start_uci_engine
 from pyaz.eval.players import Resignation
-from pyaz.games import GameState, make, same_position
+from pyaz.games import BoardState, make, same_position
 
 __all__ = [
     "FAIRY_STOCKFISH_HINT",
@@ -128,7 +128,7 @@ class GtpPlayer(_ExternalPlayer):
         self,
         engine: GtpEngine,
         name: str,
-        start_state: GameState,
+        start_state: BoardState,
         genmove_command: str = "genmove",
     ) -> None:
         self.engine = engine
@@ -138,7 +138,7 @@ class GtpPlayer(_ExternalPlayer):
         if self.game not in ("go", "othello"):
             engine.close()
             raise ValueError(f"GTP players play Go or Othello, not {self.game}")
-        self._state: GameState = start_state.clone()
+        self._state: BoardState = start_state.clone()
         self._pending: int | None = None
 
     # GTP text of an action and back
@@ -147,10 +147,10 @@ class GtpPlayer(_ExternalPlayer):
             return str(self._state.action_to_vertex(action))  # type: ignore[union-attr]
         return str(self._state.action_to_str(action))
 
-    def _colour(self, state: GameState) -> str:
+    def _colour(self, state: BoardState) -> str:
         return "b" if state.to_move() == 0 else "w"
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         """Sets the engine's board to ``state``."""
         self._state = state.clone()
         self._pending = None
@@ -173,7 +173,7 @@ class GtpPlayer(_ExternalPlayer):
             self.engine.boardsize(size)
             self.engine.clear_board()
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         """``genmove`` for the side to move; the engine's move as a pyaz action."""
         if not same_position(self._state, state):
             if self.game != "go":
@@ -253,7 +253,7 @@ class UciPlayer(_ExternalPlayer):
             if part
         )
         self._board: chess.variant.RacingKingsBoard | None = None
-        self._state: GameState | None = None
+        self._state: BoardState | None = None
 
     def close(self) -> None:
         """Shuts the engine down (``quit``, then kill; idempotent)."""
@@ -262,12 +262,12 @@ class UciPlayer(_ExternalPlayer):
         ):
             self.engine.close()
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         """A new game from ``state``."""
         self._state = state.clone()
         self._board = chess.variant.RacingKingsBoard(str(state.fen()))  # type: ignore[union-attr]
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         """The engine's best move in ``state``."""
         if self._board is None or self._state is None or not same_position(self._state, state):
             self.reset(state)
@@ -303,7 +303,7 @@ class UciPlayer(_ExternalPlayer):
 # --------------------------------------------------------------------------- preset builders
 
 
-def _go_flags(state: GameState) -> list[str]:
+def _go_flags(state: BoardState) -> list[str]:
     flags = []
     if bool(state.superko):  # type: ignore[union-attr]
         flags.append("--positional-superko")
@@ -312,7 +312,7 @@ def _go_flags(state: GameState) -> list[str]:
     return flags
 
 
-def _started(player: GtpPlayer, state: GameState) -> GtpPlayer:
+def _started(player: GtpPlayer, state: BoardState) -> GtpPlayer:
     """Checks the engine accepts the game's setup now, so that errors show at once."""
     try:
         player.reset(state if player.game == "go" else make("othello", size=state.size))  # type: ignore[union-attr]
@@ -322,7 +322,7 @@ def _started(player: GtpPlayer, state: GameState) -> GtpPlayer:
     return player
 
 
-def gnugo_player(name: str, state: GameState, level: int, seed: int) -> GtpPlayer:
+def gnugo_player(name: str, state: BoardState, level: int, seed: int) -> GtpPlayer:
     """GNU Go at ``level``, with the start state's superko and suicide rules."""
     engine = gnugo(
         level=level,
@@ -334,7 +334,7 @@ def gnugo_player(name: str, state: GameState, level: int, seed: int) -> GtpPlaye
     return _started(GtpPlayer(engine, name, state), state)
 
 
-def pachi_player(name: str, state: GameState, playouts: int, seed: int) -> GtpPlayer:
+def pachi_player(name: str, state: BoardState, playouts: int, seed: int) -> GtpPlayer:
     """The Pachi Go engine (only a real Pachi on PATH), ``playouts`` a move, cleanup genmoves."""
     path = shutil.which("pachi")
     if path is None:
@@ -360,7 +360,7 @@ def pachi_player(name: str, state: GameState, playouts: int, seed: int) -> GtpPl
     return _started(player, state)
 
 
-def gtp_rhino_player(name: str, state: GameState, level: int, randomness: int) -> GtpPlayer:
+def gtp_rhino_player(name: str, state: BoardState, level: int, randomness: int) -> GtpPlayer:
     """GRhino (Othello 8x8) at ``level`` with evaluator ``randomness``."""
     path = find_engine("gtp-rhino", GRHINO_HINT, GtpEngineNotFoundError)
     command = [path, "-l", str(level)]
@@ -370,7 +370,7 @@ def gtp_rhino_player(name: str, state: GameState, level: int, randomness: int) -
     return _started(GtpPlayer(engine, name, state), state)
 
 
-def gtp_player(name: str, state: GameState, command: Sequence[str]) -> GtpPlayer:
+def gtp_player(name: str, state: BoardState, command: Sequence[str]) -> GtpPlayer:
     """Any GTP engine playing Go or Othello."""
     argv = [find_engine(command[0], ANY_ENGINE_HINT, GtpEngineNotFoundError), *command[1:]]
     engine = GtpEngine(argv, timeout=ENGINE_TIMEOUT, install_hint=ANY_ENGINE_HINT)

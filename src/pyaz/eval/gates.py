@@ -22,7 +22,7 @@ from typing import Literal
 from pyaz.eval.arena import MatchResult, play_match
 from pyaz.eval.players import Player
 from pyaz.eval.stats import Z_95, wilson_interval
-from pyaz.games import GameState
+from pyaz.games import BoardState
 
 __all__ = [
     "WILSON_MAX_GAMES",
@@ -144,7 +144,7 @@ class WilsonGate:
         self,
         challenger: Player,
         best: Player,
-        start_state: GameState,
+        start_state: BoardState,
         progress: bool = False,
         opening_plies: int | None = None,
         seed: int = 0,

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from pyaz.eval.arena import MatchResult
-from pyaz.eval.parallel import MatchPlan
-from pyaz.games import GameState, make
+from pyaz.eval.parallel import MatchPlan, start_state
+from pyaz.games import BoardState
 
 __all__ = [
     "check_writable",
@@ -61,7 +61,7 @@ def _sgf_text(value: str) -> str:
 
 
 def write_sgf_games(
-    out: Path, start: GameState, games: list[dict[str, Any]], event: str
+    out: Path, start: BoardState, games: list[dict[str, Any]], event: str
 ) -> list[Path]:
     """One SGF file per game (``game-0001.sgf``, ...), with the players and the result."""
     paths = []
@@ -114,7 +114,7 @@ def pgn_game(start_fen: str, moves: Sequence[str], headers: dict[str, str], end:
 
 
 def write_pgn_games(
-    out: Path, start: GameState, games: list[dict[str, Any]], event: str
+    out: Path, start: BoardState, games: list[dict[str, Any]], event: str
 ) -> list[Path]:
     """All games in ``games.pgn`` (Variant "Racing Kings", FEN for other starts)."""
     fen = str(start.fen())  # type: ignore[union-attr]
@@ -148,7 +148,12 @@ def write_pgn_games(
 
 
 def write_move_lists(
-    out: Path, start: GameState, games: list[dict[str, Any]], event: str, a: str = "A", b: str = "B"
+    out: Path,
+    start: BoardState,
+    games: list[dict[str, Any]],
+    event: str,
+    a: str = "A",
+    b: str = "B",
 ) -> list[Path]:
     """``games.txt``: one game per line, the moves as ``action_to_str`` text, then the result."""
     lines = [
@@ -162,6 +167,11 @@ def write_move_lists(
         state = start.clone()
         tokens = []
         for action in [*game["opening"], *game["actions"]]:
+            if not isinstance(action, int):  # a curling target: x,y,spin
+                tokens.append(
+                    ",".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in action)
+                )
+                continue
             tokens.append(str(state.action_to_str(action)))
             state.apply(action)
         if game["resigned"] is not None:
@@ -174,7 +184,7 @@ def write_move_lists(
 
 
 def write_games(
-    out: Path, plan: MatchPlan, start: GameState, games: list[dict[str, Any]], event: str
+    out: Path, plan: MatchPlan, start: BoardState, games: list[dict[str, Any]], event: str
 ) -> list[Path]:
     """Writes the games in the game's format; the files written."""
     out.mkdir(parents=True, exist_ok=True)
@@ -224,7 +234,7 @@ def summary_of(
         "wilson_95_cc": [lower, upper],
         "a_as_first": dict(zip(("wins", "draws", "losses"), by_colour["first"], strict=True)),
         "a_as_second": dict(zip(("wins", "draws", "losses"), by_colour["second"], strict=True)),
-        "opening_plies": plan.opening_plies(make(plan.game, **plan.options)),
+        "opening_plies": plan.opening_plies(start_state(plan.game, plan.options)),
         "seed": plan.seed,
         "parallel": parallel,
         "seconds": round(seconds, 3),

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pyaz._core import ConnectFour, Status
 from pyaz.eval.players import Player
 from pyaz.eval.stats import wilson_interval
-from pyaz.games import GameState, make
+from pyaz.games import BoardState, make
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH, check_solvable, solve
 
 __all__ = [
@@ -162,14 +162,14 @@ class PerfectPlayer:
         self.name = name
         self._rng = random.Random(seed)
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         """ValueError unless the game is Connect Four on a board the solver takes."""
         if not isinstance(state, ConnectFour):
             check_solvable(state)  # raises, naming the game
         else:
             _check_size(state.num_actions, state.board_shape[0])
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         """A best move of ``state``."""
         return int(self._rng.choice(solve(state).best_moves))
 

@@ -23,9 +23,10 @@ from typing import Any
 from pyaz._core import Status
 from pyaz.eval import arena, presets
 from pyaz.eval.players import Player, close_player
-from pyaz.games import GameState, make
+from pyaz.games import BoardState, curling, make
+from pyaz.games.state import SeededGameState
 
-__all__ = ["MatchPlan", "MatchWorker", "play_games", "tally"]
+__all__ = ["MatchPlan", "MatchWorker", "play_games", "start_state", "tally"]
 
 
 @dataclass(frozen=True)
@@ -51,11 +52,11 @@ class MatchPlan:
         """A moves first in the even-numbered games."""
         return index % 2 == 0
 
-    def opening_plies(self, start: GameState) -> int:
+    def opening_plies(self, start: BoardState) -> int:
         """The random plies that open each pair of games."""
         return arena.default_opening_plies(start) if self.openings is None else self.openings
 
-    def openings_for(self, start: GameState) -> list[list[int]]:
+    def openings_for(self, start: BoardState) -> list[list[int]]:
         """The random opening of every pair of games (pair k: games 2k and 2k + 1)."""
         return arena.draw_openings(
             start, self.opening_plies(start), (self.games + 1) // 2, self.seed
@@ -66,12 +67,23 @@ class MatchPlan:
         return (self.seed * 1_000_003 + index) * 2 + side
 
 
+def start_state(game: str, options: dict[str, Any]) -> Any:
+    """The start state of a match, a :class:`~pyaz.games.state.GameState`:
+    ``pyaz.make(game, **options)``, or for ``"curling"`` a
+    :class:`~pyaz.games.curling.CurlingState` (options: ends, noise, physics, extra_ends). Typed
+    ``Any`` because the player builders (:func:`pyaz.eval.presets.make_player`) still take the
+    board games' union, and curling's builders check the state themselves."""
+    if game == "curling":
+        return curling.make_state(**options)
+    return make(game, **options)
+
+
 class MatchWorker:
     """Plays games of a :class:`MatchPlan` in this process (one per worker process)."""
 
     def __init__(self, plan: MatchPlan) -> None:
         self.plan = plan
-        self.start = make(plan.game, **plan.options)
+        self.start = start_state(plan.game, plan.options)
         self.openings = plan.openings_for(self.start)
         self._engines: dict[int, Player] = {}
         if plan.torch_threads > 0 and any(
@@ -100,7 +112,10 @@ class MatchWorker:
         opening = self.openings[index // 2] if self.openings else []
         a, b = self.player(0, index), self.player(1, index)
         first, second = (a, b) if a_first else (b, a)
-        record = arena.play_game(first, second, self.start, opening)
+        start = self.start
+        if isinstance(start, SeededGameState):  # curling: game i's noise from its own seed
+            start = start.with_seed(self.plan.seed * 1_000_003 + index)
+        record = arena.play_game(first, second, start, opening)
         return {
             "index": index,
             "a_first": a_first,

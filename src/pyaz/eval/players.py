@@ -1,7 +1,8 @@
 """Players: the :class:`Player` protocol that every match drives, and the players that live in
 Python: :class:`RandomPlayer`, :class:`SearchPlayer` (pyaz's tree search, the base of
-:func:`uct_player` and the one network player :func:`network_player`), and
-:class:`MentorPlayer` (seed 004's rule-based Gomoku mentor, in C++). External engines are in
+:func:`uct_player` and the one network player :func:`network_player`),
+:class:`MentorPlayer` (seed 004's rule-based Gomoku mentor, in C++) and :class:`ShotPlayer`
+(a curling shot chooser: rule-based, KR-UCT, KR-DL-UCT). External engines are in
 :mod:`pyaz.eval.external`; :func:`pyaz.eval.presets.make_player` builds any player from a spec.
 """
 
@@ -9,10 +10,13 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pyaz._core import Status
-from pyaz.games import GameState, same_position
+from pyaz.games import BoardState, same_position
+from pyaz.games.curling import NUM_ACTIONS, CurlingState, Target, action_to_target
+from pyaz.games.state import BoardGameState
 from pyaz.search import Evaluator, Search
 
 if TYPE_CHECKING:  # pyaz.nets imports torch, loaded only when a network plays
@@ -25,6 +29,7 @@ __all__ = [
     "RandomPlayer",
     "Resignation",
     "SearchPlayer",
+    "ShotPlayer",
     "close_player",
     "network_player",
     "uct_player",
@@ -37,20 +42,23 @@ class Player(Protocol):
 
     The match driver calls ``reset(start)`` once per game, then for each ply ``choose(state)``
     on the player to move (``state`` is the current position; the player must not modify it)
-    and ``observe(action)`` on both players with the action played, in order.
+    and ``observe(action)`` on both players with the action played, in order. States are a
+    :class:`~pyaz.games.state.GameState` of the player's game (typed ``Any`` here so that a
+    player may name its own game's state class); actions are ``int`` in the board games and a
+    curling ``Target`` in curling.
     """
 
     name: str
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: Any) -> None:
         """A new game begins from ``state``."""
         ...
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: Any) -> Any:
         """The action to play in ``state``, the current position (this player is to move)."""
         ...
 
-    def observe(self, action: int) -> None:
+    def observe(self, action: Any) -> None:
         """``action`` was played (by either side); called for every move of the game, in order."""
         ...
 
@@ -64,17 +72,20 @@ class Resignation(Exception):  # noqa: N818 (it is an event, not an error)
 
 
 class RandomPlayer:
-    """Plays uniformly at random among the legal actions (seeded, reproducible)."""
+    """Plays uniformly at random among the legal actions, in curling a uniformly random target
+    of the 2,048-cell grid (:func:`pyaz.games.curling.action_to_target`); seeded, reproducible."""
 
     def __init__(self, seed: int = 0, name: str = "random") -> None:
         self.name = name
         self._rng = random.Random(seed)
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         """Nothing to prepare; the random stream continues across games."""
 
-    def choose(self, state: GameState) -> int:
-        """A legal action of ``state`` drawn uniformly."""
+    def choose(self, state: BoardState | CurlingState) -> int | Target:
+        """A legal action of ``state`` (a curling target) drawn uniformly."""
+        if isinstance(state, CurlingState):
+            return action_to_target(self._rng.randrange(NUM_ACTIONS))
         return int(self._rng.choice(state.legal_actions()))
 
     def observe(self, action: int) -> None:
@@ -93,10 +104,10 @@ class GreedyPlayer:
         self.name = name
         self._rng = random.Random(seed)
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         """Nothing to prepare."""
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         """The greedy move in ``state``."""
         actions = state.legal_actions()
         if state.name == "othello":
@@ -119,12 +130,18 @@ class GreedyPlayer:
         return f"GreedyPlayer(name={self.name!r})"
 
 
-def _wins(state: GameState, player: int) -> bool:
+def _need_board_game(name: str, state: object) -> None:
+    """ValueError unless ``state`` is a board game (curling's actions are continuous)."""
+    if not isinstance(state, BoardGameState):
+        raise ValueError(f"{name} plays the board games, not {getattr(state, 'name', state)}")
+
+
+def _wins(state: BoardState, player: int) -> bool:
     won = Status.FIRST_PLAYER_WIN if player == 0 else Status.SECOND_PLAYER_WIN
     return bool(state.status() == won)
 
 
-def _opponent_wins_next(state: GameState, player: int) -> bool:
+def _opponent_wins_next(state: BoardState, player: int) -> bool:
     """Whether the opponent (to move in ``state``) has a move that wins at once."""
     if state.is_terminal():
         return False
@@ -190,12 +207,13 @@ class SearchPlayer:
         self._moves = 0
         self._start_ply = 0
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         """Roots the search at ``state`` (creating the search on first use or a new game type)."""
+        _need_board_game(self.name, state)
         self._start_ply = int(state.ply)
         self._set_root(state)
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         """Searches from ``state`` and returns the chosen action.
 
         If the kept tree's root is not ``state`` (the player was not told of every move, or
@@ -221,7 +239,7 @@ class SearchPlayer:
         if self.search is not None and self.reuse_tree:
             self.search.advance(int(action))
 
-    def _set_root(self, state: GameState) -> None:
+    def _set_root(self, state: BoardState) -> None:
         if self.search is None or type(self.search.root_state) is not type(state):
             self.search = Search(state.clone(), **self.search_options)
         else:
@@ -281,11 +299,38 @@ def network_player(
     )
 
 
+class ShotPlayer:
+    """A curling player: ``chooser(game, seed)`` (a :data:`pyaz.games.curling.Player`: the
+    rule-based player, KR-UCT, KR-DL-UCT) picks the target for a
+    :class:`~pyaz.games.curling.CurlingState`. Shot k of a game gets the seed
+    ``state.seed * 100003 + k``, so that a game repeats exactly from its seed (the arena gives
+    game i of a match the seed ``seed + i``)."""
+
+    def __init__(self, chooser: Callable[[Any, int], Target], name: str) -> None:
+        self.chooser = chooser
+        self.name = name
+
+    def reset(self, state: CurlingState) -> None:
+        """Checks that ``state`` is curling."""
+        if not isinstance(state, CurlingState):
+            raise ValueError(f"{self.name} plays curling, not {state.name}")
+
+    def choose(self, state: CurlingState) -> Target:
+        """The target to throw."""
+        return self.chooser(state.game, state.seed * 100003 + state.ply)
+
+    def observe(self, action: Target) -> None:
+        """Ignored: each shot is searched afresh."""
+
+    def __repr__(self) -> str:
+        return f"ShotPlayer(name={self.name!r})"
+
+
 MENTOR_SIZES = (9, 15)
 """The board sizes the Gomoku mentor plays (smallest, largest)."""
 
 
-def check_mentor_game(state: GameState, what: str = "the mentor") -> None:
+def check_mentor_game(state: BoardState, what: str = "the mentor") -> None:
     """ValueError unless ``state`` is free-style Gomoku the mentor plays: a board of 9..15 and
     five in a row (seed 004's rules)."""
     if str(state.name) != "gomoku":
@@ -314,11 +359,11 @@ class MentorPlayer:
         self.name = name
         self.mentor = GomokuMentor(time_ms=float(time_ms), randomness=randomness, seed=seed)
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         """Checks that the mentor plays ``state``'s game (ValueError otherwise)."""
         check_mentor_game(state)
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         """The mentor's move in ``state``."""
         return int(self.mentor.choose(state))  # type: ignore[arg-type]
 

@@ -64,7 +64,7 @@ from pyaz.eval.players import (
     network_player,
     uct_player,
 )
-from pyaz.games import GameState
+from pyaz.games import BoardState
 
 __all__ = [
     "BUILDERS",
@@ -80,12 +80,12 @@ __all__ = [
 
 PRESETS_HELP = """\
 player presets (SPEC):
-  random                      uniformly random legal moves (any game)
+  random                      uniformly random legal moves (any game; curling: grid targets)
   greedy                      one ply: othello, the most own discs; other games, win now, else
                               stop the opponent's immediate win, else random
   perfect                     exact play by the solver (connect_four up to 7x6): a best
                               move, random among equals
-  uct200, uct:N               UCT with N random-rollout simulations a move (any game;
+  uct200, uct:N               UCT with N random-rollout simulations a move (any board game;
                               seed 000's Reversi reference is uct200)
   mentor[:MS]                 seed 004's rule-based Gomoku mentor, MS ms a move (default 1000;
                               gomoku, boards 9x9..15x15, five in a row)
@@ -94,7 +94,11 @@ player presets (SPEC):
   model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
                               PATH: a checkpoint (runs/x/nets/iter-00010.pt), a run folder
                               (its best network) or a TorchScript file; an AlphaGomoku pair
-                              or a ZetaGo network plays as alphagomoku:PATH / zetago-mcts:PATH
+                              or a ZetaGo network plays as alphagomoku:PATH / zetago-mcts:PATH,
+                              a curling network as kr-dl:PATH
+  rule                        the rule-based curling player (curling)
+  kr[:SIMS]                   KR-UCT, house-score leaves, SIMS simulations a shot (64; curling)
+  kr-dl:PATH[:SIMS]           seed 002's KR-DL-UCT with a curling network (curling)
   gnugo[:LEVEL]               GNU Go over GTP (go), level 0..10 (default 10)
   pachi[:PLAYOUTS]            Pachi over GTP (go), playouts a move (default 1000); needs the
                               Pachi Go engine on PATH (Debian's 'pachi' is another program)
@@ -119,7 +123,7 @@ _EXTERNAL = ("gnugo", "pachi", "gtp-rhino", "fairy-stockfish", "lichess", "gtp",
 class _Spec:
     """A parsed spec: ``kind:rest`` with helpers for its integer fields and checks."""
 
-    def __init__(self, text: str, state: GameState, seed: int, runtime: str | None) -> None:
+    def __init__(self, text: str, state: BoardState, seed: int, runtime: str | None) -> None:
         self.text = text.strip()
         self.kind, self.rest = _split(self.text)
         self.state = state
@@ -162,7 +166,8 @@ class _Spec:
         if str(self.state.name) not in games:
             raise ValueError(
                 f"{self.text!r} plays {' or '.join(games)}, not {self.state.name} (pick a "
-                "preset that fits the game; 'random', 'uct:N' and 'model:PATH' play every game)"
+                "preset that fits the game; 'random' and 'model:PATH' play every game, 'uct:N' "
+                "every board game)"
             )
 
 
@@ -308,6 +313,9 @@ METHOD_PRESETS: dict[str, str] = {
     "zetago": "pyaz.zetago.players:build_policy_player",
     "zetago-mcts": "pyaz.zetago.players:build_mcts_player",
     "alphagomoku": "pyaz.alphagomoku.players:build_pair_player",
+    "rule": "pyaz.curling.players:build_rule_player",
+    "kr": "pyaz.curling.players:build_kr_player",
+    "kr-dl": "pyaz.curling.players:build_network_player",
 }
 """Presets built by a seed method's subpackage (kind -> ``module:function``), imported when first
 asked for: the methods sit above this layer, so it names them instead of importing them."""
@@ -315,10 +323,10 @@ asked for: the methods sit above this layer, so it names them instead of importi
 MODEL_KIND_PRESETS: dict[str, str] = {
     "alphagomoku-pair": "alphagomoku",
     "zetago-policy": "zetago-mcts",
+    "curling": "kr-dl",
 }
 """The preset that ``model:PATH`` uses for a model file of each method kind (see
-:data:`pyaz.nets.files.MODEL_KINDS`; a curling network has none: curling is not a
-:class:`~pyaz.games.GameState` game yet)."""
+:data:`pyaz.nets.files.MODEL_KINDS`)."""
 
 
 def _method_builder(kind: str) -> Callable[[_Spec], Player] | None:
@@ -349,7 +357,7 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
 
 
 def make_player(
-    spec: str, start_state: GameState, seed: int = 0, runtime: str | None = None
+    spec: str, start_state: BoardState, seed: int = 0, runtime: str | None = None
 ) -> Player:
     """The player that ``spec`` names (see the module docstring), for ``start_state``'s game.
 

@@ -32,8 +32,10 @@ from typing import IO, Any
 from pyaz.common.runlog import atomic_write_bytes
 from pyaz.eval.arena import GameRecord, MatchResult, play_match
 from pyaz.eval.elo import DEFAULT_PRIOR, EloFit, GameResult, Rating, fit_elo
+from pyaz.eval.parallel import start_state
 from pyaz.eval.players import Player, RandomPlayer, network_player
-from pyaz.games import GameState, canonical_name, make
+from pyaz.eval.presets import make_player
+from pyaz.games import BoardState, canonical_name
 
 RANDOM = "random"
 """The name of the uniform random player (the usual anchor, rated 0)."""
@@ -79,7 +81,7 @@ def default_name(path: Path) -> str:
 
 def start_state_for(
     paths: Sequence[Path], game: str | None = None, options: dict[str, Any] | None = None
-) -> tuple[str, dict[str, Any], GameState]:
+) -> tuple[str, dict[str, Any], BoardState]:
     """The game to play: ``game`` with ``options`` if given, else the one in the checkpoints'
     ``config.json`` files (which must agree). Returns (name, options, start state)."""
     from pyaz.nets import run_config
@@ -95,7 +97,7 @@ def start_state_for(
                 "pass --game (and --size/--width/--height)"
             )
         seen = {
-            (canonical_name(str(c["game"])), json.dumps(c.get("game_options", {}), sort_keys=True))
+            (_game_name(str(c["game"])), json.dumps(c.get("game_options", {}), sort_keys=True))
             for c in configs.values()
             if c is not None
         }
@@ -105,18 +107,23 @@ def start_state_for(
         name, encoded = seen.pop()
         merged = {**json.loads(encoded), **(options or {})}
     else:
-        name = canonical_name(game)
+        name = _game_name(game)
         merged = dict(options or {})
     try:
-        state = make(name, **merged)
+        state = start_state(name, merged)
     except TypeError as error:
         raise ValueError(str(error)) from None
     return name, merged, state
 
 
+def _game_name(game: str) -> str:
+    """The registry name of a board game, or ``"curling"``."""
+    return "curling" if game.strip().lower() == "curling" else canonical_name(game)
+
+
 def checkpoint_contestants(
     specs: Sequence[str | Path],
-    state: GameState,
+    state: BoardState,
     simulations: int,
     device: str = "cpu",
     seed: int = 0,
@@ -124,19 +131,25 @@ def checkpoint_contestants(
 ) -> list[Contestant]:
     """Players for networks (see :func:`pyaz.nets.load_model`: run folders, ``checkpoint.pt``,
     ``nets/iter-*.pt``, TorchScript) run on ``runtime``; a spec ``LABEL=PATH`` names the player
-    ``LABEL``."""
-    from pyaz.nets import load_model
+    ``LABEL``. A method's network (a curling network, an AlphaGomoku pair, a ZetaGo policy)
+    plays as ``model:PATH:SIMULATIONS`` does (:func:`pyaz.eval.presets.make_player`)."""
+    from pyaz.nets import load_model, model_kind
 
     contestants: list[Contestant] = []
     used = {RANDOM}
     for index, spec in enumerate(specs):
         label, path = _split_spec(spec)
-        model = load_model(path)
-        model.check(state)
         name = label or default_name(path)
         if name in used:
             name = next(f"{name}#{k}" for k in itertools.count(2) if f"{name}#{k}" not in used)
         used.add(name)
+        if model_kind(path)[0] != "az":
+            player = make_player(f"model:{path}:{simulations}", state, seed + index, runtime)
+            player.name = name
+            contestants.append(Contestant(name, player, path))
+            continue
+        model = load_model(path)
+        model.check(state)
         player = network_player(
             model, simulations, name, seed=seed + index, device=device, runtime=runtime
         )
@@ -188,7 +201,7 @@ def game_json(record: GameRecord, match: int) -> dict[str, Any]:
 def play_tournament(
     contestants: Sequence[Contestant],
     games: int,
-    start_state: GameState,
+    start_state: BoardState,
     *,
     pairs: Sequence[tuple[int, int]] | None = None,
     opening_plies: int | None = None,
@@ -417,7 +430,7 @@ class _GameLog:
 def run_tournament(
     contestants: Sequence[Contestant],
     games: int,
-    start_state: GameState,
+    start_state: BoardState,
     *,
     out: Path | None = None,
     pairs: Sequence[tuple[int, int]] | None = None,

@@ -20,10 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from pyaz.common.plots import figure, save_figure
-from pyaz.curling.compare import dl_player, kr_player, match, run_network, run_table
-from pyaz.curling.matches import MatchSettings
+from pyaz.curling.config import CurlingConfig
+from pyaz.curling.players import (
+    dl_player,
+    kr_player,
+    match_summary,
+    run_network,
+    run_table,
+)
+from pyaz.eval.arena import play_match
+from pyaz.eval.players import ShotPlayer
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
 from pyaz.experiments.report import cached, markdown_table, read_run, write_readme
+from pyaz.games import curling
 
 __all__ = ["CurlingExperiment"]
 
@@ -147,21 +156,20 @@ def _figure3(out: Path, run: Path, scale: str, games: int, seed: int) -> list[di
     iterations = sorted({round(k * last / max(1, count - 1)) for k in range(count)})
     base_net, config = run_network(run, 0)
     table = run_table(run, config)
-    settings = MatchSettings(config.ends, config.noise, config.physics, config.extra_ends)
     simulations = config.simulations
     shots = {c["iteration"]: c["shots"] for c in _learning_curve(read_run(run))}
-    reference = dl_player(simulations, base_net, table)
+    reference = ShotPlayer(dl_player(simulations, base_net, table), "dl-uct0")
     points = []
     for k in iterations:
 
         def play(k: int = k) -> dict[str, Any]:
             net, _ = run_network(run, k)
-            kr = kr_player(simulations, net, table, config)
-            dl = dl_player(simulations, net, table)
+            kr = ShotPlayer(kr_player(simulations, net, table, config), "kr-dl-uct")
+            dl = ShotPlayer(dl_player(simulations, net, table), "dl-uct")
             return {
                 "iteration": k,
-                "kr_vs_dl0": match(kr, reference, games, settings, seed=seed * 1000 + 1),
-                "dl_vs_dl0": match(dl, reference, games, settings, seed=seed * 1000 + 1),
+                "kr_vs_dl0": _match(kr, reference, games, config, seed * 1000 + 1),
+                "dl_vs_dl0": _match(dl, reference, games, config, seed * 1000 + 1),
             }
 
         point = cached(out / f"figure3-iter{k:05d}.json", play)
@@ -172,9 +180,18 @@ def _figure3(out: Path, run: Path, scale: str, games: int, seed: int) -> list[di
 
 def _uniform_match(run: Path, games: int, seed: int) -> dict[str, Any]:
     _, config = run_network(run, 0)
-    settings = MatchSettings(config.ends, config.noise, config.physics, config.extra_ends)
-    kr, dl = kr_player(config.simulations), dl_player(config.simulations)
-    return match(kr, dl, games, settings, seed=seed * 1000 + 2)
+    kr = ShotPlayer(kr_player(config.simulations), "kr-uct")
+    dl = ShotPlayer(dl_player(config.simulations), "dl-uct")
+    return _match(kr, dl, games, config, seed * 1000 + 2)
+
+
+def _match(
+    a: ShotPlayer, b: ShotPlayer, games: int, config: CurlingConfig, seed: int
+) -> dict[str, Any]:
+    """``a`` against ``b`` through :func:`pyaz.eval.arena.play_match` (the first-end hammer
+    alternating, game i with the noise seed ``seed + i``), in the run's game settings."""
+    start = curling.make_state(config.ends, config.noise, config.physics, config.extra_ends)
+    return match_summary(play_match(a, b, games, start, seed=seed))
 
 
 def _plot(path: Path, curve: list[dict[str, Any]], figure3: list[dict[str, Any]]) -> None:

@@ -1,11 +1,25 @@
 """The games layer: the registry (``make``), symmetries (:mod:`pyaz.games.symmetry`) and text
-formats (:mod:`pyaz.games.sgf`) over the C++ game classes of ``pyaz._core``.
+formats (:mod:`pyaz.games.sgf`) over the C++ game classes of ``pyaz._core``; curling's state
+(:mod:`pyaz.games.curling`); and the one game interface that matches drive
+(:mod:`pyaz.games.state`): :class:`GameState`, which every game's state satisfies, and
+:data:`BoardState`, the C++ board games (finitely many integer actions).
 
 >>> from pyaz.games import make
 >>> make("connect_four").num_actions
 7
 """
 
-from pyaz.games.registry import GAMES, GameSpec, GameState, canonical_name, make, same_position
+from pyaz.games.registry import GAMES, BoardState, GameSpec, canonical_name, make, same_position
+from pyaz.games.state import BoardGameState, GameState, SeededGameState
 
-__all__ = ["GAMES", "GameSpec", "GameState", "canonical_name", "make", "same_position"]
+__all__ = [
+    "GAMES",
+    "BoardGameState",
+    "BoardState",
+    "GameSpec",
+    "GameState",
+    "SeededGameState",
+    "canonical_name",
+    "make",
+    "same_position",
+]

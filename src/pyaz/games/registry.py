@@ -10,7 +10,7 @@ import numpy as np
 
 from pyaz._core import ConnectFour, Go, Gomoku, Othello, RacingKings
 
-GameState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings
+BoardState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def canonical_name(name: str) -> str:
     return _ALIASES[key]
 
 
-def make(name: str, **options: Any) -> GameState:
+def make(name: str, **options: Any) -> BoardState:
     """The start state of game ``name`` with ``options`` (see ``pyaz.GAMES`` for each game's).
 
     >>> make("connect_four", width=7, height=6).num_actions
@@ -107,7 +107,7 @@ def _check_option(game: str, option: str, value: Any, default: Any) -> None:
         raise TypeError(f"{game} option {option} must be a str, got {value!r}")
 
 
-def same_position(a: GameState, b: GameState) -> bool:
+def same_position(a: BoardState, b: BoardState) -> bool:
     """Whether two states are the same position: the same game, ply and board text (the text
     names the side to move and, where the game has them, the pass and ko state)."""
     return type(a) is type(b) and a.ply == b.ply and str(a) == str(b)

@@ -36,7 +36,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from pyaz.games import GameState
+from pyaz.games import BoardState
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 ARCHITECTURES = ("resnet", "azg")
 
 
-def net_config_for(state: GameState, preset: str = "tiny", **overrides: Any) -> NetConfig:
+def net_config_for(state: BoardState, preset: str = "tiny", **overrides: Any) -> NetConfig:
     """The config of a network for ``state``'s game: a size preset plus explicit overrides."""
     if preset not in PRESETS:
         raise ValueError(f"unknown network preset {preset!r}; known: {', '.join(PRESETS)}")

@@ -21,7 +21,7 @@ import torch
 from pyaz._core import Go
 from pyaz.eval.players import Player, Resignation
 from pyaz.eval.presets import PresetSpec
-from pyaz.games import GameState
+from pyaz.games import BoardState
 from pyaz.zetago.mcts import ZetaMcts
 from pyaz.zetago.net import PolicyNet, encode_planes, legal_policy_mask, load_network, masked_logits
 
@@ -30,7 +30,7 @@ __all__ = ["ZetaGoMctsPlayer", "ZetaGoPlayer", "build_mcts_player", "build_polic
 DEFAULT_SIMULATIONS = 200
 
 
-def _check_state(net: PolicyNet, state: GameState, name: str) -> Go:
+def _check_state(net: PolicyNet, state: BoardState, name: str) -> Go:
     if not isinstance(state, Go):
         raise ValueError(f"{name} plays Go, not {state.name}")
     if int(state.size) != net.size:
@@ -60,10 +60,10 @@ class ZetaGoPlayer:
         )
         self.rng = np.random.default_rng(seed)
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         _check_state(self.net, state, self.name)
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         go = _check_state(self.net, state, self.name)
         planes = torch.from_numpy(encode_planes(go)).unsqueeze(0)
         legal = torch.from_numpy(legal_policy_mask(go, self.allow_resign)).unsqueeze(0)
@@ -96,10 +96,10 @@ class ZetaGoMctsPlayer:
         self.net, self.name = net, name
         self.search = ZetaMcts(net, simulations, batch=batch, seed=seed)
 
-    def reset(self, state: GameState) -> None:
+    def reset(self, state: BoardState) -> None:
         _check_state(self.net, state, self.name)
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state: BoardState) -> int:
         action, _ = self.search.search(_check_state(self.net, state, self.name))
         return action
 

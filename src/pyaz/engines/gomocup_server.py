@@ -1,5 +1,6 @@
-"""A Gomocup / Piskvork ``pbrain`` engine: pyaz's mentor or an AlphaGomoku pair in the managers
-that Gomoku players use (Piskvork, the Gomocup manager, gomocup's ``piskvork`` tournaments).
+"""A Gomocup / Piskvork ``pbrain`` engine: any Gomoku player (``pyaz-gomocup`` gives it the
+mentor or an AlphaGomoku pair) in the managers that Gomoku players use (Piskvork, the Gomocup
+manager, gomocup's ``piskvork`` tournaments), beside the GTP and UCI servers.
 
 The protocol (https://plastovicka.github.io/protocl2en.htm) as the brain sees it, one command
 a line on stdin, answers on stdout; coordinates are ``x,y`` = column,row from 0:
@@ -30,22 +31,19 @@ UTF-8 are read as U+FFFD (and answered with ``ERROR``), never stop the brain (:f
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable
-from typing import IO
+from typing import IO, Protocol
 
 from pyaz._core import Gomoku
 from pyaz._version import __version__
-from pyaz.eval.players import MentorPlayer, Player, check_mentor_game
+from pyaz.engines.text_streams import shown, tolerant
 
 __all__ = [
     "DEFAULT_TIMEOUT_TURN_MS",
     "MAX_INFO_VALUE",
     "MAX_MOVE_MS",
     "GomocupBrain",
-    "mentor_factory",
-    "pair_factory",
     "serve",
 ]
 
@@ -66,19 +64,24 @@ _NUMBER = re.compile(r"[0-9]+")
 _HUGE = 10**18
 
 
-def _shown(text: str) -> str:
-    """``text`` quoted for a message, cut to 40 characters."""
-    return repr(text if len(text) <= 40 else text[:40] + "...")
-
-
 def _whole_number(text: str, what: str) -> int:
     """``text`` as a whole number >= 0 in ASCII digits (more than 18 digits count as 10**18);
     ValueError naming ``what`` and the text otherwise (a sign, ``_``, other scripts' digits)."""
     text = text.strip()
     if not _NUMBER.fullmatch(text):
-        raise ValueError(f"{what} must be a whole number >= 0, got {_shown(text)}")
+        raise ValueError(f"{what} must be a whole number >= 0, got {shown(text)}")
     digits = text.lstrip("0")
     return _HUGE if len(digits) > 18 else int(digits or "0")
+
+
+class Player(Protocol):
+    """What the brain asks of its player (any :class:`pyaz.eval.players.Player` fits)."""
+
+    def reset(self, state: Gomoku) -> None: ...
+
+    def choose(self, state: Gomoku) -> int: ...
+
+    def observe(self, action: int) -> None: ...
 
 
 PlayerFactory = Callable[[Gomoku, float], Player]
@@ -140,10 +143,10 @@ class GomocupBrain:
     def _parse_cell(self, text: str) -> int:
         parts = text.split(",")
         if len(parts) < 2:
-            raise ValueError(f"a cell is x,y, got {_shown(text)}")
+            raise ValueError(f"a cell is x,y, got {shown(text)}")
         x, y = (_whole_number(part, "a cell's x and y") for part in parts[:2])
         if not (0 <= x < self.size and 0 <= y < self.size):
-            raise ValueError(f"{_shown(text)} is off the {self.size}x{self.size} board")
+            raise ValueError(f"{shown(text)} is off the {self.size}x{self.size} board")
         return y * self.size + x
 
     def _cell(self, action: int) -> str:
@@ -190,9 +193,9 @@ class GomocupBrain:
         for line in lines:
             parts = line.split(",")
             if len(parts) != 3:
-                return [f"ERROR a BOARD line is x,y,who, got {_shown(line)}"]
+                return [f"ERROR a BOARD line is x,y,who, got {shown(line)}"]
             if parts[2].strip() not in ("1", "2", "3"):
-                return [f"ERROR a BOARD line's who is 1, 2 or 3, got {_shown(line)}"]
+                return [f"ERROR a BOARD line's who is 1, 2 or 3, got {shown(line)}"]
             action = self._parse_cell(line)
             (mine if parts[2].strip() == "1" else theirs).append(action)
         if len(mine) == len(theirs):
@@ -303,44 +306,11 @@ class GomocupBrain:
             return [f"ERROR {error}"]
 
 
-def mentor_factory(fixed_ms: float | None = None) -> PlayerFactory:
-    """The mentor, with ``fixed_ms`` a move or the manager's time per move."""
-
-    def make(start: Gomoku, time_ms: float) -> Player:
-        check_mentor_game(start)
-        return MentorPlayer(fixed_ms if fixed_ms is not None else time_ms, name="mentor")
-
-    return make
-
-
-def pair_factory(path: str, simulations: int) -> PlayerFactory:
-    """An AlphaGomoku pair (its file or run folder) with ``simulations`` a move (the manager's
-    time is not followed: a search of fixed size)."""
-    from pyaz.alphagomoku.pair import load_pair
-    from pyaz.alphagomoku.players import pair_player
-
-    pair = load_pair(path)
-    made: list[Player] = []
-
-    def make(start: Gomoku, time_ms: float) -> Player:
-        pair.check(start)
-        if not made:  # one player (one exported evaluator) for the whole session
-            made.append(pair_player(pair, simulations))
-        return made[0]
-
-    return make
-
-
 def serve(brain: GomocupBrain, stdin: IO[str], stdout: IO[str]) -> None:
     """Reads commands from ``stdin`` until END or end of input, answering on ``stdout``.
 
-    Real text streams (``sys.stdin``/``sys.stdout``) are set to read bytes that are not in their
-    encoding as U+FFFD and to write what their encoding lacks as backslash escapes, so that no
-    byte stops the brain, whatever the locale."""
-    if isinstance(stdin, io.TextIOWrapper):
-        stdin.reconfigure(errors="replace")
-    if isinstance(stdout, io.TextIOWrapper):
-        stdout.reconfigure(errors="backslashreplace")
+    Streams are made tolerant of any byte (:func:`pyaz.engines.text_streams.tolerant`)."""
+    tolerant(stdin, stdout)
     for line in stdin:
         for answer in brain.handle(line):
             stdout.write(answer + "\n")
