@@ -250,3 +250,28 @@ def test_successive_rollout_searches_use_fresh_random_numbers() -> None:
         opening_plies=0,
     )
     assert [g.actions for g in again.games] == [g.actions for g in result.games]
+
+
+def test_the_principal_variation_follows_the_most_visited_children() -> None:
+    start = pyaz.make("othello", size=6)
+    search = pyaz.Search(start, seed=4)
+    assert search.principal_variation() == []  # nothing searched yet
+    search.run(3000, "rollout")
+    line = search.principal_variation(6)
+    assert len(line) == 6 and line[0] == int(np.argmax(search.visit_counts()))
+    state = start.clone()
+    for action in line:  # a legal line of play
+        assert action in state.legal_actions()
+        state.apply(action)
+    assert search.principal_variation(2) == line[:2] and search.principal_variation(0) == []
+    # X wins at column 3 at once: the line ends at the finished game
+    c4 = pyaz.make("connect_four")
+    for column in (0, 0, 1, 1, 2, 2):
+        c4.apply(column)
+    winning = pyaz.Search(c4, seed=1)
+    winning.run(2000, "rollout")
+    assert winning.principal_variation(5) == [3]
+    with pytest.raises(ValueError, match="max_depth must be >= 0, got -1"):
+        winning.principal_variation(-1)
+    with pytest.raises(TypeError, match="max_depth must be an integer"):
+        winning.principal_variation(2.5)  # type: ignore[arg-type]

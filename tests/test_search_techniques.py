@@ -70,7 +70,7 @@ SOLVER_DRAWS = [
 ]
 
 
-def _position(moves: str) -> pyaz.GameState:
+def _position(moves: str) -> pyaz.BoardState:
     return pyaz.make("connect_four").play(" ".join(moves))
 
 
@@ -507,3 +507,47 @@ def test_bad_option_values_name_the_option(options: dict, message: str) -> None:
         with pytest.raises((ValueError, TypeError)) as error:
             pyaz.Search(state, **options)
         assert message in str(error.value)
+
+
+# -- AlphaGo's mixed leaf value (rollout_mix) ----------------------------------------------------
+
+
+def _constant_value(value: float, num_actions: int):  # type: ignore[no-untyped-def]
+    def evaluate(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = planes.shape[0]
+        return np.zeros((n, num_actions), np.float32), np.full(n, value, np.float32)
+
+    return evaluate
+
+
+@pytest.mark.parametrize("draw_value", [0.0, -0.5])
+def test_a_mixed_leaf_value_is_lambda_between_the_network_and_a_playout(draw_value: float) -> None:
+    # One simulation evaluates the root alone: its value is (1 - 0.5) * 0.6 + 0.5 * z, z the
+    # result of one random playout for the player to move: 1, -1 or the draw's value.
+    start = pyaz.make("connect_four", width=5, height=4)
+    network = _constant_value(0.6, start.num_actions)
+    seen = set()
+    for seed in range(120):
+        search = pyaz.Search(start, seed=seed, rollout_mix=0.5, draw_value=draw_value)
+        search.run(1, network)
+        seen.add(round(search.root_value, 4))
+    assert seen == {round(0.3 + 0.5 * z, 4) for z in (-1.0, draw_value, 1.0)}
+    plain = pyaz.Search(start, seed=1)
+    plain.run(1, network)
+    assert plain.root_value == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize("bad", [1.5, -0.1, float("nan")])
+def test_a_bad_rollout_mix_is_an_error_naming_it(bad: float) -> None:
+    with pytest.raises(ValueError, match="rollout_mix must be in"):
+        pyaz.Search(pyaz.make("othello"), rollout_mix=bad)
+    with pytest.raises(ValueError, match="rollout_mix must be in"):
+        pyaz.SelfPlay(pyaz.make("othello"), rollout_mix=bad)
+
+
+def test_self_play_with_a_mixed_value_plays_whole_games() -> None:
+    records = pyaz.SelfPlay(
+        pyaz.make("connect_four", width=5, height=4), simulations=16, rollout_mix=0.5, seed=1
+    ).play(6, "uniform")
+    assert len(records.game_length) == 6 and (records.game_length > 0).all()
+    assert np.isfinite(records.root_value).all() and (abs(records.root_value) <= 1).all()

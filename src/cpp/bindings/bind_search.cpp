@@ -198,6 +198,7 @@ SearchParams params_from_kwargs(const py::kwargs& kwargs) {
         else if (key == "gumbel_noise") p.gumbel_noise = args::boolean(value, key);
         else if (key == "forced_playouts") p.forced_playouts = args::boolean(value, key);
         else if (key == "forced_playouts_k") p.forced_playouts_k = args::real(value, key);
+        else if (key == "rollout_mix") p.rollout_mix = args::real(value, key);
         else throw py::type_error("unknown search option '" + key + "'");
     }
     check_search_params(p);
@@ -339,6 +340,15 @@ void bind_search(py::module_& m, const char* name) {
                  const auto counts = s.visit_counts();
                  return py::array_t<std::int32_t>(static_cast<py::ssize_t>(counts.size()), counts.data());
              })
+        .def(
+            "principal_variation",
+            [](const Search<Game>& s, int max_depth) {
+                if (max_depth < 0) throw py::value_error("max_depth must be >= 0, got " + std::to_string(max_depth));
+                return s.principal_variation(max_depth);
+            },
+            py::arg("max_depth"),
+            "The most visited line from the root (each expanded node's most visited child), at most "
+            "max_depth moves.")
         .def("q_values", [](const Search<Game>& s) { return to_array<Game>(s.q_values()); })
         .def("priors", [](const Search<Game>& s) { return to_array<Game>(s.priors()); })
         .def("improved_policy", [](const Search<Game>& s) { return to_array<Game>(s.improved_policy()); },
@@ -432,6 +442,7 @@ py::dict search_defaults() {
     d["gumbel_noise"] = p.gumbel_noise;
     d["forced_playouts"] = p.forced_playouts;
     d["forced_playouts_k"] = p.forced_playouts_k;
+    d["rollout_mix"] = p.rollout_mix;
     return d;
 }
 

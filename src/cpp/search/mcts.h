@@ -117,6 +117,9 @@ public:
     // at the start of each move. The root's Gumbel noise is drawn once per root. No-op otherwise.
     void plan_root_search(std::int64_t simulations);
 
+    // The principal variation: from the root, the most visited child of each expanded node
+    // (ties: the first), while it has visits, at most max_depth moves.
+    std::vector<Action> principal_variation(int max_depth) const;
     // Root statistics indexed by action (0 for illegal actions).
     std::vector<std::int32_t> visit_counts() const;
     std::vector<float> q_values() const;  // for the player to move at the root; NaN if unvisited
@@ -236,6 +239,8 @@ private:
     LeafValue terminal_value(const Game& state) const { return result_value(state.status()); }
     LeafValue result_value(Status result) const;  // the exact value of a finished game
     static LeafValue network_value(const Game& state, float value);
+    // The evaluator's value, mixed with a random playout's result when rollout_mix > 0.
+    float leaf_value(const Game& state, float evaluated);
     void finish_leaf(Leaf& leaf, const float* priors, float value);
     void expand_root(BatchEvaluator<Game>& evaluator);
     // Evaluates one selected leaf alone, then expands and backs it up (released on error).
@@ -260,6 +265,7 @@ private:
     std::atomic<bool> tree_full_{false};
     std::int64_t collisions_ = 0;
     std::uint64_t streams_ = 0;
+    std::atomic<std::uint64_t> playouts_{0};  // rollout_mix's playouts: each its own stream
     std::unique_ptr<ThreadPool> pool_;
     std::atomic<bool> busy_{false};
     GumbelRoot gumbel_;
@@ -569,9 +575,21 @@ void Search<Game>::expand(std::int32_t node_index, const Game& state, const floa
 }
 
 template <class Game>
+float Search<Game>::leaf_value(const Game& state, float evaluated) {
+    const double mix = params_.rollout_mix;
+    if (mix <= 0) return evaluated;
+    const std::uint64_t playout = playouts_.fetch_add(1, std::memory_order_relaxed) + 1;
+    Rng rng(params_.seed ^ (0xD6E8FEB86659FD93ull * playout));
+    const Status end = random_playout(state, rng);
+    const double z = end == Status::kDraw ? params_.draw_value : result_for(end, state.to_move());
+    return static_cast<float>((1 - mix) * evaluated + mix * z);
+}
+
+template <class Game>
 void Search<Game>::finish_leaf(Leaf& leaf, const float* priors, float value) {
-    expand(leaf.path.back(), leaf.state, priors, value);
-    backup(leaf, network_value(leaf.state, value));
+    const float mixed = leaf_value(leaf.state, value);
+    expand(leaf.path.back(), leaf.state, priors, mixed);
+    backup(leaf, network_value(leaf.state, mixed));
 }
 
 template <class Game>
@@ -766,6 +784,29 @@ void Search<Game>::run_batched(std::int64_t simulations, BatchEvaluator<Game>& e
         }
         done += static_cast<std::int64_t>(leaves.size());
     }
+}
+
+template <class Game>
+std::vector<Action> Search<Game>::principal_variation(int max_depth) const {
+    std::vector<Action> line;
+    std::int32_t node_index = 0;
+    while (static_cast<int>(line.size()) < max_depth) {
+        const Node& node = tree_.node(node_index);
+        if (node.state.load() != NodeState::kExpanded) break;
+        std::int32_t best = -1;
+        std::int64_t most = 0;
+        for (std::int32_t i = 0; i < node.num_children; ++i) {
+            const std::int64_t visits = tree_.stats(node.first_child + i).visits();
+            if (visits > most) {
+                most = visits;
+                best = node.first_child + i;
+            }
+        }
+        if (best < 0) break;
+        line.push_back(tree_.node(best).action);
+        node_index = best;
+    }
+    return line;
 }
 
 template <class Game>

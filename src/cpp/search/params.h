@@ -59,6 +59,12 @@ struct SearchParams {
     // with one visit or none (Search::pruned_visit_counts).
     bool forced_playouts = false;
     double forced_playouts_k = 2.0;
+    // AlphaGo's mixed leaf evaluation (Silver et al. 2016, "Mastering the game of Go with deep
+    // neural networks and tree search", "Searching with policy and value networks", lambda):
+    // V(leaf) = (1 - rollout_mix) * v + rollout_mix * z, v the evaluator's value and z the
+    // result of one uniformly random playout from the leaf (a draw scores draw_value), played
+    // in C++ beside the network; 0 is AlphaZero's v alone, AlphaGo used 0.5.
+    double rollout_mix = 0.0;
 };
 
 // Fails (std::invalid_argument, naming the option and its value) unless every option is in range;
@@ -75,6 +81,7 @@ inline void check_search_params(const SearchParams& p) {
     // Values live in [-1, 1] (the fixed-point value sums of the tree assume it).
     check_range(p.draw_value, -1, 1, "draw_value", "in [-1, 1]");
     check_range(p.dirichlet_epsilon, 0, 1, "dirichlet_epsilon", "in [0, 1]");
+    check_range(p.rollout_mix, 0, 1, "rollout_mix", "in [0, 1]");
     check_range(p.dirichlet_alpha, -kBig, kBig, "dirichlet_alpha", "a finite number");
     if (p.dirichlet_epsilon > 0 && p.dirichlet_alpha <= 0) {
         fail("dirichlet_alpha must be > 0, got " + number_text(p.dirichlet_alpha));

@@ -754,6 +754,10 @@ class OthelloSearch:
         """
         The policy target self-play records for the root.
         """
+    def principal_variation(self, max_depth: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        """
+        The most visited line from the root (each expanded node's most visited child), at most max_depth moves.
+        """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def proven_value(self) -> int | None:
@@ -809,6 +813,10 @@ class ConnectFourSearch:
     def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
         """
         The policy target self-play records for the root.
+        """
+    def principal_variation(self, max_depth: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        """
+        The most visited line from the root (each expanded node's most visited child), at most max_depth moves.
         """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
@@ -866,6 +874,10 @@ class GomokuSearch:
         """
         The policy target self-play records for the root.
         """
+    def principal_variation(self, max_depth: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        """
+        The most visited line from the root (each expanded node's most visited child), at most max_depth moves.
+        """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def proven_value(self) -> int | None:
@@ -922,6 +934,10 @@ class GoSearch:
         """
         The policy target self-play records for the root.
         """
+    def principal_variation(self, max_depth: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        """
+        The most visited line from the root (each expanded node's most visited child), at most max_depth moves.
+        """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...
     def proven_value(self) -> int | None:
@@ -977,6 +993,10 @@ class RacingKingsSearch:
     def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
         """
         The policy target self-play records for the root.
+        """
+    def principal_variation(self, max_depth: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        """
+        The most visited line from the root (each expanded node's most visited child), at most max_depth moves.
         """
     def priors(self) -> numpy.typing.NDArray[numpy.float32]:
         ...

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from pyaz.games import GameState
+from pyaz.games import BoardState
 from pyaz.nets.files import ModelFile, model_bytes, read_model_file
 from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state, net_state
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
@@ -76,11 +76,11 @@ class LoadedModel:
         return (self.planes - 4) // 2
 
     def search_options(self) -> dict[str, float]:
-        """The run's ``c_puct`` and ``draw_value`` (when the run recorded them), for the search
-        that plays this network."""
+        """The run's ``c_puct``, ``draw_value`` and ``rollout_mix`` (when the run recorded
+        them), for the search that plays this network."""
         return {
             key: float(self.settings[key])
-            for key in ("c_puct", "draw_value")
+            for key in ("c_puct", "draw_value", "rollout_mix")
             if self.settings.get(key) is not None
         }
 
@@ -107,7 +107,7 @@ class LoadedModel:
 
     def check(
         self,
-        state: GameState,
+        state: BoardState,
         evaluate: Callable[[np.ndarray], tuple[Any, Any]] | None = None,
     ) -> None:
         """Raises ValueError when the network does not fit ``state``'s game (see
@@ -125,7 +125,7 @@ class LoadedModel:
 
 
 def check_network(
-    state: GameState,
+    state: BoardState,
     path: str | os.PathLike[str],
     config: NetConfig | None,
     evaluate: Callable[[np.ndarray], tuple[Any, Any]],

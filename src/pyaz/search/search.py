@@ -17,7 +17,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from pyaz import _core
-from pyaz.games import GameState
+from pyaz.games import BoardState
 
 __all__ = ["DEFAULTS", "Evaluator", "Search", "register_search_class"]
 
@@ -59,7 +59,10 @@ class Search:
     [{gumbel_c_visit}], ``gumbel_c_scale`` [{gumbel_c_scale}], ``gumbel_noise`` (draw the
     root's Gumbel noise; off, the choice is deterministic, for matches; :class:`pyaz.SelfPlay`
     turns it on) [{gumbel_noise}]; ``forced_playouts`` (rule "puct" only, below)
-    [{forced_playouts}] and its k, ``forced_playouts_k`` [{forced_playouts_k}].
+    [{forced_playouts}] and its k, ``forced_playouts_k`` [{forced_playouts_k}];
+    ``rollout_mix`` (AlphaGo's lambda, Silver et al. 2016: a leaf's value is (1 - lambda) times
+    the evaluator's plus lambda times the result of one uniformly random playout from it, played
+    in C++; 0 is the evaluator alone) [{rollout_mix}].
 
     PUCT selects argmax Q + c_puct * P * sqrt(max(1, sum_b N(s,b))) / (1 + N(s,a)); pending
     visits count as ``virtual_loss`` lost visits each.
@@ -108,7 +111,7 @@ class Search:
     (:meth:`policy`), whose most visited action the pruning never changes.
     """
 
-    def __init__(self, state: GameState, **options: Any) -> None:
+    def __init__(self, state: BoardState, **options: Any) -> None:
         search_class = _SEARCH_CLASSES.get(type(state))
         if search_class is None:
             known = ", ".join(cls.__name__ for cls in _SEARCH_CLASSES)
@@ -123,13 +126,20 @@ class Search:
         """Tree reuse: the subtree under ``action`` becomes the root (ValueError if illegal)."""
         self._impl.advance(action)
 
-    def set_root(self, state: GameState) -> None:
+    def set_root(self, state: BoardState) -> None:
         """Starts afresh at ``state`` (the tree is dropped)."""
         self._impl.set_root(state)
 
     def visit_counts(self) -> np.ndarray:
         """N(root, a) for every action (int32 [A])."""
         return np.asarray(self._impl.visit_counts())
+
+    def principal_variation(self, max_depth: int = 8) -> list[int]:
+        """The most visited line from the root: at each expanded node its most visited child
+        (ties: the first), while one has visits, at most ``max_depth`` actions."""
+        if isinstance(max_depth, bool) or not isinstance(max_depth, int):
+            raise TypeError(f"max_depth must be an integer, got {max_depth!r}")
+        return list(self._impl.principal_variation(max_depth))
 
     def q_values(self) -> np.ndarray:
         """Q(root, a) for every action, from the side to move's view (float32 [A])."""
@@ -172,7 +182,7 @@ class Search:
         return np.asarray(self._impl.pruned_visit_counts())
 
     @property
-    def root_state(self) -> GameState:
+    def root_state(self) -> BoardState:
         """A copy of the root position."""
         return self._impl.root_state
 

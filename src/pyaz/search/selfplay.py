@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from pyaz import _core
 from pyaz.common.faults import fault_point
-from pyaz.games import GameState
+from pyaz.games import BoardState
 from pyaz.search.search import _SEARCH_CLASSES, Evaluator
 
 
@@ -113,7 +113,7 @@ class SelfPlay:
     searched in full are recorded, as KataGo records only those; 1 (the default) is off.
     """
 
-    def __init__(self, start: GameState, **options: Any) -> None:
+    def __init__(self, start: BoardState, **options: Any) -> None:
         if type(start) not in _SEARCH_CLASSES:
             known = ", ".join(cls.__name__ for cls in _SEARCH_CLASSES)
             raise TypeError(f"no self-play for {start!r}; games with self-play: {known}")
