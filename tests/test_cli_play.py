@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import pyaz
-from pyaz.cli.play import build_parser, main, opponent_spec
+from pyaz.cli.play import build_parser, main, mark_last_move, opponent_spec
 
 
 def _feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> list[str]:
@@ -125,3 +125,25 @@ def test_console_script_reads_stdin() -> None:
     assert "Not a move" in done.stdout or "not legal here" in done.stdout
     assert "Legal moves:" in done.stdout
     assert "Game over after" in done.stdout
+
+
+def test_both_moves_are_echoed_and_the_last_one_is_marked_on_the_board(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _feed(monkeypatch, ["4", "quit"])
+    assert main(["--game", "connect_four", "--opponent", "random", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    board = "\n".join([". . . . . . ."] * 5 + [".[O]. X . . .", "1 2 3 4 5 6 7", "X to move"])
+    assert f"You play 4\nrandom plays 2\n{board}\n" in out  # seed 1's random reply: column 2
+    assert out.count("[") == 1 and "Game abandoned." in out
+
+
+def test_mark_last_move_by_hand() -> None:
+    before = "   a b c\n 1 . . .\n 2 . X O\nO to move\n"
+    after = "   a b c\n 1 . O .\n 2 . O O\nX to move\n"  # O placed at b1, flipping b2
+    assert mark_last_move(before, after) == "   a b c\n 1 .[O].\n 2 . O O\nX to move\n"
+    left = mark_last_move(". . . .\n. . . .\nX to move", ". . . .\nO . . .\nX to move")
+    assert left == " . . . .\n[O]. . .\n X to move"  # the mark opens a line: all shift right
+    capture = mark_last_move("k r . .\n. . N .\n", "k N . .\n. . . .\n")  # N takes r
+    assert capture == "k[N]. .\n. . . .\n"
+    assert mark_last_move(". . . .\nX to move", ". . . .\nO to move") == ". . . .\nO to move"

@@ -4,15 +4,18 @@ several at once in worker processes, refusals and resumes."""
 from __future__ import annotations
 
 import json
+import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pyaz.cli import experiment as cli
+from pyaz.common.run import PROGRESS_FILE, TrainingRun
 from pyaz.experiments import EXPERIMENTS, get_experiment
 from pyaz.experiments.base import Experiment, RunSpec
-from pyaz.experiments.runner import is_done, run_experiment
+from pyaz.experiments.runner import is_done, run_experiment, run_progress
 
 
 def count_calls(folder: Path, value: int, fail_once: bool = False) -> None:
@@ -174,3 +177,69 @@ def test_a_worker_error_that_cannot_be_pickled_still_names_the_run(tmp_path: Pat
     assert "traceback in" in message and "pickle" not in message
     log = (out / "runs" / "bad" / "run.log").read_text()
     assert "Traceback" in log and "fail_unpicklably" in log
+
+
+class Sleeper(TrainingRun):
+    """A training run of ``steps`` steps of 0.15 s each, its state the step alone."""
+
+    NAME = "sleeper"
+
+    def __init__(self, folder: Path, steps: int) -> None:
+        self.steps = steps
+        super().__init__(folder, {"steps": steps}, progress=False)
+
+    def total_steps(self) -> int:
+        return self.steps
+
+    def run_step(self, step: int) -> list[dict[str, Any]]:
+        time.sleep(0.15)
+        return [{"kind": "sleep"}]
+
+    def state_bytes(self) -> bytes:
+        return str(self.step).encode()
+
+    def restore(self, path: Path) -> int:
+        return int(path.read_bytes())
+
+
+def sleeper(folder: Path, steps: int) -> None:
+    Sleeper(Path(folder), steps).run()
+
+
+class Watched(Experiment):
+    name = "watched"
+    title = "one run of 6 steps"
+    seed_paper = "none"
+
+    def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
+        return [RunSpec("slow", "test_experiment_runner:sleeper", {"steps": 6})]
+
+    def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
+        return {}
+
+
+def test_each_run_shows_its_step_and_eta_while_it_plays(tmp_path: Path) -> None:
+    lines: list[str] = []
+    run_experiment(Watched(), tmp_path / "w", write=lines.append, watch_every=0.05)
+    shown = [re.fullmatch(r"slow: step (\d)/6, ETA (\d)s", line) for line in lines]
+    steps = [int(match[1]) for match in shown if match]
+    assert len(steps) >= 3 and steps == sorted(set(steps)), lines  # each step once, in order
+    etas = [int(match[2]) for match in shown if match]
+    assert all(eta <= 2 for eta in etas)  # 0.15 s a step, at most 5 steps left
+    saved = json.loads((tmp_path / "w" / "runs" / "slow" / PROGRESS_FILE).read_text())
+    assert (saved["step"], saved["total"], saved["first"]) == (6, 6, 0)
+
+
+def test_run_progress_sums_side_by_side_loops_and_takes_the_slowest_eta(tmp_path: Path) -> None:
+    assert run_progress(tmp_path) is None
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    fast = {"step": 2, "total": 4, "first": 0, "seconds": 10.0}  # 5 s a step, 2 left: 10 s
+    slow = {"step": 3, "total": 4, "first": 1, "seconds": 90.0}  # 45 s a step, 1 left: 45 s
+    (tmp_path / "a" / PROGRESS_FILE).write_text(json.dumps(fast))
+    (tmp_path / "b" / PROGRESS_FILE).write_text(json.dumps(slow))
+    assert run_progress(tmp_path) == ((5, 8), "step 5/8, ETA 45s")
+    (tmp_path / "b" / PROGRESS_FILE).write_text(json.dumps({**slow, "first": 3, "step": 3}))
+    assert run_progress(tmp_path) == ((5, 8), "step 5/8, ETA ?")  # no step played here yet
+    (tmp_path / "b" / PROGRESS_FILE).write_text("{damaged")
+    assert run_progress(tmp_path) == ((2, 4), "step 2/4, ETA 10s")

@@ -92,3 +92,75 @@ def test_the_curriculum_report_compares_both_players(
         )["gating"]
         == "wilson"
     )
+
+
+def test_estimates_carry_their_95_percent_intervals() -> None:
+    from pyaz.experiments.report import elo_estimate, score_estimate
+
+    half = score_estimate("a", 5, 10)  # Newcombe's method 4 by hand: (12.84 -/+ 7.27) / 27.68
+    assert half.value == 0.5 and half.runs == 1 and half.games == 10
+    assert half.lower == pytest.approx(0.20142, abs=1e-5)
+    assert half.upper == pytest.approx(0.79858, abs=1e-5)
+    two = elo_estimate(
+        "x",
+        [
+            {"elo": 100, "lower": 50, "upper": 150, "games": 10},
+            {"elo": 200, "lower": 150, "upper": 250, "games": 10},
+        ],
+    )  # half-width: hypot(sqrt(50^2 + 50^2) / 2, 1.96 * 70.71 / sqrt(2)) = 104.18
+    assert (two.value, two.runs, two.games) == (150.0, 2, 20)
+    assert two.lower == pytest.approx(45.82, abs=0.01)
+    assert two.upper == pytest.approx(254.18, abs=0.01)
+    with pytest.raises(ValueError, match="no ratings for 'y'"):
+        elo_estimate("y", [])
+
+
+def test_a_comparison_says_undecided_when_the_intervals_overlap() -> None:
+    from pyaz.experiments.report import comparison, elo_estimate, leader, score_estimate
+
+    # 4 games a pair, one run each: "lx best" was written from this ("Elo std 0").
+    lx = elo_estimate("lx", [{"elo": 40, "lower": -300, "upper": 380, "games": 8}])
+    lp = elo_estimate("lp", [{"elo": 0, "lower": -340, "upper": 340, "games": 8}])
+    text = comparison([lp, lx], "Final Elo by target")
+    assert leader([lp, lx]) is None
+    assert "Undecided: the 95% interval of lx overlaps that of lp" in text
+    assert "lx: 40 Elo (95% interval -300 to 380; 1 run, 8 games)" in text
+    assert "is ahead" not in text and "best" not in text
+    strong = elo_estimate("lp", [{"elo": 500, "lower": 440, "upper": 560, "games": 400}])
+    text = comparison([lx, strong], "Final Elo by target")
+    assert leader([lx, strong]) == strong
+    assert text.endswith("lp is ahead: its 95% interval lies above every other's.")
+    assert "lp: 500 Elo (95% interval 440 to 560; 1 run, 400 games)" in text
+    assert "Nothing to compare" in comparison([lx], "x") and "undecided" in comparison([], "x")
+    empty = comparison([score_estimate("b", 0, 0), score_estimate("c", 2, 4)], "x")
+    assert empty.startswith("x: c: 0.50 (95% Wilson interval 0.09 to 0.91; 1 run, 4 games); ")
+    assert "b: no games. Undecided" in empty  # an estimate without games ranks last
+
+
+def _zetago_readme(out: Path, transfer: tuple[int, int], scratch: tuple[int, int]) -> str:
+    """zetago's README from known results: (points, games) of the 9x9 agents."""
+    from pyaz.experiments.zetago import _write_readme
+
+    def agent(points: int, games: int) -> dict[str, object]:
+        colour = {"games": games // 2, "win_ratio": points / games}
+        return {
+            "win_ratio": points / games, "games": games, "distinct_games": games,
+            "as_black": colour, "as_white": colour, "game_length": 30.0,
+        }  # fmt: skip
+
+    agents = {"9x9-transfer": agent(*transfer), "9x9-scratch": agent(*scratch)}
+    summary = {"agents": agents, "5x5_mcts_vs_gnugo": agent(1, 2), "training": {}}
+    _write_readme(out, "short", summary, {})
+    return (out / "README.md").read_text()
+
+
+def test_a_report_of_a_tiny_result_says_undecided_and_of_a_lopsided_one_the_winner(
+    tmp_path: Path,
+) -> None:
+    tiny = _zetago_readme(tmp_path, (2, 2), (0, 2))  # 2-0 against 0-2: L = 0.198 by hand
+    assert "Undecided: the 95% interval of transfer overlaps that of scratch" in tiny
+    assert "transfer: 1.00 (95% Wilson interval 0.20 to 1.00; 1 run, 2 games)" in tiny
+    lopsided = _zetago_readme(tmp_path, (95, 100), (10, 100))
+    assert "transfer is ahead: its 95% interval lies above every other's." in lopsided
+    assert "transfer: 0.95 (95% Wilson interval 0.88 to 0.98; 1 run, 100 games)" in lopsided
+    assert "scratch: 0.10 (95% Wilson interval 0.05 to 0.18; 1 run, 100 games)" in lopsided

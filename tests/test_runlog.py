@@ -242,9 +242,25 @@ def test_make_plots_skips_missing_data(tmp_path: Path) -> None:
     assert not (tmp_path / "stage_times.png").exists()
 
 
-def test_moving_average() -> None:
+def test_moving_average_is_centred_over_the_points_that_exist() -> None:
     from pyaz.common.plots import moving_average
 
-    np.testing.assert_allclose(moving_average([1, 2, 3, 4, 5], 3), [1, 1.5, 2, 3, 4])
-    np.testing.assert_allclose(moving_average([1, 3], 10), [1, 2])
+    np.testing.assert_allclose(moving_average([1, 2, 3, 4, 5], 3), [1, 2, 3, 4, 5])
+    np.testing.assert_allclose(moving_average([0, 0, 0, 0, 10], 5), [0, 0, 2, 10 / 3, 10])
+    np.testing.assert_allclose(moving_average([1, 3], 10), [1, 3])
+    rising = np.linspace(0.0, 0.9, 30)  # never a cumulative mean lagging below the points
+    np.testing.assert_allclose(moving_average(rising, 20), rising)
+    noisy = np.array([0.0, 1.0] * 15)
+    smoothed = moving_average(noisy, 20)
+    assert smoothed[0] == 0.0 and smoothed[-1] == 1.0
+    np.testing.assert_allclose(smoothed[9:21], [0.4736842105263158, 0.5263157894736842] * 6)
+    np.testing.assert_allclose(moving_average([4, 8, 6], 1), [4, 8, 6])
     assert moving_average([], 5).size == 0
+
+
+def test_the_trailing_mean_uses_no_later_point() -> None:
+    from pyaz.common.plots import trailing_mean
+
+    assert trailing_mean([1.0, 2.0, 3.0, 4.0], 2).tolist() == [1.0, 1.5, 2.5, 3.5]
+    # a jump at the end moves only the last point: nothing before it looks ahead
+    assert trailing_mean([0.0, 0.0, 0.0, 9.0], 3).tolist() == [0.0, 0.0, 0.0, 3.0]

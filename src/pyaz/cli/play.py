@@ -1,6 +1,8 @@
 """``pyaz-play``: play a game against a pyaz network or any preset of :mod:`pyaz.eval.players`.
 
-The board is drawn before every move (``str(state)``), and moves are typed in the game's own
+The board is drawn before every move of yours (``str(state)``, the last move's cell in brackets:
+:func:`mark_last_move`), both your move and the opponent's are echoed ("You play d3", "uct:200
+plays c4"), and moves are typed in the game's own
 notation (``state.action_to_str``: ``d3`` in Othello and Gomoku, ``4`` in Connect Four, ``C3``
 or ``pass`` in Go, UCI ``e3d2`` in Racing Kings). Besides moves: ``help`` lists the legal
 moves, ``undo`` takes back your last move and the reply to it, ``resign`` gives up and
@@ -22,7 +24,7 @@ from pyaz.cli.options import (
 from pyaz.eval import presets
 from pyaz.eval.external import EngineError
 from pyaz.eval.players import Player, Resignation, close_player
-from pyaz.games import GameState
+from pyaz.games import BoardState
 
 HELP_WORDS = ("help", "h", "?", "moves")
 UNDO_WORDS = ("undo", "u", "back", "takeback")
@@ -101,19 +103,19 @@ SIDE_NAMES = {
 }
 
 
-def side_name(state: GameState, side: int) -> str:
+def side_name(state: BoardState, side: int) -> str:
     """How the board names ``side`` (0 moves first)."""
     return SIDE_NAMES.get(str(state.name), ("first player", "second player"))[side]
 
 
-def _legal_text(state: GameState, limit: int = 0) -> str:
+def _legal_text(state: BoardState, limit: int = 0) -> str:
     moves = [str(state.action_to_str(a)) for a in state.legal_actions()]
     if limit and len(moves) > limit:
         return " ".join(moves[:limit]) + f" ... ({len(moves)} moves; 'help' lists them all)"
     return " ".join(moves)
 
 
-def result_text(state: GameState, human: int, resigned: int | None = None) -> str:
+def result_text(state: BoardState, human: int, resigned: int | None = None) -> str:
     """The announcement of the result, from the human's side."""
     if resigned is not None:
         return "You resigned: you lose." if resigned == human else "The opponent resigns: you win!"
@@ -137,8 +139,49 @@ def result_text(state: GameState, human: int, resigned: int | None = None) -> st
     return verdict + (f" ({'; '.join(details)})" if details else "")
 
 
+def mark_last_move(before: str, after: str) -> str:
+    """The board drawing ``after`` with the last move's cell in brackets (``[X]``): the cell
+    that was empty (``.``) in ``before`` and is not now (a piece placed, a king moved onto an
+    empty square), else one that holds another piece now (a capture in Racing Kings). Only
+    one-character cells between spaces, on lines of four such cells or more (rows of the
+    board), count, so the side to move, coordinates and FEN lines are never marked;
+    a pass (nothing placed) marks nothing. A cell at the start of a line shifts the whole
+    drawing one column to the right, to make room for its bracket."""
+    old_lines, new_lines = before.split("\n"), after.split("\n")
+    placed: tuple[int, int] | None = None
+    changed: tuple[int, int] | None = None
+    for row, (old, new) in enumerate(zip(old_lines, new_lines, strict=False)):
+        if len(old) != len(new) or sum(len(token) == 1 for token in new.split()) < 4:
+            continue  # not a row of the board (e.g. "O to move")
+        for column, (was, now) in enumerate(zip(old, new, strict=True)):
+            if was == now or now in " ." or not (_cell(old, column) and _cell(new, column)):
+                continue
+            if was == "." and placed is None:
+                placed = (row, column)
+            elif changed is None:
+                changed = (row, column)
+    where = placed or changed
+    if where is None:
+        return after
+    row, column = where
+    if column == 0:
+        new_lines = [" " + line if line else line for line in new_lines]
+        column = 1
+    line = new_lines[row]
+    end = line[column + 2 :] if column + 1 < len(line) else ""
+    new_lines[row] = f"{line[: column - 1]}[{line[column]}]{end}"
+    return "\n".join(new_lines)
+
+
+def _cell(line: str, column: int) -> bool:
+    """Whether ``line[column]`` stands alone between spaces (or the line's ends)."""
+    left = column == 0 or line[column - 1] == " "
+    right = column + 1 == len(line) or line[column + 1] == " "
+    return left and right
+
+
 def play_session(
-    start: GameState,
+    start: BoardState,
     opponent: Player,
     human: int = 0,
     read: Callable[[str], str] | None = None,
@@ -157,12 +200,19 @@ def play_session(
     state = start.clone()
     moves: list[int] = []
     movers: list[int] = []  # who played each move
+    before: list[str] = []  # the drawing before each move
 
     def push(action: int) -> None:
         movers.append(int(state.to_move()))
+        before.append(str(state))
         state.apply(action)
         moves.append(action)
         opponent.observe(action)
+
+    def board() -> str:
+        """The board, the last move in brackets."""
+        drawing = str(state)
+        return mark_last_move(before[-1], drawing) if before else drawing
 
     opponent.reset(start.clone())
     pass_action = int(start.num_actions) - 1
@@ -174,7 +224,7 @@ def play_session(
     while not state.is_terminal():
         mover = int(state.to_move())
         if mover == human and shown != len(moves):
-            write(str(state))
+            write(board())
             shown = len(moves)
         if mover != human:
             try:
@@ -214,7 +264,7 @@ def play_session(
                 continue
             keep = len(movers) - 1 - movers[::-1].index(human)
             replay = moves[:keep]
-            del moves[:], movers[:]
+            del moves[:], movers[:], before[:]
             state = start.clone()
             opponent.reset(start.clone())
             for action in replay:
@@ -230,8 +280,9 @@ def play_session(
             if not state.is_legal(action):
                 write(f"{text} is not legal here. Legal moves: {_legal_text(state, 12)}")
                 continue
+            write(f"You play {state.action_to_str(action)}")
             push(action)
-    write(str(state))
+    write(board())
     write(f"Game over after {state.ply - start.ply} moves. {result_text(state, human)}")
     return 0
 

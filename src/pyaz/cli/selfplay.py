@@ -34,7 +34,6 @@ from pyaz.common.runlog import check_resume_settings, read_run_config
 from pyaz.common.settings import add_options, declarations, flag, make_settings
 from pyaz.curling.config import RESUMABLE as CURLING_RESUMABLE
 from pyaz.curling.config import CurlingConfig
-from pyaz.distributed.cluster import RayUnavailableError, WorkerLostError, WorkerTimeoutError
 from pyaz.games import canonical_name
 from pyaz.train.loop import RESUMABLE, TrainConfig, TrainingLoop
 from pyaz.train.preset_files import load_preset, preset_names, train_config
@@ -239,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     engines: list[Any] = []
+    loops: list[TrainingLoop] = []
 
     def settings() -> TrainConfig:
         config = settings_from(args)
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
 
             engine = RaySelfPlay(config, args.out, ray)
             engines.append(engine)
-        return TrainingLoop(
+        loop = TrainingLoop(
             config,
             args.out,
             resume=args.resume,
@@ -261,13 +261,26 @@ def main(argv: list[str] | None = None) -> int:
             self_play=engine,
             lock=lock,
         )
+        loops.append(loop)
+        return loop
 
     def plot(out: Path) -> None:
+        if any(loop.interrupted for loop in loops):
+            return  # Ctrl-C: out at once (the next run's end draws them)
         from pyaz.common.plots import make_plots
 
         make_plots(out)
 
     resume = f"pyaz-selfplay --out {args.out} --resume" + _ray_words(argv)
+    ray_errors: tuple[type[Exception], ...] = ()
+    if ray is not None:  # imported only then: pyaz.distributed takes a second and a half
+        from pyaz.distributed.cluster import (
+            RayUnavailableError,
+            WorkerLostError,
+            WorkerTimeoutError,
+        )
+
+        ray_errors = (RayUnavailableError, WorkerTimeoutError, WorkerLostError)
     try:
         return run_training(
             settings,
@@ -277,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
             plot,
             "plots, metrics, checkpoints, best.torchscript.pt",
         )
-    except (RayUnavailableError, WorkerTimeoutError, WorkerLostError) as error:
+    except ray_errors as error:
         print(f"pyaz-selfplay: {error}", file=sys.stderr)
         return 1
     finally:

@@ -11,8 +11,8 @@ data exists:
   cumulative totals.
 * ``win_ratio.png``: win ratio against the reference opponent(s) (records ``kind == "eval"``,
   key ``win_ratio``, one line per ``opponent``) against wall time (``elapsed_s``), training steps
-  (``train_steps``) and epochs (``epochs``): raw points plus a trailing moving average, as in
-  seed 000, Fig. 4-6.
+  (``train_steps``) and epochs (``epochs``): raw points plus a centred moving average of up to
+  ``window`` points (:func:`moving_average`), as in seed 000, Fig. 4-6.
 
 Plots whose data is missing are skipped. Each PNG is replaced atomically, so a viewer never sees
 a half-written file. From a shell: ``python -m pyaz.common.plots runs/NAME``.
@@ -42,6 +42,7 @@ __all__ = [
     "WIN_RATIO_AXES",
     "make_plots",
     "moving_average",
+    "trailing_mean",
 ]
 
 #: Loss keys of an ``iteration`` / ``train_epoch`` record and their legend labels.
@@ -103,10 +104,12 @@ def make_plots(run_dir: str | os.PathLike[str], *, window: int = 20, dpi: int = 
     return written
 
 
-def moving_average(values: Sequence[float] | np.ndarray, window: int) -> np.ndarray:
-    """Trailing moving average: point ``i`` is the mean of the last ``min(window, i + 1)`` values.
+def trailing_mean(values: Sequence[float] | np.ndarray, window: int) -> np.ndarray:
+    """Trailing mean: point ``i`` is the mean of the last ``min(window, i + 1)`` values. It uses
+    no later point, so the time a smoothed curve first reaches a level is a time it was known
+    then (the accelerations experiment's time to strength); plots use :func:`moving_average`.
 
-    >>> moving_average([1.0, 2.0, 3.0, 4.0], 2).tolist()
+    >>> trailing_mean([1.0, 2.0, 3.0, 4.0], 2).tolist()
     [1.0, 1.5, 2.5, 3.5]
     """
     y = np.asarray(values, dtype=np.float64)
@@ -115,6 +118,25 @@ def moving_average(values: Sequence[float] | np.ndarray, window: int) -> np.ndar
     hi = np.arange(1, len(y) + 1)
     lo = np.maximum(0, hi - window)
     out: np.ndarray = (csum[hi] - csum[lo]) / (hi - lo)
+    return out
+
+
+def moving_average(values: Sequence[float] | np.ndarray, window: int) -> np.ndarray:
+    """Centred moving average of up to ``window`` points over the points that exist: point
+    ``i`` of ``n`` is the mean of points ``i - h`` to ``i + h``, where ``h = min((window - 1)
+    // 2, i, n - 1 - i)``. The window shrinks symmetrically at both ends (the first and last
+    points stand as they are), so the line follows a linear trend exactly everywhere; it is
+    never the mean of all the points so far, which trails far behind a rising curve (issue 27).
+
+    >>> moving_average([0.0, 0.0, 0.0, 0.0, 10.0], 5).tolist()
+    [0.0, 0.0, 2.0, 3.3333333333333335, 10.0]
+    """
+    y = np.asarray(values, dtype=np.float64)
+    half = (max(1, int(window)) - 1) // 2
+    csum = np.concatenate([[0.0], np.cumsum(y)])
+    index = np.arange(len(y))
+    h = np.minimum(np.minimum(half, index), len(y) - 1 - index)
+    out: np.ndarray = (csum[index + h + 1] - csum[index - h]) / (2 * h + 1)
     return out
 
 
@@ -239,7 +261,8 @@ def _plot_win_ratio(records: list[dict[str, Any]], window: int) -> Figure | None
     axes[0].set_ylabel("win ratio")
     fig.suptitle(
         f"Win ratio against the reference opponent "
-        f"(dots: evaluations; lines: {max(1, window)}-point moving average)"
+        f"(dots: evaluations; lines: centred moving average of up to "
+        f"{2 * ((max(1, window) - 1) // 2) + 1} points)"
     )
     return fig
 

@@ -31,7 +31,8 @@ says so and after the last step: the latest files, then the checkpoint's bytes
 (:meth:`TrainingRun.state_bytes`) written atomically (temporary file, fsync, rename), which is
 the commit point. A run killed anywhere resumes from its last commit and repeats what came after,
 logging nothing twice. One progress bar counts the steps (tqdm; off with ``progress=False``),
-with one summary line per step.
+with one summary line per step, and :data:`PROGRESS_FILE` says where the run is to another
+process (an experiment's runner).
 
 common/ stays free of torch: the subclass turns its state into bytes and back.
 """
@@ -43,6 +44,7 @@ import dataclasses
 import os
 import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -67,7 +69,11 @@ from pyaz.common.runlog import (
     write_json_atomic,
 )
 
-__all__ = ["TrainingRun", "atomic_write_with", "config_from"]
+__all__ = ["PROGRESS_FILE", "TrainingRun", "atomic_write_with", "config_from"]
+
+PROGRESS_FILE = ".progress.json"
+"""Rewritten after every step: ``step``, ``total`` (0: not known), ``first`` (the step this
+process opened the run at) and ``seconds`` (since then); hidden, as nothing resumes from it."""
 
 Config = TypeVar("Config")
 
@@ -132,6 +138,7 @@ class TrainingRun:
         self.settings = {"method": self.NAME, **settings}
         self.progress = progress
         self.step = 0
+        self.interrupted = False  # Ctrl-C ended run()
         self._bar: Any = None  # the progress bar, from the first step on
         self._own_lock = lock is None
         if lock is not None:
@@ -164,6 +171,7 @@ class TrainingRun:
             if not restored and self.INITIAL_CHECKPOINT:
                 self.save_checkpoint()  # step 0: the run resumes from here on
             self._started = restored or self.INITIAL_CHECKPOINT  # step 0 is behind
+            self._first_step, self._opened = self.step, time.monotonic()
         except BaseException:
             self._release()
             raise
@@ -279,7 +287,20 @@ class TrainingRun:
         self.step += 1
         logged += self._commit(records, self.should_checkpoint() or self.finished())
         self._bar.update(1)
+        self._write_progress()
         return logged
+
+    def _write_progress(self) -> None:
+        """:data:`PROGRESS_FILE`: the step, the steps in all, the step this process started
+        from and the seconds since (what an experiment's runner shows, with an ETA)."""
+        total = self.total_steps()
+        progress = {
+            "step": self.step,
+            "total": total if total is not None else 0,
+            "first": self._first_step,
+            "seconds": time.monotonic() - self._opened,
+        }
+        write_json_atomic(self.folder / PROGRESS_FILE, progress)
 
     def _commit(self, records: list[dict[str, Any]], checkpoint: bool) -> list[dict[str, Any]]:
         """The fault point ``step``, the step's records logged, then its checkpoint if due."""
@@ -296,12 +317,16 @@ class TrainingRun:
 
     def run(self) -> list[dict[str, Any]]:
         """Plays the steps left (:meth:`advance`), then :meth:`finish`; returns the records
-        logged. The log is closed (and the run's own lock released) however it ends."""
+        logged. The log is closed (and the run's own lock released) however it ends; after
+        Ctrl-C (the KeyboardInterrupt goes on) :attr:`interrupted` is True."""
         logged: list[dict[str, Any]] = []
         try:
             while (records := self.advance()) is not None:
                 logged += records
             self.finish()
+        except KeyboardInterrupt:
+            self.interrupted = True
+            raise
         finally:
             self.close()
         return logged

@@ -132,6 +132,8 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # self-play games opening with 0..24 uniformly random plies (unrecorded): training sees the
     # kind of positions random play reaches, which the Connect Four hard positions are
     "opening-spread": {"opening_spread": 24},
+    # AlphaGo's mixed leaf value (Silver et al. 2016): half network value, half random playout
+    "rollout-mix": {"rollout_mix": 0.5},
 }
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""
@@ -328,8 +330,8 @@ def speedup(
     """The factor of ``technique``'s runs against ``baseline``'s (raw curves of strength
     against minutes, one per run; each smoothed by the trailing mean of :data:`SMOOTHING`
     evaluations), with its bootstrap interval over the runs (``resamples``, seeded)."""
-    smooth_b = [c.smoothed(SMOOTHING) for c in baseline if c.x.size]
-    smooth_t = [c.smoothed(SMOOTHING) for c in technique if c.x.size]
+    smooth_b = [c.trailing(SMOOTHING) for c in baseline if c.x.size]
+    smooth_t = [c.trailing(SMOOTHING) for c in technique if c.x.size]
     mean = mean_curve(smooth_b)
     target = float(mean.y[-1]) if mean.y.size else float("nan")
     base_time = time_to_reach(mean, target) if mean.y.size else None
@@ -521,7 +523,7 @@ def _report_track(
     factors = {}
     for index, label in enumerate(labels):
         factor = factors[label] = speedup(curves[BASELINE], curves[label], seed=seed + index)
-        finals = [float(c.smoothed(SMOOTHING).y[-1]) for c in curves[label] if c.y.size]
+        finals = [float(c.trailing(SMOOTHING).y[-1]) for c in curves[label] if c.y.size]
         mean, low, high = bootstrap_mean(finals, seed=seed + index)
         result["techniques"][label] = {
             "runs": factor.runs,
@@ -612,7 +614,7 @@ def _plot(path: Path, track: str, curves: dict[str, list[Curve]], specs: list[Ru
     ax = fig.subplots()
     colours = colormaps["tab20"]
     for index, (label, runs) in enumerate(curves.items()):
-        smoothed = [c.smoothed(SMOOTHING) for c in runs if c.x.size]
+        smoothed = [c.trailing(SMOOTHING) for c in runs if c.x.size]
         mean = mean_curve(smoothed)
         if not mean.x.size:
             continue

@@ -20,7 +20,15 @@ from pyaz.alphagomoku.pipeline import evaluate_against_mentor, play_pairs, read_
 from pyaz.alphagomoku.plots import plot_board, plot_run
 from pyaz.eval.arena import MatchResult
 from pyaz.experiments.base import Experiment, RunSpec, read_json_object, run_folder
-from pyaz.experiments.report import cached, markdown_table, read_run, write_readme
+from pyaz.experiments.report import (
+    Estimate,
+    against_even,
+    cached,
+    markdown_table,
+    read_run,
+    score_estimate,
+    write_readme,
+)
 
 __all__ = ["AlphaGomokuExperiment"]
 
@@ -98,9 +106,13 @@ class AlphaGomokuExperiment(Experiment):
         progress = read_json_object(run_folder(out, runs[0]) / "progress.json", _REDO)
         rows = [
             [name, r["wins"], r["draws"], r["losses"], r["games"], r["distinct_games"],
-             f"{r['score']:.3f}", r["as_black"], r["as_white"]]
+             f"{r['score']:.3f}", _interval(_score(name, r)), r["as_black"], r["as_white"]]
             for name, r in results.items()
         ]  # fmt: skip
+        mentor = f"the mentor (mentor:{config.eval_mentor_ms:g})"
+        verdicts = "\n".join(
+            f"- {against_even(_score(name, r), mentor)}" for name, r in results.items()
+        )
         times = {k: round(v, 1) for k, v in progress.get("times", {}).items()}
         sections = [
             f"Scale: **{scale}**, a {config.size}x{config.size} board; settings in "
@@ -110,6 +122,7 @@ class AlphaGomokuExperiment(Experiment):
             "colours; AlphaGomoku plays greedily by visit count.",
             "## Against the mentor (seed 004, Fig. 4)\n\n"
             + markdown_table(HEADER, rows)
+            + f"\n\n{verdicts}"
             + '\n\nSeed 004\'s version-14 AlphaGomoku "dominates" its mentor over 100 games on '
             "15x15 after two days of training; compare at the scale run here.",
             "## Sample games (Figs. 5 and 6)\n\n"
@@ -139,8 +152,8 @@ class AlphaGomokuExperiment(Experiment):
         }
 
 
-HEADER = ["run", "wins", "draws", "losses", "games", "distinct", "score", "as Black (W-D-L)",
-          "as White (W-D-L)"]  # fmt: skip
+HEADER = ["run", "wins", "draws", "losses", "games", "distinct", "score", "95% Wilson",
+          "as Black (W-D-L)", "as White (W-D-L)"]  # fmt: skip
 _TARGET = "pyaz.alphagomoku.pipeline:train_alphagomoku"
 _REDO = "restore it, or delete the run's folder to run it again"
 _RESULT_KEYS = ("wins", "draws", "losses", "games", "distinct_games", "score")
@@ -171,19 +184,33 @@ def _by_colour(result: MatchResult, black: bool) -> str:
 
 
 def _head_to_head_section(results: dict[str, dict[str, Any]]) -> str:
-    rows = []
+    rows, sentences = [], []
     for name, result in results.items():
         h = result.get("main_vs_this")
         if h:
             record = f"{h['wins']}-{h['draws']}-{h['losses']}"
-            rows.append([name, record, f"{h['score']:.3f}", h["distinct_games"]])
-    header = ["without", "full method's W-D-L", "its score", "distinct games"]
+            estimate = _score("the full method", h)
+            interval = f"{estimate.lower:.2f} to {estimate.upper:.2f}"
+            rows.append([name, record, f"{h['score']:.3f}", interval, h["distinct_games"]])
+            sentences.append(against_even(estimate, name))
+    header = ["without", "full method's W-D-L", "its score", "95% Wilson", "distinct games"]
     return (
         "## Ablations head to head\n\n"
         + markdown_table(header, rows)
         + "\n\nThe full method (double networks, decay, curriculum) against each ablation, "
-        "greedy, colours alternating, each pair of games from its own random opening."
+        "greedy, colours alternating, each pair of games from its own random opening.\n\n"
+        + "\n".join(f"- {sentence}" for sentence in sentences)
     )
+
+
+def _interval(estimate: Estimate) -> str:
+    return f"{estimate.lower:.2f} to {estimate.upper:.2f}"
+
+
+def _score(name: str, result: dict[str, Any]) -> Estimate:
+    """A match result's score (wins and half the draws) with its Wilson interval."""
+    points = result["wins"] + result["draws"] / 2
+    return score_estimate(name, points, int(result["games"]))
 
 
 def _head_to_head(main: Path, other: Path, games: int, seed: int) -> dict[str, Any]:

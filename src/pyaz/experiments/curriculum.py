@@ -33,11 +33,15 @@ from pyaz.common.plots import figure, save_figure
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
 from pyaz.experiments.report import (
     Curve,
+    Estimate,
     area_under,
+    comparison,
     eval_curve,
+    leader,
     markdown_table,
     mean_and_band,
     read_run,
+    score_estimate,
     write_readme,
 )
 from pyaz.train.preset_files import load_preset
@@ -235,6 +239,11 @@ def _report_setting(out: Path, setting: str, specs: list[RunSpec]) -> tuple[dict
         )
     )
     result["curriculum_ahead_early"] = f"{wins} of {len(specs)}"
+    for player in PLAYERS:
+        early_score = _early_score(out, specs, player, common_end / 2)
+        players[player]["early_score"] = [early_score.value, early_score.lower, early_score.upper]
+        players[player]["early_games"] = early_score.games
+        result.setdefault("early", []).append(early_score)
     rows = [
         [
             player,
@@ -279,19 +288,33 @@ def _introduction(scale: str) -> str:
     )
 
 
+def _early_score(out: Path, specs: list[RunSpec], player: str, until: float) -> Estimate:
+    """``player``'s score in the evaluation games of the first half of the time (``elapsed_s``
+    up to ``until``) over every run, with its Wilson interval."""
+    points, games = 0.0, 0
+    for spec in specs:
+        for record in read_run(run_folder(out, spec) / player):
+            if record.get("kind") == "eval" and float(record.get("elapsed_s", 0.0)) <= until:
+                points += record.get("eval_wins", 0) + record.get("eval_draws", 0) / 2
+                games += int(record.get("eval_games", 0))
+    return score_estimate(player, points, games, runs=len(specs))
+
+
 def _verdict(summary: dict[str, Any]) -> str:
     lines = ["## Verdict\n"]
     for setting, result in summary["settings"].items():
-        players = result["players"]
-        early_c, early_b = (
-            players["curriculum"]["auc_early_mean"],
-            players["baseline"]["auc_early_mean"],
-        )
-        held = early_c > early_b
+        early: list[Estimate] = result.pop("early")
+        ahead = leader(early)
+        held = "undecided" if ahead is None else "held" if ahead.name == "curriculum" else "failed"
+        result["claim"] = held
+        said = {
+            "held": "held here",
+            "failed": "did not hold here (the baseline is ahead)",
+            "undecided": "is undecided here",
+        }[held]
         lines.append(
-            f"- {setting}: the curriculum player's mean win ratio over the first half of the time "
-            f"is {early_c:.3f} against the baseline's {early_b:.3f} (ahead in "
-            f"{result['curriculum_ahead_early']} runs): seed 000's claim that it learns faster "
-            f"early {'held' if held else 'did not hold'} here."
+            f"- {setting}: "
+            + comparison(early, "score in the evaluation games of the first half of the time")
+            + f" Seed 000's claim that the curriculum player learns faster early {said}."
         )
     return "\n".join(lines)

@@ -21,7 +21,14 @@ import numpy as np
 from pyaz.common.plots import figure, save_figure
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
 from pyaz.experiments.evaluate import round_robin
-from pyaz.experiments.report import markdown_table, read_run, write_readme
+from pyaz.experiments.report import (
+    comparison,
+    elo_estimate,
+    leader,
+    markdown_table,
+    read_run,
+    write_readme,
+)
 from pyaz.experiments.seed001 import TABLE2, base_settings
 from pyaz.games import make
 
@@ -117,6 +124,10 @@ class GridExperiment(Experiment):
         _plot_time(out / "grid-time.png", points)
         effects = _effects(points, GRIDS[scale])
         best = max(points, key=lambda p: p["elo"])
+        ratings = tournament["ratings"]
+        estimates = [elo_estimate(spec.name, [ratings[spec.name]]) for spec in runs]
+        ahead = leader(estimates)
+        verdict = comparison(estimates, "Final Elo of the grid's players (one run each)")
         sections = [
             _introduction(scale),
             f"Final round robin: {len(runs)} players and the random player, {games_per_pair} games "
@@ -133,14 +144,22 @@ class GridExperiment(Experiment):
                     for k, v in effects.items()
                 ],
             )
-            + f"\n\nBest player: {best['run']} ({best['elo']:.0f} Elo). Seed 001's main result is "
+            + f"\n\n{verdict}\n\nSeed 001's main result is "
             "that I matters more than m and ep; here the Elo gain from the lowest to the highest "
             f"value is {effects['iterations']['gain']:.0f} for I, "
             f"{effects['simulations']['gain']:.0f} for m and "
-            f"{effects['epochs']['gain']:.0f} for ep.",
+            f"{effects['epochs']['gain']:.0f} for ep (differences of one run each, "
+            f"{games_per_pair} games a pair: compare them with the intervals above).",
         ]
         write_readme(out, "Seed 001: the grid of I, E, m and ep", sections)
-        return {"points": points, "effects": effects, "tournament": tournament, "best": best["run"]}
+        return {
+            "points": points,
+            "effects": effects,
+            "tournament": tournament,
+            "best": best["run"] if ahead is not None else "undecided",
+            "highest_elo": best["run"],
+            "verdict": verdict,
+        }
 
 
 def _cost(changes: dict[str, int]) -> float:

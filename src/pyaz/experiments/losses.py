@@ -23,7 +23,14 @@ import numpy as np
 from pyaz.common.plots import figure, save_figure
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
 from pyaz.experiments.evaluate import round_robin
-from pyaz.experiments.report import markdown_table, read_run, write_readme
+from pyaz.experiments.report import (
+    comparison,
+    elo_estimate,
+    leader,
+    markdown_table,
+    read_run,
+    write_readme,
+)
 from pyaz.experiments.seed001 import base_settings
 from pyaz.games import make
 
@@ -136,47 +143,67 @@ class LossesExperiment(Experiment):
         )
         ratings = tournament["ratings"]
         by_target = {
-            target: [
-                ratings[spec.name]["elo"] for spec in runs if spec.group.endswith(f":{target}")
-            ]
+            target: [ratings[spec.name] for spec in runs if spec.group.endswith(f":{target}")]
             for target in TARGETS
         }
         rows = []
         finals: dict[str, Any] = {}
-        for target, elos in by_target.items():
+        estimates = []
+        for target, rated in by_target.items():
             target_runs = [spec for spec in runs if spec.group.endswith(f":{target}")]
             final = {
                 term: float(np.mean([_last(records[s.name], term) for s in target_runs]))
                 for term in TERMS
             }
-            finals[target] = {"tournament_elo": elos, "final_losses": final}
+            estimate = elo_estimate(TARGETS[target], rated)
+            estimates.append(estimate)
+            finals[target] = {
+                "tournament_elo": [float(r["elo"]) for r in rated],
+                "elo_interval": [estimate.lower, estimate.upper],
+                "final_losses": final,
+            }
             rows.append(
-                [TARGETS[target], float(np.mean(elos)), float(np.std(elos)), *final.values()]
-            )
-        best = max(by_target, key=lambda t: float(np.mean(by_target[t])))
-        spread = max(np.mean(e) for e in by_target.values()) - min(
-            np.mean(e) for e in by_target.values()
-        )
+                [TARGETS[target], estimate.value, f"{estimate.lower:.0f} to {estimate.upper:.0f}",
+                 len(rated), *final.values()]
+            )  # fmt: skip
+        verdict = comparison(estimates, "Final Elo by target")
+        ahead = leader(estimates)
+        best = next((t for t in TARGETS if ahead and TARGETS[t] == ahead.name), "undecided")
         paper = PAPER_FIG11.get(game)
         finding = paper if paper == "similar" else f"{TARGETS.get(paper or '', '')} best"
-        verdict = (
-            f"the paper's Fig. 11 finds {finding} here; this run: {TARGETS[best]} best, the "
-            f"target means {spread:.0f} Elo apart"
+        claim = (
+            f"The paper's Fig. 11 finds {finding} here."
             if paper
-            else "the paper states no finding for this board in the text"
+            else "The paper states no finding for this board in the text."
         )
         section = (
             f"## {game}\n\n![losses]({game}-losses.png)\n\n![training Elo]({game}-training-elo.png)"
             f"\n\nFinal round robin (Fig. 11): {len(runs)} final players and the random player, "
             f"{games_per_pair} games a pair ({tournament['distinct_games']} distinct of "
-            f"{tournament['games']}), {simulations} simulations a move; Elo relative to random.\n\n"
+            f"{tournament['games']}), {simulations} simulations a move; Elo relative to random, "
+            "each target's mean over its runs with a 95% interval.\n\n"
             + markdown_table(
-                ["target", "Elo mean", "Elo std", "final lp", "final lv", "final l+", "final lx"],
+                [
+                    "target",
+                    "Elo mean",
+                    "95% interval",
+                    "runs",
+                    "final lp",
+                    "final lv",
+                    "final l+",
+                    "final lx",
+                ],
                 rows,
             )
-            + f"\n\nVerdict: {verdict}."
+            + f"\n\nVerdict: {verdict} {claim}"
         )
-        result = {"targets": finals, "best_target": best, "paper": paper, "tournament": tournament}
+        result = {
+            "targets": finals,
+            "best_target": best,
+            "verdict": verdict,
+            "paper": paper,
+            "tournament": tournament,
+        }
         return result, section
 
 

@@ -30,11 +30,13 @@ import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
+from pyaz.common.run import PROGRESS_FILE
 from pyaz.common.runlog import write_json_atomic
 from pyaz.experiments.base import (
     DONE_FILE,
@@ -49,10 +51,12 @@ from pyaz.experiments.base import (
 __all__ = [
     "EXPERIMENT_FILE",
     "Progress",
+    "RunWatch",
     "execute_run",
     "is_done",
     "read_plan",
     "run_experiment",
+    "run_progress",
 ]
 
 EXPERIMENT_FILE = "experiment.json"
@@ -210,6 +214,79 @@ class Progress:
         return f"runs: {done} done, {running} running, {left} left; ETA {eta}"
 
 
+class RunWatch:
+    """Says, every ``every`` seconds, how far each unfinished run of ``specs`` has come and its
+    ETA (from the :data:`~pyaz.common.run.PROGRESS_FILE` files its training runs rewrite after
+    every step: the steps left at the rate of this process's steps so far; the slowest of a
+    run's side-by-side loops), one line a run whose step changed, from a thread of its own
+    while the runs play. A run without such a file (not a training run) is not shown."""
+
+    def __init__(
+        self, out: Path, specs: list[RunSpec], write: Callable[[str], object], every: float
+    ) -> None:
+        self.out, self.specs, self.write, self.every = out, specs, write, every
+        self.shown: dict[str, tuple[int, int]] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="run-watch", daemon=True)
+
+    def __enter__(self) -> RunWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.every):
+            self.check()
+
+    def check(self) -> None:
+        """Writes the line of every unfinished run whose step changed since the last one."""
+        for spec in self.specs:
+            folder = run_folder(self.out, spec)
+            if (folder / DONE_FILE).exists():
+                continue
+            line = run_progress(folder)
+            if line is not None and line[0] != self.shown.get(spec.name):
+                self.shown[spec.name] = line[0]
+                self.write(f"{spec.name}: {line[1]}")
+
+
+def run_progress(folder: Path) -> tuple[tuple[int, int], str] | None:
+    """((steps done, steps in all), "step 3/20, ETA 2m10s") of the training runs in
+    ``folder`` (its :data:`~pyaz.common.run.PROGRESS_FILE` files, side-by-side loops summed),
+    or None when it has none (yet)."""
+    done = total = 0
+    eta: float | None = 0.0
+    for path in sorted(folder.rglob(PROGRESS_FILE)):
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+            step, steps = int(saved["step"]), int(saved["total"])
+            played, seconds = step - int(saved["first"]), float(saved["seconds"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # being replaced, or damaged: the next look will do
+        done, total = done + step, total + steps
+        if eta is not None and steps > 0 and played > 0:
+            eta = max(eta, seconds / played * max(0, steps - step))
+        else:
+            eta = None
+    if total == 0:
+        return None
+    left = "?" if eta is None else _short_duration(eta)
+    return (done, total), f"step {done}/{total}, ETA {left}"
+
+
+def _short_duration(seconds: float) -> str:
+    """``45s``, ``2m10s``, ``1h05m``."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole // 60 % 60:02d}m"
+
+
 def _duration(seconds: float) -> str:
     minutes = round(seconds / 60)
     return f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
@@ -310,6 +387,7 @@ def run_experiment(
     options: dict[str, str] | None = None,
     write: Callable[[str], object] = print,
     executor: Callable[[list[RunSpec], Path, int, Progress], None] | None = None,
+    watch_every: float = 10.0,
 ) -> dict[str, Any]:
     """Runs ``experiment`` into ``out`` and returns its summary (also in ``summary.json``).
 
@@ -322,8 +400,12 @@ def run_experiment(
     differs is a ValueError naming it); a finished run whose files are gone is a ValueError
     naming its folder. ``out`` is locked for the whole call
     (:class:`~pyaz.common.folder_lock.FolderInUseError` when another process uses it).
-    ``executor`` replaces the local process pool (the Ray engine plugs in here).
+    ``executor`` replaces the local process pool (the Ray engine plugs in here). While runs
+    play, every ``watch_every`` seconds a line says each run's step and ETA (:class:`RunWatch`).
     """
+    if write is print:  # this stdout, also while a run in this process sends its own elsewhere
+        stdout = sys.stdout
+        write = partial(print, file=stdout, flush=True)
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if scale is not None and scale not in SCALES:
@@ -343,7 +425,7 @@ def run_experiment(
             )
         given = {"scale": scale, "seed": seed, "repetitions": repetitions, "options": options}
         settings = _settings(out, experiment, saved, given)
-        return _run(experiment, out, settings, saved, workers, write, executor)
+        return _run(experiment, out, settings, saved, workers, write, executor, watch_every)
 
 
 def _run(
@@ -354,6 +436,7 @@ def _run(
     workers: int,
     write: Callable[[str], object],
     executor: Callable[[list[RunSpec], Path, int, Progress], None] | None,
+    watch_every: float,
 ) -> dict[str, Any]:
     """:func:`run_experiment` once ``out`` is locked and the settings are known."""
     scale, seed = settings["scale"], settings["seed"]
@@ -390,7 +473,8 @@ def _run(
     began = time.perf_counter()
     progress = Progress(sum(s.cost for s in pending), workers, write)
     if pending:
-        (executor or _run_pending)(pending, out, workers, progress)
+        with RunWatch(out, pending, write, watch_every):
+            (executor or _run_pending)(pending, out, workers, progress)
     unfinished = [spec.name for spec in specs if not is_done(out, spec)]
     if unfinished:
         raise RuntimeError(f"{experiment.name}: runs {', '.join(unfinished)} did not finish")

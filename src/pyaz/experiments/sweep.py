@@ -125,8 +125,9 @@ class SweepExperiment(Experiment):
             f"{agree_loss} of {len(table4)} parameters, the best value for the time for "
             f"{agree_time}. Loss "
             f"differences under {INSIGNIFICANT:.0%} of the default run's final loss count as "
-            f"'insignificant' and time differences under {SIMILAR:.0%} as 'similar'; each "
-            "setting is one run, as in the paper, so single-run noise is in these numbers.",
+            f"'insignificant' and time differences under {SIMILAR:.0%} as 'similar'. Each "
+            "setting is one run, as in the paper: one run gives no interval, so none of these "
+            "entries is decided; single-run noise is in these numbers.",
         ]
         write_readme(out, "Seed 001: the hyper-parameter sweep", sections)
         return {

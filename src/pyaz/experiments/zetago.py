@@ -19,12 +19,19 @@ from typing import Any
 
 import numpy as np
 
-from pyaz.common.plots import figure, save_figure
+from pyaz.common.plots import figure, moving_average, save_figure
 from pyaz.eval.arena import MatchResult, play_match
 from pyaz.eval.players import Player, close_player
 from pyaz.eval.presets import make_player
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
-from pyaz.experiments.report import cached, markdown_table, read_run, write_readme
+from pyaz.experiments.report import (
+    cached,
+    comparison,
+    markdown_table,
+    read_run,
+    score_estimate,
+    write_readme,
+)
 from pyaz.games import make
 from pyaz.zetago.net import load_network
 from pyaz.zetago.players import ZetaGoMctsPlayer, ZetaGoPlayer
@@ -212,15 +219,6 @@ def _final(curve: dict[str, list[float]]) -> dict[str, float]:
     return {key: values[-1] for key, values in curve.items() if values}
 
 
-def _smooth(values: list[float], window: int) -> np.ndarray:
-    y = np.asarray(values, dtype=float)
-    if len(y) < window or window < 2:
-        return y
-    kernel = np.ones(window) / window
-    head = [y[: i + 1].mean() for i in range(window - 1)]
-    return np.concatenate([head, np.convolve(y, kernel, mode="valid")])
-
-
 def _plot(path: Path, curves: dict[str, dict[str, list[float]]]) -> None:
     fig = figure(4, width=14.0, height=9.0)
     axes = fig.subplots(2, 2).ravel()
@@ -234,12 +232,18 @@ def _plot(path: Path, curves: dict[str, dict[str, list[float]]]) -> None:
         for label, curve in curves.items():
             if curve["episodes"]:
                 window = max(1, len(curve[key]) // 50)
-                ax.plot(curve["episodes"], _smooth(curve[key], window), label=label)
+                ax.plot(curve["episodes"], moving_average(curve[key], window), label=label)
         ax.set_title(titles[key])
         ax.set_xlabel("episodes (games played by the learner)")
         ax.grid(alpha=0.3)
         ax.legend()
     save_figure(fig, path, 100)
+
+
+def _wilson(agent: dict[str, Any]) -> str:
+    """The 95% Wilson interval of an agent's score, as a table cell."""
+    estimate = score_estimate("", agent["win_ratio"] * agent["games"], agent["games"])
+    return f"{estimate.lower:.2f} to {estimate.upper:.2f}"
 
 
 def _write_readme(out: Path, scale: str, summary: dict[str, Any], folders: dict[str, Path]) -> None:
@@ -249,6 +253,7 @@ def _write_readme(out: Path, scale: str, summary: dict[str, Any], folders: dict[
             [
                 label,
                 agent["win_ratio"],
+                _wilson(agent),
                 agent["as_black"]["win_ratio"],
                 agent["as_white"]["win_ratio"],
                 agent["game_length"],
@@ -260,20 +265,21 @@ def _write_readme(out: Path, scale: str, summary: dict[str, Any], folders: dict[
         [
             "5x5 MCTS",
             mcts["win_ratio"],
+            _wilson(mcts),
             mcts["as_black"]["win_ratio"],
             mcts["as_white"]["win_ratio"],
             mcts["game_length"],
             f"{mcts['distinct_games']}/{mcts['games']}",
         ]
     )
-    transfer, scratch = summary["9x9_transfer"], summary["9x9_scratch"]
-    verdict = (
-        "transfer ahead"
-        if transfer["win_ratio"] > scratch["win_ratio"]
-        else "scratch ahead"
-        if transfer["win_ratio"] < scratch["win_ratio"]
-        else "no difference"
-    )
+    estimates = [
+        score_estimate(label, agent["win_ratio"] * agent["games"], agent["games"])
+        for label, agent in (
+            ("transfer", summary["agents"]["9x9-transfer"]),
+            ("scratch", summary["agents"]["9x9-scratch"]),
+        )
+    ]
+    verdict = comparison(estimates, f"9x9 score against {OPPONENT}, transfer vs scratch")
     training = summary["training"]
     train_rows = [
         [
@@ -294,12 +300,19 @@ def _write_readme(out: Path, scale: str, summary: dict[str, Any], folders: dict[
         "own random 2-ply opening, played once with each colour.",
         "## Against GNU Go\n\n"
         + markdown_table(
-            ["agent", "win ratio", "as Black", "as White", "avg game length", "distinct games"],
+            [
+                "agent",
+                "win ratio",
+                "95% Wilson",
+                "as Black",
+                "as White",
+                "avg game length",
+                "distinct/all games",
+            ],
             rows,
         )
-        + f"\n\n9x9 transfer vs scratch: {transfer['win_ratio']:.3f} vs {scratch['win_ratio']:.3f}"
-        f" ({verdict}; the paper: neither faster convergence nor better play with transfer, and "
-        "no 9x9 agent ever beat Pachi).",
+        + f"\n\n{verdict} The paper: neither faster convergence nor better play with transfer, "
+        "and no 9x9 agent ever beat Pachi.",
         "## Training (last iteration)\n\n"
         + markdown_table(
             [

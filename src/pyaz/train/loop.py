@@ -22,12 +22,16 @@ games of the game (then follows the self-play games), never from the size of the
 The loop is a :class:`~pyaz.common.run.TrainingRun` (a step is an iteration): every iteration
 is checkpointed atomically (networks, optimiser, buffer, random states, counters), so
 ``resume=True`` (or :meth:`~pyaz.common.run.TrainingRun.from_folder`) continues after Ctrl-C or
-a kill, losing at most the iteration in progress.
+a kill. The iteration in progress keeps its self-play games (played here, in parts of
+``parallel_games`` games, each written as it ends: :mod:`~pyaz.train.selfplay_parts`): the
+resumed run plays only the missing parts and ends as the uninterrupted run would (with
+``threads`` 1); Ctrl-C says how many games it kept.
 """
 
 from __future__ import annotations
 
 import copy
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -61,7 +65,7 @@ from pyaz.nets import (
 from pyaz.nets.evaluator import TorchEvaluator
 from pyaz.nets.loading import net_file_bytes
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
-from pyaz.search import SelfPlay, SelfPlayRecords
+from pyaz.search import SelfPlayRecords
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
@@ -79,6 +83,7 @@ from pyaz.train.schedules import (
     window_size,
 )
 from pyaz.train.selfplay_engine import SelfPlayEngine, SelfPlayJob
+from pyaz.train.selfplay_parts import PARTS_DIR, PartsPlay, kept_games, remove_parts
 from pyaz.train.targets import merge_duplicates, value_targets
 from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 
@@ -223,6 +228,14 @@ class TrainConfig:
     gumbel_actions: int = setting(16, low=1, help="gumbel: root moves sampled (the paper's 16)")
     solver: bool = setting(
         False, help="MCTS-solver (Winands et al. 2008): proven results propagated and played"
+    )
+    rollout_mix: float = setting(
+        0.0,
+        low=0.0,
+        high=1.0,
+        help="AlphaGo's mixed leaf value (Silver et al. 2016): (1 - lambda) * the network's value "
+        "+ lambda * the result of one random playout, in self-play, the gate, the evaluation and "
+        "the run's model: players (AlphaGo: 0.5); 0: the network alone",
     )
     forced_playouts: bool = setting(
         False, help="KataGo's forced playouts and policy target pruning (Wu 2019, 3.2; puct)"
@@ -519,6 +532,7 @@ class TrainingLoop(TrainingRun):
             "rule": c.search_rule,
             "gumbel_actions": c.gumbel_actions,
             "solver": c.solver,
+            "rollout_mix": c.rollout_mix,
             "forced_playouts": c.forced_playouts,
             "full_search_prob": c.full_search_prob,
             "cheap_simulations": c.cheap_simulations,
@@ -561,8 +575,9 @@ class TrainingLoop(TrainingRun):
         net = self.best if self.config.gating != "none" else self.current
         if self.engine is not None:
             return self.engine.play(job, net)
-        player = SelfPlay(self.start_state, seed=job.seed, **job.options)
-        return player.play(job.games, self._evaluator(net, 0), progress=self.progress)
+        parts = PartsPlay(self.folder, self.start_state, self.progress)
+        length = float(self.counters["mean_game_length"])
+        return parts.play(job, iteration, self._evaluator(net, 0), length)
 
     def _train(self, iteration: int) -> dict[str, float]:
         """``epochs`` passes over the buffer's examples (:meth:`_examples`) at the learning
@@ -620,6 +635,7 @@ class TrainingLoop(TrainingRun):
             sampling_plies=sampling_plies,
             c_puct=self.config.c_puct,
             draw_value=self.config.draw_value,
+            rollout_mix=self.config.rollout_mix,
         )
 
     def _gate(self, iteration: int) -> dict[str, Any]:
@@ -772,7 +788,30 @@ class TrainingLoop(TrainingRun):
 
     def run_step(self, step: int) -> list[dict[str, Any]]:
         """Iteration ``step``: self-play, training (its epochs logged as they end), the gate,
-        the evaluation; returns the iteration's record and the evaluation's."""
+        the evaluation; returns the iteration's record and the evaluation's. On Ctrl-C, says on
+        stderr how many of the iteration's self-play games are kept for the resumed run (the
+        parts played: :mod:`~pyaz.train.selfplay_parts`), then lets the KeyboardInterrupt go."""
+        try:
+            return self._iteration(step)
+        except KeyboardInterrupt:
+            if self.engine is None:
+                self._say_kept(step)
+            raise
+
+    def _say_kept(self, iteration: int) -> None:
+        kept, games = kept_games(self.folder, iteration), self.config.episodes
+        where = self.folder / PARTS_DIR
+        if kept >= games:
+            news = f"its {games} self-play games are kept in {where}; a resumed run trains on them"
+        else:
+            news = (
+                f"{kept} finished self-play games of its {games} are kept in {where}; a resumed "
+                f"run plays the other {games - kept}"
+            )
+        print(f"\ninterrupted in iteration {iteration}: {news}", file=sys.stderr, flush=True)
+
+    def _iteration(self, step: int) -> list[dict[str, Any]]:
+        """:meth:`run_step`'s work."""
         c, iteration = self.config, step
         began = _seconds()
         records = self._self_play(iteration)
@@ -878,6 +917,7 @@ class TrainingLoop(TrainingRun):
             **self._latest_files(),
         }
         write_iteration(self.folder, iteration, state, self.buffer.to_bytes(), files)
+        remove_parts(self.folder, iteration)  # committed: the buffer holds its games
 
     def _latest_files(self) -> dict[str, bytes]:
         """The files that hold the latest best network, rewritten at every checkpoint."""
@@ -906,4 +946,5 @@ class TrainingLoop(TrainingRun):
                 f"{self.folder}'s replay buffer has no score targets (an older pyaz wrote it): "
                 "score_weight must be 0"
             )
+        remove_parts(self.folder, int(self.counters["iteration"]))  # a kill after the commit
         return int(self.counters["iteration"])

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pyaz.games import GameState
+from pyaz.games import BoardState
 from pyaz.games.symmetry import transform_planes, transform_policy
 
 __all__ = ["Merged", "merge_duplicates", "value_targets"]
@@ -70,7 +70,7 @@ def merge_duplicates(
     planes: np.ndarray,
     policy: np.ndarray,
     value: np.ndarray,
-    state: GameState,
+    state: BoardState,
     symmetries: list[int] | None = None,
     score: np.ndarray | None = None,
 ) -> Merged:

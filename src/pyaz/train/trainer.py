@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from pyaz.games import GameState
+from pyaz.games import BoardState
 from pyaz.games.symmetry import symmetry_ids, transform_planes, transform_policy
 from pyaz.nets import PolicyValueNet
 
@@ -84,7 +84,7 @@ class EpochStats:
 
 
 def augment_batch(
-    planes: np.ndarray, policy: np.ndarray, state: GameState, rng: np.random.Generator
+    planes: np.ndarray, policy: np.ndarray, state: BoardState, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     """Applies an independent random symmetry of the game to each example."""
     ids = symmetry_ids(state)
@@ -103,7 +103,7 @@ class Trainer:
     """Adam, or SGD with momentum, on the loss ``settings.loss``; keeps its optimiser across
     iterations."""
 
-    def __init__(self, net: PolicyValueNet, settings: TrainSettings, state: GameState) -> None:
+    def __init__(self, net: PolicyValueNet, settings: TrainSettings, state: BoardState) -> None:
         if settings.loss not in LOSSES:
             raise ValueError(f"unknown loss {settings.loss!r}; known: {', '.join(LOSSES)}")
         if settings.epochs < 1 or settings.batch_size < 1 or settings.lr <= 0:
