@@ -1,0 +1,183 @@
+"""The run browser of ``pyaz-board``: what a run folder written by ``pyaz-selfplay`` holds.
+
+Curves come from ``metrics.jsonl`` (:func:`pyaz.common.runlog.read_metrics`): the losses and
+stage times of the ``iteration`` records, the win ratio of the ``eval`` records, the Elo (with
+its interval) of the ``elo`` records. Networks are ``nets/iter-*.pt``, ``checkpoint.pt`` and
+``best.torchscript.pt``, each playable as ``model:PATH``. Replays are the evaluation games the
+run keeps: ``elo/games.jsonl`` (the Elo matches, actions as integers) and the ``games.txt`` of
+``pyaz-arena --out`` folders inside the run (moves in the game's notation).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pyaz.common.runlog import read_metrics
+from pyaz.games import BoardState, canonical_name, make
+
+CURVES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "losses": ("iteration", ("loss", "loss_policy", "loss_value")),
+    "win ratio": ("eval", ("win_ratio",)),
+    "Elo": ("elo", ("elo", "elo_lower", "elo_upper")),
+    "stage times (s)": ("iteration", ("time_selfplay", "time_train", "time_arena")),
+}
+"""Each chart: (the records' kind, the keys drawn against the iteration)."""
+
+
+def run_folder(path: str) -> Path:
+    """The run folder ``path``: ValueError naming it when it is not a folder or holds no run
+    (no config.json or metrics.jsonl)."""
+    folder = Path(str(path)).expanduser()
+    if not folder.is_dir():
+        raise ValueError(f"run folder not found: {path}")
+    if not (folder / "config.json").is_file() and not (folder / "metrics.jsonl").is_file():
+        raise ValueError(f"{path} holds no run (no config.json or metrics.jsonl)")
+    return folder
+
+
+def curves(records: list[dict[str, Any]]) -> dict[str, dict[str, list[list[float]]]]:
+    """chart -> key -> [[iteration, value], ...] for the charts of :data:`CURVES` that have
+    points (the last record of an iteration wins)."""
+    charts: dict[str, dict[str, list[list[float]]]] = {}
+    for chart, (kind, keys) in CURVES.items():
+        series: dict[str, dict[float, float]] = {}
+        for record in records:
+            step = record.get("iteration", record.get("step"))
+            if record.get("kind") != kind or not isinstance(step, int | float):
+                continue
+            for key in keys:
+                value = record.get(key)
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    series.setdefault(key, {})[float(step)] = float(value)
+        if series:
+            charts[chart] = {
+                key: [[x, y] for x, y in sorted(points.items())] for key, points in series.items()
+            }
+    return charts
+
+
+def networks(folder: Path) -> list[dict[str, str]]:
+    """The run's networks, newest iteration last, each with its ``model:`` spec."""
+    found = sorted((folder / "nets").glob("iter-*.pt"))
+    found += [folder / name for name in ("checkpoint.pt", "best.torchscript.pt")]
+    return [
+        {"name": path.relative_to(folder).as_posix(), "spec": f"model:{path}"}
+        for path in found
+        if path.is_file()
+    ]
+
+
+def _start(config: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    game = canonical_name(str(config.get("game", "")))
+    options = config.get("game_options") or {}
+    return game, dict(options)
+
+
+def replays(folder: Path, config: dict[str, Any]) -> list[dict[str, Any]]:
+    """The run's saved games: ``{"players", "source", "index", "title", "game", "options",
+    "moves"}`` with the moves in the game's notation (the players of a ``games.txt`` are its
+    A and B, in the order of each game's line)."""
+    games: list[dict[str, Any]] = []
+    try:
+        game, options = _start(config)
+        start = make(game, **options)
+    except (ValueError, TypeError):
+        return games
+    elo = folder / "elo" / "games.jsonl"
+    if elo.is_file():
+        for line in elo.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+                actions = [*record.get("opening", []), *record["actions"]]
+                moves = _texts(start, actions)
+            except (ValueError, KeyError, TypeError):
+                continue
+            title = f"{record.get('first')} vs {record.get('second')}: {_result(record)}"
+            players = [str(record.get("first")), str(record.get("second"))]
+            games.append(
+                _replay("elo/games.jsonl", len(games), title, game, options, moves, players)
+            )
+    for path in sorted(folder.rglob("games.txt")):
+        source = path.relative_to(folder).as_posix()
+        names = {"A": "A", "B": "B"}
+        number = 0
+        for line in path.read_text(encoding="utf-8").splitlines():
+            header = re.match(r"# A = (.*), B = (.*): A moves first", line)
+            if header:
+                names = {"A": header.group(1), "B": header.group(2)}
+            if not line.strip() or line.startswith("#"):
+                continue
+            tokens = line.split()
+            moves = [t for t in tokens if t not in ("1-0", "0-1", "1/2-1/2", "resign")]
+            order = ["A", "B"] if number % 2 == 0 else ["B", "A"]
+            players = [names[side] for side in order]
+            number += 1
+            title = f"{source}, game {number}: {players[0]} - {players[1]} {tokens[-1]}"
+            games.append(_replay(source, len(games), title, game, options, moves, players))
+    return games
+
+
+def _replay(
+    source: str,
+    index: int,
+    title: str,
+    game: str,
+    options: dict[str, Any],
+    moves: list[str],
+    players: list[str],
+) -> dict[str, Any]:
+    return {
+        "players": players,
+        "source": source,
+        "index": index,
+        "title": title,
+        "game": game,
+        "options": options,
+        "moves": moves,
+    }
+
+
+def _result(record: dict[str, Any]) -> str:
+    winner = record.get("winner")
+    return (
+        "draw" if winner is None else f"{(record.get('first'), record.get('second'))[winner]} won"
+    )
+
+
+def _texts(start: BoardState, actions: list[int]) -> list[str]:
+    """The moves ``actions`` from ``start`` in the game's notation (ValueError if one is
+    illegal)."""
+    state = start.clone()
+    texts = []
+    for action in actions:
+        if not state.is_legal(int(action)):
+            raise ValueError(f"illegal action {action}")
+        texts.append(str(state.action_to_str(int(action))))
+        state.apply(int(action))
+    return texts
+
+
+def describe(path: str) -> dict[str, Any]:
+    """Everything the run browser shows of the run folder ``path`` (ValueError naming it when
+    it holds no run)."""
+    folder = run_folder(path)
+    config: dict[str, Any] = {}
+    config_path = folder / "config.json"
+    if config_path.is_file():
+        try:
+            loaded = json.loads(config_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{config_path}: cannot read the run's settings ({error})") from None
+        config = loaded if isinstance(loaded, dict) else {}
+    return {
+        "dir": str(folder),
+        "game": config.get("game"),
+        "game_options": config.get("game_options") or {},
+        "method": config.get("method"),
+        "curves": curves(read_metrics(folder)),
+        "networks": networks(folder),
+        "replays": replays(folder, config),
+    }

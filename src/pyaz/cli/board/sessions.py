@@ -1,0 +1,418 @@
+"""Games in progress for ``pyaz-board``: the position as JSON, the players (the presets of
+:mod:`pyaz.eval.presets`, or ``human``), engine moves in a background thread, and the live
+analysis of a tree search (visits, Q and prior per move, the principal variation, the value).
+
+The search is run in slices of simulations so that the page can poll the root's statistics
+and the principal variation (:meth:`pyaz.Search.principal_variation`) while it thinks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyaz.cli.options import check_game_options
+from pyaz.cli.play import side_name
+from pyaz.eval import presets
+from pyaz.eval.players import Player, Resignation, SearchPlayer, close_player
+from pyaz.games import BoardState, canonical_name, make
+
+HUMAN = "human"
+SLICES = 10  # an engine's search is run in this many slices, each followed by a snapshot
+PV_DEPTH = 4  # moves of the principal variation shown
+Cell = list[int] | None
+
+
+def board_kind(name: str) -> str:
+    """How the page draws the game: ``stones`` (a grid of points or squares with stones),
+    ``columns`` (Connect Four) or ``chess`` (Racing Kings)."""
+    return {"connect_four": "columns", "racingkings": "chess"}.get(name, "stones")
+
+
+def _square(text: str) -> list[int]:
+    """``"e2"`` -> [row, col] with row 0 the 8th rank."""
+    return [8 - int(text[1]), ord(text[0]) - ord("a")]
+
+
+def move_cells(state: BoardState, action: int) -> tuple[Cell, Cell]:
+    """(from, to) board cells of ``action`` ([row, col], row 0 at the top as ``str(state)``
+    draws it); ``from`` is None except in Racing Kings, ``to`` None for a pass."""
+    name = str(state.name)
+    if name == "racingkings":
+        uci = str(state.uci(action))  # type: ignore[union-attr]
+        return _square(uci[:2]), _square(uci[2:4])
+    if name == "connect_four":
+        column = state.board()[:, action]
+        empty = [r for r in range(len(column)) if column[r] == 0]
+        return None, [empty[-1] if empty else 0, int(action)]
+    if action == getattr(state, "pass_action", -1):
+        return None, None
+    row, col = state.action_to_coord(action)  # type: ignore[union-attr]
+    return None, [int(row), int(col)]
+
+
+def labels(state: BoardState) -> tuple[list[str], list[str]]:
+    """(column labels left to right, row labels top to bottom) as the game's notation names
+    them."""
+    name = str(state.name)
+    rows, cols = (int(n) for n in state.board().shape)
+    if name == "racingkings":
+        return list("abcdefgh"), [str(8 - r) for r in range(8)]
+    if name == "connect_four":
+        return [str(c + 1) for c in range(cols)], ["" for _ in range(rows)]
+    col_labels, row_labels = [], []
+    for c in range(cols):
+        text = str(state.action_to_str(state.coord_to_action(0, c)))  # type: ignore[union-attr]
+        col_labels.append(re.sub(r"\d", "", text))
+    for r in range(rows):
+        text = str(state.action_to_str(state.coord_to_action(r, 0)))  # type: ignore[union-attr]
+        row_labels.append(re.sub(r"\D", "", text))
+    return col_labels, row_labels
+
+
+def result_text(state: BoardState, players: list[str]) -> str:
+    """The result in words: who won (side and player) or a draw, with the score where the
+    game has one."""
+    status = state.status().name
+    if status == "DRAW":
+        text = "Draw"
+    else:
+        winner = 0 if status == "FIRST_PLAYER_WIN" else 1
+        text = f"{side_name(state, winner)} ({players[winner]}) wins"
+    name = str(state.name)
+    if name == "go":
+        score = float(state.score())  # type: ignore[union-attr]
+        text += f" ({'B' if score > 0 else 'W'}+{abs(score):g}, area)" if score else ""
+    elif name == "othello":
+        board = state.board()
+        text += f" (discs X {int((board == 1).sum())} - O {int((board == 2).sum())})"
+    elif name == "racingkings":
+        ending = str(state.termination().name).lower().replace("_", " ")  # type: ignore[union-attr]
+        text += f" ({ending})"
+    return text
+
+
+def snapshot(state: BoardState, player: SearchPlayer, target: int, new: int) -> dict[str, Any]:
+    """The root statistics of ``player``'s search rooted at ``state``: each move with visits,
+    Q (side to move's view; None while unvisited), prior and board cell, most visited first;
+    the root value, the principal variation (the tree's most visited line), the simulations at
+    the root (those of a reused subtree included) and the ``new`` ones of
+    ``target``."""
+    search = player.search
+    visits = search.visit_counts()
+    q_values = search.q_values()
+    priors = search.priors()
+    moves: list[dict[str, Any]] = []
+    for action in state.legal_actions():
+        start, cell = move_cells(state, int(action))
+        n = int(visits[action])
+        moves.append(
+            {
+                "move": str(state.action_to_str(action)),
+                "visits": n,
+                "q": float(q_values[action]) if n else None,
+                "prior": float(priors[action]),
+                "from": start,
+                "cell": cell,
+            }
+        )
+    moves.sort(key=lambda m: (-m["visits"], -m["prior"]))
+    pv: list[str] = []
+    position = state.clone()
+    for action in search.principal_variation(PV_DEPTH):
+        pv.append(str(position.action_to_str(action)))
+        position.apply(action)
+    return {
+        "player": player.name,
+        "simulations": int(search.root_visits),
+        "new": new,
+        "target": target,
+        "root_value": float(search.root_value),
+        "to_move": int(state.to_move()),
+        "pv": pv,
+        "moves": moves,
+        "done": new >= target,
+    }
+
+
+def think(
+    player: Player,
+    state: BoardState,
+    on_slice: Callable[[dict[str, Any]], None],
+    simulations: int | None = None,
+) -> int:
+    """``player``'s move in ``state``. A :class:`SearchPlayer` that keeps its tree searches in
+    :data:`SLICES` slices (``simulations`` in all, default its own), calling
+    ``on_slice(snapshot)`` after each, and plays what its ``choose`` gives after the last
+    slice (with the whole tree; its random numbers run per slice, so a move may differ from
+    one search in one go); other players just choose."""
+    if not isinstance(player, SearchPlayer) or not player.reuse_tree:
+        return int(player.choose(state.clone()))
+    total = simulations or player.simulations
+    saved = player.simulations
+    step = max(1, -(-total // SLICES))
+    action, done_so_far = 0, 0
+    try:
+        while done_so_far < total:
+            player.simulations = min(step, total - done_so_far)
+            action = int(player.choose(state.clone()))
+            done_so_far += player.simulations
+            on_slice(snapshot(state, player, total, done_so_far))
+    finally:
+        player.simulations = saved
+    return action
+
+
+@dataclass
+class Session:
+    """One game: the start, the moves so far and each side's player (None: a person)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    start: BoardState
+    specs: list[str]
+    players: list[Player | None]
+    delay: float = 0.0
+    state: BoardState = field(init=False)
+    moves: list[int] = field(default_factory=list)
+    history: list[str] = field(default_factory=list)  # the moves in the game's notation
+    last: list[Cell] | None = None  # the (from, to) cells of the last move
+    analysis: dict[str, Any] | None = None
+    error: str | None = None
+    resigned: int | None = None
+    thinking: bool = False
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    closed: bool = False
+    _thread: threading.Thread | None = None
+
+    def __post_init__(self) -> None:
+        self.state = self.start.clone()
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (finished, resigned or stopped by an engine failure)."""
+        return bool(self.state.is_terminal()) or self.resigned is not None or self.error is not None
+
+    def engine_to_move(self) -> bool:
+        """Whether a player (not a person) is to move in a game not over."""
+        return not self.over and self.players[int(self.state.to_move())] is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The page's view of the game (see the module docstring)."""
+        with self.lock:
+            state = self.state
+            cols, rows = labels(state)
+            name = str(state.name)
+            board = state.piece_board() if name == "racingkings" else state.board()  # type: ignore[union-attr]
+            human_turn = not self.over and not self.engine_to_move()
+            legal = []
+            if human_turn:
+                for action in state.legal_actions():
+                    start, cell = move_cells(state, int(action))
+                    move = str(state.action_to_str(action))
+                    legal.append({"move": move, "from": start, "cell": cell})
+            if self.resigned is not None:
+                other = 1 - self.resigned
+                result = f"{self.specs[self.resigned]} resigns: {self.specs[other]} wins"
+            elif state.is_terminal():
+                result = result_text(state, self.specs)
+            else:
+                result = ""
+            return {
+                "id": self.id,
+                "game": self.game,
+                "options": self.options,
+                "kind": board_kind(name),
+                "board": board.tolist(),
+                "col_labels": cols,
+                "row_labels": rows,
+                "to_move": int(state.to_move()),
+                "sides": [side_name(state, 0), side_name(state, 1)],
+                "players": self.specs,
+                "history": list(self.history),
+                "last": self.last,
+                "legal": legal,
+                "over": self.over,
+                "result": result,
+                "error": self.error,
+                "thinking": self.thinking,
+                "analysis": self.analysis,
+                "text": str(state),
+            }
+
+    def play(self, text: str) -> None:
+        """A person's move ``text`` in the game's notation: ValueError with the command line's
+        message when it is not a move or not legal here, or when it is not a person's turn."""
+        with self.lock:
+            if self.over:
+                raise ValueError("the game is over")
+            if self.engine_to_move():
+                raise ValueError(f"it is {self.specs[int(self.state.to_move())]}'s turn")
+            try:
+                action = int(self.state.str_to_action(str(text).strip()))
+            except ValueError as error:
+                raise ValueError(f"Not a move: {error}") from None
+            if not self.state.is_legal(action):
+                raise ValueError(f"{text} is not legal here")
+            self._push(action)
+        self.kick()
+
+    def _push(self, action: int) -> None:
+        self.history.append(str(self.state.action_to_str(action)))
+        self.last = list(move_cells(self.state, action))
+        self.state.apply(action)
+        self.moves.append(action)
+        for player in self.players:
+            if player is not None:
+                player.observe(action)
+
+    def kick(self) -> None:
+        """Starts the engine thread when an engine is to move and none runs."""
+        with self.lock:
+            if self.closed or not self.engine_to_move():
+                return
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._thread = threading.Thread(target=self._drive, daemon=True)
+            self.thinking = True
+            self._thread.start()
+
+    def _drive(self) -> None:
+        """Plays the engines' moves while an engine is to move."""
+        first = True
+        while True:
+            with self.lock:
+                if self.closed or not self.engine_to_move():
+                    self.thinking = False
+                    return
+                mover = int(self.state.to_move())
+                player = self.players[mover]
+                position = self.state.clone()
+                ply = len(self.moves)
+                self.thinking = True
+            assert player is not None
+            if not first and self.delay:
+                time.sleep(self.delay)
+            first = False
+
+            def show(view: dict[str, Any], ply: int = ply) -> None:
+                with self.lock:
+                    if len(self.moves) == ply:
+                        self.analysis = {**view, "ply": ply}
+
+            try:
+                action = think(player, position, show)
+            except Resignation:
+                with self.lock:
+                    self.resigned = mover
+                    self.thinking = False
+                return
+            except Exception as error:  # an engine failure ends the game with its message
+                with self.lock:
+                    self.error = f"{self.specs[mover]} failed: {error}"
+                    self.thinking = False
+                return
+            with self.lock:
+                if self.closed or len(self.moves) != ply:
+                    self.thinking = False
+                    return
+                self._push(action)
+
+    def analyse(self, spec: str, simulations: int | None, wait: bool) -> None:
+        """Searches the current position with the search player ``spec`` (``uct:N``,
+        ``model:PATH[:SIMS]``) in the background, the snapshots going to :attr:`analysis`;
+        ValueError for a spec without a tree search. ``wait``: return when it is done."""
+        with self.lock:
+            if self.state.is_terminal():
+                raise ValueError("the game is over; there is no position to analyse")
+            position = self.state.clone()
+            ply = len(self.moves)
+        player = presets.make_player(spec, position.clone())
+        if not isinstance(player, SearchPlayer):
+            close_player(player)
+            raise ValueError(
+                f"{spec!r} has no tree search to show; analyse with uct:N or model:PATH"
+            )
+        player.reset(position.clone())
+
+        def show(view: dict[str, Any]) -> None:
+            with self.lock:
+                if len(self.moves) == ply:
+                    self.analysis = {**view, "ply": ply}
+
+        thread = threading.Thread(
+            target=think, args=(player, position, show, simulations), daemon=True
+        )
+        thread.start()
+        if wait:
+            thread.join()
+
+    def close(self) -> None:
+        """Stops the engines (after the move in progress) and closes external ones."""
+        with self.lock:
+            self.closed = True
+        for player in self.players:
+            if player is not None:
+                close_player(player)
+
+
+_ids = itertools.count(1)
+
+
+def new_session(
+    game: str,
+    options: dict[str, Any],
+    specs: list[str],
+    seed: int = 0,
+    delay: float = 0.0,
+    moves: list[str] | None = None,
+) -> Session:
+    """A new game of ``game`` with ``options`` between ``specs`` (first player first; ``human``
+    for a person), after ``moves`` (the game's notation). ValueError/TypeError with the command
+    line's message for a bad game, option, spec or move; FileNotFoundError for a missing model
+    or engine."""
+    name = canonical_name(str(game))
+    if not isinstance(options, dict):
+        raise TypeError(
+            f"the game options must be an object such as {{'size': 6}}, got {options!r}"
+        )
+    check_game_options(name, options)
+    start = make(name, **options)
+    if not isinstance(specs, list) or len(specs) != 2:
+        raise ValueError(f"give two players (first, second), got {specs!r}")
+    players: list[Player | None] = []
+    try:
+        for index, spec in enumerate(specs):
+            text = str(spec).strip()
+            if text.lower() == HUMAN:
+                players.append(None)
+            else:
+                players.append(presets.make_player(text, start.clone(), seed=seed + index))
+    except BaseException:
+        for player in players:
+            close_player(player)
+        raise
+    session = Session(
+        f"g{next(_ids)}",
+        name,
+        options,
+        start,
+        [str(spec).strip() for spec in specs],
+        players,
+        delay=float(delay),
+    )
+    for player in players:
+        if player is not None:
+            player.reset(start.clone())
+    for text in moves or []:
+        action = int(session.state.str_to_action(text))
+        if not session.state.is_legal(action):
+            raise ValueError(f"{text} is not legal here")
+        session._push(action)
+    return session

@@ -1,0 +1,479 @@
+// pyaz-board: the page. Plain JavaScript over the JSON API of pyaz/cli/board/app.py; boards,
+// heat maps, the curling sheet and the charts are drawn on canvases here.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let game = null;        // the game shown (GET /api/game/ID)
+let polling = null;     // the poll timer while an engine thinks
+let selected = null;    // Racing Kings: the square of the piece picked up
+let curlingGame = null;
+let replayFrames = [];
+
+// ------------------------------------------------------------------ API and errors
+async function api(method, path, body) {
+  const options = { method, headers: { "Content-Type": "application/json" } };
+  if (body !== undefined) options.body = JSON.stringify(body);
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `${response.status}`);
+  return data;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function guarded(work) {
+  try {
+    showError("");
+    await work();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// ------------------------------------------------------------------ tabs
+for (const tab of document.querySelectorAll(".tab")) {
+  tab.addEventListener("click", () => showPanel(tab.dataset.panel));
+}
+function showPanel(name) {
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.classList.toggle("active", tab.dataset.panel === name);
+    $("panel-" + tab.dataset.panel).hidden = tab.dataset.panel !== name;
+  }
+}
+
+// ------------------------------------------------------------------ drawing boards
+const PIECES = { 1: "\u2659", 2: "\u2658", 3: "\u2657", 4: "\u2656", 5: "\u2655", 6: "\u2654",
+  "-1": "\u265F", "-2": "\u265E", "-3": "\u265D", "-4": "\u265C", "-5": "\u265B", "-6": "\u265A" };
+const MARGIN = 24;
+
+function geometry(canvas, view) {
+  // square cells as large as the canvas's size allows; the canvas is then cut to the board
+  const rows = view.board.length, cols = view.board[0].length;
+  const largest = Number(canvas.dataset.size || (canvas.dataset.size = canvas.width));
+  const cell = Math.floor((largest - 2 * MARGIN) / Math.max(rows, cols));
+  return { rows, cols, cell, x0: MARGIN, y0: MARGIN };
+}
+
+function drawBoard(canvas, view, analysis, heatMode) {
+  const ctx = canvas.getContext("2d");
+  const g = geometry(canvas, view);
+  const { rows, cols, cell, x0, y0 } = g;
+  canvas.width = cols * cell + 2 * MARGIN;
+  canvas.height = rows * cell + 2 * MARGIN;
+  const points = view.game === "go" || view.game === "gomoku";
+  const centre = (r, c) => [x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell];
+  // the board
+  if (view.kind === "chess") {
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+      ctx.fillStyle = (r + c) % 2 ? "#b58863" : "#f0d9b5";
+      ctx.fillRect(x0 + c * cell, y0 + r * cell, cell, cell);
+    }
+  } else if (view.kind === "columns") {
+    ctx.fillStyle = "#2456b3";
+    ctx.fillRect(x0, y0, cols * cell, rows * cell);
+  } else {
+    ctx.fillStyle = points ? "#dcb35c" : "#2e8b3d";
+    ctx.fillRect(x0, y0, cols * cell, rows * cell);
+    ctx.strokeStyle = points ? "#333" : "#1b5e27";
+    ctx.lineWidth = 1;
+    for (let i = 0; i <= Math.max(rows, cols); i++) {
+      ctx.beginPath();
+      if (points) {
+        if (i < rows) { ctx.moveTo(centre(i, 0)[0], centre(i, 0)[1]); ctx.lineTo(centre(i, cols - 1)[0], centre(i, 0)[1]); }
+        if (i < cols) { ctx.moveTo(centre(0, i)[0], centre(0, i)[1]); ctx.lineTo(centre(0, i)[0], centre(rows - 1, i)[1]); }
+      } else {
+        if (i <= rows) { ctx.moveTo(x0, y0 + i * cell); ctx.lineTo(x0 + cols * cell, y0 + i * cell); }
+        if (i <= cols) { ctx.moveTo(x0 + i * cell, y0); ctx.lineTo(x0 + i * cell, y0 + rows * cell); }
+      }
+      ctx.stroke();
+    }
+  }
+  // labels
+  ctx.fillStyle = "#333";
+  ctx.font = "12px sans-serif";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  view.col_labels.forEach((t, c) => ctx.fillText(t, centre(0, c)[0], y0 - 10));
+  view.row_labels.forEach((t, r) => ctx.fillText(t, x0 - 12, centre(r, 0)[1]));
+  // heat map of the analysis
+  if (analysis && analysis.moves.length) drawHeat(ctx, g, analysis, heatMode, centre);
+  // pieces and stones
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const v = view.board[r][c];
+    const [x, y] = centre(r, c);
+    if (view.kind === "chess") {
+      if (v !== 0) {
+        ctx.font = `${Math.floor(cell * 0.8)}px serif`;
+        ctx.fillStyle = "#000";
+        ctx.fillText(PIECES[v], x, y + cell * 0.04);
+      }
+    } else if (view.kind === "columns") {
+      disc(ctx, x, y, cell * 0.4, v === 1 ? "#d62828" : v === 2 ? "#f7d21e" : "#fafafa");
+    } else if (v !== 0) {
+      disc(ctx, x, y, cell * 0.42, v === 1 ? "#111" : "#f4f4f4");
+    }
+  }
+  // the last move and the picked-up piece
+  if (view.last) {
+    ctx.strokeStyle = "#e0301e";
+    ctx.lineWidth = 3;
+    for (const sq of view.last) if (sq) ctx.strokeRect(x0 + sq[1] * cell + 2, y0 + sq[0] * cell + 2, cell - 4, cell - 4);
+  }
+  if (selected && canvas.id === "board") {
+    ctx.strokeStyle = "#1e7be0";
+    ctx.lineWidth = 3;
+    ctx.strokeRect(x0 + selected[1] * cell + 2, y0 + selected[0] * cell + 2, cell - 4, cell - 4);
+  }
+}
+
+function disc(ctx, x, y, radius, colour) {
+  ctx.beginPath();
+  ctx.arc(x, y, radius, 0, 2 * Math.PI);
+  ctx.fillStyle = colour;
+  ctx.fill();
+  ctx.strokeStyle = "#333";
+  ctx.lineWidth = 1;
+  ctx.stroke();
+}
+
+function heatValue(move, mode, maxVisits) {
+  if (mode === "prior") return move.prior;
+  if (mode === "q") return move.q === null ? null : (move.q + 1) / 2;
+  return maxVisits ? move.visits / maxVisits : 0;
+}
+
+function drawHeat(ctx, g, analysis, mode, centre) {
+  const { cell, x0, y0 } = g;
+  // Racing Kings: several moves reach a square; the square shows the most visited of them
+  const best = new Map();
+  for (const m of analysis.moves) {
+    if (!m.cell) continue;
+    const key = m.cell.join(",");
+    if (!best.has(key) || best.get(key).visits < m.visits) best.set(key, m);
+  }
+  const maxVisits = Math.max(1, ...analysis.moves.map((m) => m.visits));
+  let maxPrior = Math.max(1e-9, ...analysis.moves.map((m) => m.prior));
+  for (const m of best.values()) {
+    let v = heatValue(m, mode, maxVisits);
+    if (mode === "prior") v = v / maxPrior;
+    if (v === null) continue;
+    const [r, c] = m.cell;
+    ctx.fillStyle = `rgba(255, ${Math.round(200 * (1 - v))}, 0, ${0.25 + 0.5 * v})`;
+    ctx.fillRect(x0 + c * cell + 1, y0 + r * cell + 1, cell - 2, cell - 2);
+    if (m.visits > 0 && cell >= 24) {
+      const [x, y] = centre(r, c);
+      ctx.font = `${Math.max(9, Math.floor(cell / 4))}px monospace`;
+      ctx.fillStyle = "#000";
+      ctx.fillText(String(m.visits), x, y + cell * 0.33);
+    }
+  }
+  // the principal variation's first move as an arrow (from its origin in Racing Kings)
+  const first = analysis.moves[0];
+  if (first && first.visits > 0 && first.cell) {
+    const [tx, ty] = centre(first.cell[0], first.cell[1]);
+    ctx.strokeStyle = "rgba(20, 90, 200, 0.85)";
+    ctx.lineWidth = 4;
+    ctx.beginPath();
+    if (first.from) {
+      const [fx, fy] = centre(first.from[0], first.from[1]);
+      ctx.moveTo(fx, fy);
+      ctx.lineTo(tx, ty);
+    } else {
+      ctx.arc(tx, ty, cell * 0.47, 0, 2 * Math.PI);
+    }
+    ctx.stroke();
+  }
+}
+
+// ------------------------------------------------------------------ playing
+function render() {
+  if (!game) return;
+  $("board").dataset.game = game.game;
+  const current = game.analysis && game.analysis.ply === game.history.length;
+  drawBoard($("board"), game, current ? game.analysis : null, $("heat").value);
+  const mover = game.sides[game.to_move] + " (" + game.players[game.to_move] + ")";
+  $("status").textContent = game.over ? "" : (game.thinking ? `${mover} is thinking...` : `${mover} to move`);
+  $("result").textContent = game.over ? (game.error || game.result) : "";
+  $("history").textContent = game.history.map((m, i) => (i % 2 ? "" : `${i / 2 + 1}. `) + m).join(" ");
+  $("pass").hidden = !game.legal.some((m) => m.cell === null);
+  renderAnalysis(game.analysis);
+}
+
+function renderAnalysis(a) {
+  const body = $("analysis-table").querySelector("tbody");
+  body.innerHTML = "";
+  if (!a) {
+    $("analysis-info").textContent = "The engine's search shows here while it thinks.";
+    $("value-fill").style.width = "50%";
+    return;
+  }
+  const who = game ? game.sides[a.to_move] : "";
+  const where = a.ply === game.history.length ? "this position"
+    : a.ply === game.history.length - 1 ? "the position before the last move"
+    : `the position after ply ${a.ply}`;
+  $("analysis-info").textContent =
+    `${a.player} on ${where}: ${a.new} of ${a.target} simulations${a.done ? " (done)" : "..."}` +
+    `, ${a.simulations} at the root\nvalue for ${who}: ${a.root_value.toFixed(3)}\n` +
+    `principal variation: ${a.pv.join(" ")}`;
+  $("value-fill").style.width = `${Math.round(50 * (a.root_value + 1))}%`;
+  for (const m of a.moves.slice(0, 12)) {
+    const row = body.insertRow();
+    for (const text of [m.move, m.visits, m.q === null ? "-" : m.q.toFixed(3), m.prior.toFixed(3)]) {
+      row.insertCell().textContent = text;
+    }
+  }
+}
+
+function setGame(view) {
+  game = view;
+  selected = null;
+  render();
+  if (polling === null && !game.over && (game.thinking || game.legal.length === 0)) poll();
+}
+
+function poll() {
+  polling = setTimeout(async () => {
+    polling = null;
+    if (!game) return;
+    const id = game.id;
+    await guarded(async () => {
+      const view = await api("GET", `/api/game/${id}`);
+      if (game && game.id === id) setGame(view);  // not a game replaced meanwhile
+    });
+  }, 150);
+}
+
+$("new").addEventListener("click", () => guarded(async () => {
+  game = null;
+  for (const id of ["result", "history", "status"]) $(id).textContent = "";
+  renderAnalysis(null);
+  delete $("board").dataset.game;
+  $("board").getContext("2d").clearRect(0, 0, $("board").width, $("board").height);
+  const options = {};
+  const size = $("size").value.trim();
+  if (size) options.size = Number(size);
+  const delay = Number($("delay").value || 0);
+  const view = await api("POST", "/api/new", {
+    game: $("game").value, options, players: [$("p1").value, $("p2").value], delay,
+  });
+  setGame(view);
+}));
+
+$("swap").addEventListener("click", () => {
+  [$("p1").value, $("p2").value] = [$("p2").value, $("p1").value];
+});
+
+$("heat").addEventListener("change", render);
+
+async function play(move) {
+  await guarded(async () => setGame(await api("POST", `/api/game/${game.id}/move`, { move })));
+}
+
+$("pass").addEventListener("click", () => play("pass"));
+
+$("board").addEventListener("click", (event) => {
+  if (!game || game.over || game.legal.length === 0) return;
+  const canvas = $("board");
+  const rect = canvas.getBoundingClientRect();
+  const g = geometry(canvas, game);
+  const x = (event.clientX - rect.left) * canvas.width / rect.width;
+  const y = (event.clientY - rect.top) * canvas.height / rect.height;
+  const c = Math.floor((x - g.x0) / g.cell), r = Math.floor((y - g.y0) / g.cell);
+  if (r < 0 || c < 0 || r >= g.rows || c >= g.cols) return;
+  if (game.kind === "columns") return play(game.col_labels[c]);
+  if (game.kind === "chess") {
+    const here = (sq) => sq && sq[0] === r && sq[1] === c;
+    if (selected) {
+      const move = game.legal.find((m) => here(m.cell) && m.from[0] === selected[0] && m.from[1] === selected[1]);
+      const name = game.col_labels[selected[1]] + game.row_labels[selected[0]] + game.col_labels[c] + game.row_labels[r];
+      selected = null;
+      if (move || !game.legal.some((m) => here(m.from))) return play(move ? move.move : name);
+    }
+    if (game.legal.some((m) => here(m.from))) selected = [r, c];
+    return render();
+  }
+  play(game.col_labels[c] + game.row_labels[r]);
+});
+
+$("analyse").addEventListener("click", () => guarded(async () => {
+  setGame(await api("POST", `/api/game/${game.id}/analyse`, { spec: $("analysis-spec").value }));
+  analysisPoll(12000);
+}));
+
+function analysisPoll(left) {
+  // polls while a requested analysis runs (the engine's own thinking is polled by poll())
+  if (left <= 0 || !game) return;
+  const id = game.id;
+  setTimeout(async () => {
+    if (!game || game.id !== id) return;
+    await guarded(async () => {
+      const view = await api("GET", `/api/game/${id}`);
+      if (game && game.id === id) { game = view; render(); }
+    });
+    const a = game && game.analysis;
+    if (!(a && a.done && a.ply === game.history.length)) analysisPoll(left - 200);
+  }, 200);
+}
+
+// ------------------------------------------------------------------ curling
+function drawSheet(view) {
+  const canvas = $("sheet"), ctx = canvas.getContext("2d");
+  const s = view.sheet;
+  const top = s.back + 0.6, bottom = s.hog - 0.4;        // metres shown, far end at the top
+  const scale = Math.min(canvas.width / (2 * s.half_width), canvas.height / (top - bottom));
+  const px = (x) => canvas.width / 2 + x * scale;
+  const py = (y) => (top - y) * scale;
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = "#eef4fa";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  for (const [radius, colour] of [[s.house, "#3b6fd6"], [1.219, "#ffffff"], [0.61, "#d63b3b"], [0.152, "#ffffff"]]) {
+    ctx.beginPath();
+    ctx.arc(px(0), py(s.tee), radius * scale, 0, 2 * Math.PI);
+    ctx.fillStyle = colour;
+    ctx.fill();
+  }
+  const line = (y, colour, width) => {
+    ctx.strokeStyle = colour; ctx.lineWidth = width;
+    ctx.beginPath(); ctx.moveTo(0, py(y)); ctx.lineTo(canvas.width, py(y)); ctx.stroke();
+  };
+  line(s.tee, "#555", 1);
+  line(s.back, "#000", 2);
+  line(s.hog, "#c00", 3);
+  for (const [x, y, team] of view.stones) {
+    ctx.beginPath();
+    ctx.arc(px(x), py(y), s.stone * scale, 0, 2 * Math.PI);
+    ctx.fillStyle = team === 0 ? "#f2c200" : "#c03030";
+    ctx.fill();
+    ctx.strokeStyle = "#222"; ctx.lineWidth = 1; ctx.stroke();
+  }
+  canvas.toMetres = (cx, cy) => [(cx - canvas.width / 2) / scale, top - cy / scale];
+}
+
+function renderCurling() {
+  const v = curlingGame;
+  drawSheet(v);
+  const ends = v.end_scores.map((e, i) => `end ${i + 1}: ${e[0]}-${e[1]}`).join(", ");
+  const next = v.over ? v.result : `end ${v.end + 1}, stone ${v.shot + 1} of 16: team ${v.to_move} ` +
+    `(${v.players[v.to_move]}) ${v.human_turn ? "- click where your stone should stop" : "throws..."}`;
+  $("curl-status").textContent = `score ${v.score[0]}-${v.score[1]}  ${ends}\n${next}`;
+  if (!v.over && !v.human_turn) {
+    setTimeout(() => guarded(async () => {
+      curlingGame = await api("POST", `/api/curling/${v.id}/throw`, {});
+      renderCurling();
+    }), 250);
+  }
+}
+
+$("curl-new").addEventListener("click", () => guarded(async () => {
+  curlingGame = await api("POST", "/api/curling/new", {
+    players: [$("curl-p1").value, $("curl-p2").value], ends: Number($("curl-ends").value || 2),
+  });
+  renderCurling();
+}));
+
+$("sheet").addEventListener("click", (event) => guarded(async () => {
+  if (!curlingGame || !curlingGame.human_turn) return;
+  const canvas = $("sheet"), rect = canvas.getBoundingClientRect();
+  const [x, y] = canvas.toMetres((event.clientX - rect.left) * canvas.width / rect.width,
+                                 (event.clientY - rect.top) * canvas.height / rect.height);
+  curlingGame = await api("POST", `/api/curling/${curlingGame.id}/throw`, { x, y });
+  renderCurling();
+}));
+
+// ------------------------------------------------------------------ run browser
+const COLOURS = ["#2d5ea8", "#d6452b", "#2e9b4a", "#9b49c4", "#c9a11b"];
+
+function chart(title, series) {
+  const figure = document.createElement("figure");
+  const caption = document.createElement("figcaption");
+  caption.textContent = title + ": " + Object.keys(series).map((k, i) => `${k} (${["blue", "red", "green", "purple", "ochre"][i % 5]})`).join(", ");
+  const canvas = document.createElement("canvas");
+  canvas.width = 360; canvas.height = 220;
+  figure.append(caption, canvas);
+  const ctx = canvas.getContext("2d");
+  const all = Object.values(series).flat();
+  const xs = all.map((p) => p[0]), ys = all.map((p) => p[1]);
+  let [xmin, xmax, ymin, ymax] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  if (xmax === xmin) { xmin -= 1; xmax += 1; }
+  if (title === "win ratio") { ymin = 0; ymax = 1; }  // a score, whatever its points
+  if (ymax === ymin) { ymin -= 1; ymax += 1; }
+  const L = 50, R = 10, T = 10, B = 30;
+  const px = (x) => L + (x - xmin) / (xmax - xmin) * (canvas.width - L - R);
+  const py = (y) => canvas.height - B - (y - ymin) / (ymax - ymin) * (canvas.height - T - B);
+  ctx.strokeStyle = "#888"; ctx.strokeRect(L, T, canvas.width - L - R, canvas.height - T - B);
+  ctx.fillStyle = "#333"; ctx.font = "11px sans-serif"; ctx.textAlign = "right";
+  ctx.fillText(ymax.toPrecision(3), L - 4, T + 8); ctx.fillText(ymin.toPrecision(3), L - 4, canvas.height - B);
+  ctx.textAlign = "center";
+  ctx.fillText(String(xmin), L, canvas.height - B + 14); ctx.fillText(String(xmax), canvas.width - R, canvas.height - B + 14);
+  ctx.fillText("iteration", (L + canvas.width - R) / 2, canvas.height - 4);
+  Object.values(series).forEach((points, i) => {
+    ctx.strokeStyle = ctx.fillStyle = COLOURS[i % COLOURS.length];
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    points.forEach(([x, y], j) => (j ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+    ctx.stroke();
+    for (const [x, y] of points) { ctx.beginPath(); ctx.arc(px(x), py(y), 3, 0, 2 * Math.PI); ctx.fill(); }
+  });
+  return figure;
+}
+
+async function openRun(dir) {
+  const run = await api("GET", "/api/run?dir=" + encodeURIComponent(dir));
+  $("run-title").textContent = `${run.dir}: ${run.method || "run"} of ${run.game} ${JSON.stringify(run.game_options)}`;
+  $("curves").innerHTML = "";
+  for (const [title, series] of Object.entries(run.curves)) $("curves").append(chart(title, series));
+  $("networks").innerHTML = "";
+  for (const net of run.networks) {
+    const item = document.createElement("li");
+    item.textContent = net.name;
+    const button = document.createElement("button");
+    button.textContent = "Play against it";
+    button.addEventListener("click", () => {
+      $("game").value = run.game;
+      $("size").value = run.game_options.size || "";
+      $("p1").value = "human";
+      $("p2").value = net.spec;
+      showPanel("play");
+    });
+    item.append(button);
+    $("networks").append(item);
+  }
+  const select = $("replays");
+  select.innerHTML = "";
+  run.replays.forEach((r, i) => select.add(new Option(`${i + 1}. ${r.title}`, String(i))));
+  select.onchange = () => guarded(() => loadReplay(run.replays[Number(select.value)]));
+  if (run.replays.length) await loadReplay(run.replays[0]);
+}
+
+async function loadReplay(replay) {
+  const data = await api("POST", "/api/replay", { game: replay.game, options: replay.options, moves: replay.moves, players: replay.players });
+  replayFrames = data.frames;
+  const slider = $("replay-slider");
+  slider.max = String(replayFrames.length - 1);
+  slider.value = slider.max;
+  showReplay();
+}
+
+function showReplay() {
+  const frame = replayFrames[Number($("replay-slider").value)];
+  if (!frame) return;
+  drawBoard($("replay-board"), frame, null, "visits");
+  $("replay-ply").textContent = `ply ${frame.history.length} of ${replayFrames.length - 1}` +
+    (frame.result ? `: ${frame.result}` : "");
+}
+$("replay-slider").addEventListener("input", showReplay);
+
+$("open-run").addEventListener("click", () => guarded(() => openRun($("run-dir").value)));
+
+// ------------------------------------------------------------------ start
+guarded(async () => {
+  const info = await api("GET", "/api/info");
+  if (info.run) {
+    $("run-dir").value = info.run;
+    await openRun(info.run);
+  }
+});

@@ -1,0 +1,296 @@
+"""``pyaz-board`` end to end in headless Chromium (Selenium): every board game played to its end,
+a person's clicks answered by an engine whose search shows live, curling, and a run opened in
+the run browser. The screenshots go to docs/img/board/ (the docs show them).
+
+Skipped when Debian's chromium or chromedriver is missing, except in CI (``CI`` set), where
+that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pyaz.cli.board.app import create_app
+
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "img" / "board"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+if CHROMIUM is None or DRIVER is None:
+    reason = (
+        "the browser test needs chromium and chromedriver "
+        "(Debian: apt-get install chromium chromium-driver)"
+    )
+    if os.environ.get("CI"):
+        pytest.fail(reason + "; CI must run it", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def run_process(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    """A tiny real pyaz-selfplay run, started first so that it runs while the games are played."""
+    out = tmp_path_factory.mktemp("runs") / "c4"
+    command = [sys.executable, "-m", "pyaz.cli.selfplay", "--game", "connect_four"]
+    command += ["--width", "5", "--height", "4", "--iterations", "2", "--episodes", "4"]
+    command += ["--simulations", "16", "--epochs", "1", "--arena-games", "2", "--blocks", "1"]
+    command += ["--filters", "8", "--eval-every", "1", "--eval-games", "2", "--elo-games", "2"]
+    command += ["--elo-every", "1", "--quiet", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    yield process, out
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The app on 127.0.0.1 with an ephemeral port, in a thread; stopped afterwards."""
+    from werkzeug.serving import make_server
+
+    app = create_app()
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{http.server_port}"
+    http.shutdown()
+    thread.join(timeout=10)
+    app.extensions["pyaz_board"].close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,900",
+    ):
+        options.add_argument(argument)
+    service = webdriver.ChromeService(executable_path=str(DRIVER))
+    driver = webdriver.Chrome(options=options, service=service)
+    yield driver
+    driver.quit()
+
+
+def _until(check: Callable[[], Any], seconds: float, what: str) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def _fill(driver: Any, element_id: str, text: str) -> None:
+    field = driver.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(text)
+
+
+def _text(driver: Any, element_id: str) -> str:
+    return str(driver.find_element(By.ID, element_id).text)
+
+
+def _shot(driver: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def _new_game(driver: Any, game: str, size: str, first: str, second: str, delay: str = "0") -> None:
+    Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    _fill(driver, "size", size)
+    _fill(driver, "p1", first)
+    _fill(driver, "p2", second)
+    _fill(driver, "delay", delay)
+    driver.find_element(By.ID, "new").click()
+
+
+def _click_cell(driver: Any, row: int, col: int, rows: int, cols: int) -> None:
+    """Clicks the centre of a board cell (the page's geometry: a 24 px margin, square cells,
+    the canvas cut to the board)."""
+    canvas = driver.find_element(By.ID, "board")
+    width, height = (int(canvas.get_attribute(name)) for name in ("width", "height"))
+    cell = (520 - 48) // max(rows, cols)
+    x, y = 24 + (col + 0.5) * cell, 24 + (row + 0.5) * cell
+    actions = webdriver.ActionChains(driver)
+    actions.move_to_element_with_offset(canvas, int(x - width / 2), int(y - height / 2))
+    actions.click().perform()
+
+
+GAMES = [  # (game, size, first, second)
+    ("othello", "6", "uct:20", "random"),
+    ("connect_four", "", "random", "uct:20"),
+    ("gomoku", "9", "uct:20", "random"),
+    ("go", "5", "random", "uct:20"),
+    ("racingkings", "", "uct:20", "random"),
+]
+
+
+def test_the_board_in_a_browser(
+    server: str, browser: Any, run_process: tuple[subprocess.Popen[bytes], Path]
+) -> None:
+    began = time.monotonic()
+    browser.get(server)
+    assert browser.title == "pyaz board"
+
+    # every board game watched to its end
+    for game, size, first, second in GAMES:
+        _new_game(browser, game, size, first, second)
+        board = browser.find_element(By.ID, "board")
+        _until(
+            lambda board=board, game=game: board.get_attribute("data-game") == game,
+            10,
+            f"the {game} board",
+        )
+        result = _until(lambda: _text(browser, "result"), 30, f"the end of {game}")
+        assert f"({first})" in result or f"({second})" in result or result.startswith("Draw")
+        assert not browser.find_element(By.ID, "error").is_displayed()
+        _shot(browser, game if game != "racingkings" else "racingkings_end")
+
+    # a bad spec: the command line's message in the page
+    _new_game(browser, "connect_four", "", "human", "uct:x")
+    error = _until(lambda: _text(browser, "error"), 5, "the error")
+    assert error == "'uct:x': SIMULATIONS must be an integer, got 'x'"
+    _shot(browser, "error")
+
+    # a person clicks a game of Connect Four to its end; a full column is refused in the page
+    _new_game(browser, "connect_four", "", "human", "random")
+    for _ in range(30):
+        view = _until(
+            lambda: (
+                browser.execute_script("return game && game.legal.length ? game : null")
+                or browser.execute_script("return game && game.over ? game : null")
+            ),
+            10,
+            "the person's turn",
+        )
+        if view["over"]:
+            break
+        column = int(view["legal"][0]["move"]) - 1
+        plies = len(view["history"])
+        _click_cell(browser, 0, column, 6, 7)
+        _until(
+            lambda plies=plies: browser.execute_script("return game.history.length") > plies,
+            10,
+            "the move",
+        )
+    result = _until(lambda: _text(browser, "result"), 10, "the end of the game")
+    assert "(human)" in result or "(random)" in result or result.startswith("Draw")
+    history = browser.execute_script("return game.history")
+    assert len(history) >= 7 and history[0] == "1"
+    _shot(browser, "connect_four_human")
+
+    # Racing Kings: a piece picked up and put down
+    _new_game(browser, "racingkings", "", "human", "random")
+    _until(lambda: "to move" in _text(browser, "status"), 5, "the board")
+    _click_cell(browser, 7, 4, 8, 8)  # the knight on e1
+    _click_cell(browser, 6, 2, 8, 8)  # to c2
+    _until(lambda: _text(browser, "history").startswith("1. e1c2 "), 10, "the knight's move")
+    _click_cell(browser, 3, 3, 8, 8)  # an empty square: nothing happens
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    _until(lambda: len(browser.execute_script("return game.history")) == 2, 10, "the reply")
+    _shot(browser, "racingkings")
+
+    # a person clicks, the engine thinks and its search shows while it runs
+    _new_game(browser, "go", "9", "human", "uct:100000")
+    _until(lambda: "to move" in _text(browser, "status"), 5, "the board")
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    _click_cell(browser, 4, 4, 9, 9)  # E5
+    seen = set()
+
+    def done() -> bool:
+        info = _text(browser, "analysis-info")
+        if "of 100000 simulations" in info:
+            seen.add(info.split(" of 100000")[0])
+        return "(done)" in info
+
+    _until(done, 30, "the engine's search")
+    assert len(seen) >= 2, f"the analysis did not update while it ran: {seen}"
+    assert _text(browser, "history").startswith("1. E5 ")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#analysis-table tbody tr")
+    assert len(rows) == 12 and "principal variation: " in _text(browser, "analysis-info")
+    # the Analyse button: a search of the position on the board, its heat map drawn over it
+    _fill(browser, "analysis-spec", "uct:3000")
+    browser.find_element(By.ID, "analyse").click()
+    info = _until(
+        lambda: (
+            "uct:3000 on this position: 3000 of 3000 simulations (done)"
+            in _text(browser, "analysis-info")
+            and _text(browser, "analysis-info")
+        ),
+        20,
+        "the analysis of the position",
+    )
+    assert "value for Black (X): " in info
+    _shot(browser, "analysis")
+
+    # curling: two rule-based players, one end
+    browser.find_element(By.ID, "tab-curling").click()
+    _fill(browser, "curl-p1", "rule")
+    _fill(browser, "curl-p2", "rule")
+    _fill(browser, "curl-ends", "1")
+    browser.find_element(By.ID, "curl-new").click()
+    _until(lambda: "stone 12 of 16" in _text(browser, "curl-status"), 20, "the 12th stone")
+    _shot(browser, "curling")
+    status = _until(
+        lambda: "wins" in _text(browser, "curl-status") or "Draw" in _text(browser, "curl-status"),
+        30,
+        "the end of the curling game",
+    )
+    assert status
+    # a person throws a draw to the point clicked (the tee), the rule-based player answers
+    _fill(browser, "curl-p1", "human")
+    browser.find_element(By.ID, "curl-new").click()
+    _until(lambda: "click where" in _text(browser, "curl-status"), 10, "the person's throw")
+    sheet = browser.find_element(By.ID, "sheet")
+    tee = browser.execute_script(
+        "const v = curlingGame.sheet, c = document.getElementById('sheet');"
+        "const top = v.back + 0.6, scale = Math.min(c.width / (2 * v.half_width),"
+        " c.height / (top - v.hog + 0.4)); return (top - v.tee) * scale;"
+    )
+    actions = webdriver.ActionChains(browser)
+    actions.move_to_element_with_offset(sheet, 0, int(tee - 560 / 2)).click().perform()
+    _until(lambda: "stone 3 of 16" in _text(browser, "curl-status"), 10, "the reply")
+    assert browser.execute_script("return [curlingGame.end, curlingGame.shot]") == [0, 2]
+
+    # the run browser
+    process, run_dir = run_process
+    assert process.wait(timeout=120) == 0, process.stderr.read() if process.stderr else ""
+    browser.find_element(By.ID, "tab-run").click()
+    _fill(browser, "run-dir", str(run_dir))
+    browser.find_element(By.ID, "open-run").click()
+    _until(
+        lambda: len(browser.find_elements(By.CSS_SELECTOR, "#curves figure")) == 4, 10, "the curves"
+    )
+    captions = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#curves figcaption")]
+    assert [c.split(":")[0] for c in captions] == ["losses", "win ratio", "Elo", "stage times (s)"]
+    networks = browser.find_elements(By.CSS_SELECTOR, "#networks li")
+    assert len(networks) == 4 and networks[0].text.startswith("nets/iter-00001.pt")
+    _until(lambda: "ply" in _text(browser, "replay-ply"), 10, "a replay")
+    assert len(Select(browser.find_element(By.ID, "replays")).options) >= 2
+    _shot(browser, "run")
+    browser.execute_script("document.getElementById('replay-board').scrollIntoView()")
+    _shot(browser, "replay")
+    networks[1].find_element(By.TAG_NAME, "button").click()
+    assert browser.find_element(By.ID, "p2").get_attribute("value").startswith("model:")
+    assert browser.find_element(By.ID, "panel-play").is_displayed()
+    assert time.monotonic() - began < 90
