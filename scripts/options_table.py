@@ -1,9 +1,9 @@
-"""Writes the README's tables of ``pyaz-selfplay``'s options, between the markers
-``<!-- options-table:start -->`` and ``<!-- options-table:end -->``, from the one declaration of
-each setting (``TrainConfig``, ``CurlingConfig``); ``tests/test_settings.py`` checks that the
-README holds what this renders:
+"""Writes the tables of ``pyaz-selfplay``'s options into the training page of the docs
+(``docs/training.md``), between the markers ``<!-- options-table:start -->`` and
+``<!-- options-table:end -->``, from the one declaration of each setting (``TrainConfig``,
+``CurlingConfig``); ``tests/test_settings.py`` checks that the page holds what this renders:
 
-    python scripts/options_table.py            # or --check: exit 1 if the README is out of date
+    python scripts/options_table.py            # or --check: exit 1 if the page is out of date
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pyaz.common.settings import markdown_table
 from pyaz.curling.config import CurlingConfig
 from pyaz.train.loop import TrainConfig
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "training.md"
 START, END = "<!-- options-table:start -->\n", "<!-- options-table:end -->\n"
 
 
@@ -32,25 +32,25 @@ def render() -> str:
 
 
 def with_table(text: str) -> str:
-    """``text`` (the README) with :func:`render` between its markers; ValueError without them."""
+    """``text`` (the page) with :func:`render` between its markers; ValueError without them."""
     if text.count(START) != 1 or text.count(END) != 1 or text.index(START) > text.index(END):
-        raise ValueError(f"README.md needs one {START.strip()} and one {END.strip()} after it")
+        raise ValueError(f"{PAGE.name} needs one {START.strip()} and one {END.strip()} after it")
     head, rest = text.split(START)
     return head + START + render() + END + rest.split(END)[1]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if README.md is stale")
+    parser.add_argument("--check", action="store_true", help=f"exit 1 if {PAGE.name} is stale")
     args = parser.parse_args()
-    text = README.read_text()
+    text = PAGE.read_text()
     wanted = with_table(text)
     if args.check:
         if wanted != text:
-            print("README.md's options table is stale: run scripts/options_table.py")
+            print(f"{PAGE}: the options table is stale: run python scripts/options_table.py")
             return 1
         return 0
-    README.write_text(wanted)
+    PAGE.write_text(wanted)
     return 0
 
 

@@ -1,5 +1,6 @@
 """One declaration per setting (issue 26, item 4): pyaz.common.settings, the options of
-pyaz-selfplay generated from TrainConfig and CurlingConfig, the curling mode, the README's table."""
+pyaz-selfplay generated from TrainConfig and CurlingConfig, the curling mode, the options table
+of docs/training.md."""
 
 from __future__ import annotations
 
@@ -182,16 +183,16 @@ def test_help_lists_every_setting_of_both_modes() -> None:
     assert "m: MCTS simulations per move (25/100/200) (1..1000000; default 100); curling:" in words
 
 
-def test_the_readme_table_is_the_rendered_one() -> None:
+def test_the_training_page_table_is_the_rendered_one() -> None:
     path = ROOT / "scripts" / "options_table.py"
     spec = importlib.util.spec_from_file_location("options_table", path)
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    readme = (ROOT / "README.md").read_text()
-    assert script.with_table(readme) == readme, "run python scripts/options_table.py"
-    assert markdown_table(TrainConfig()) in readme and markdown_table(CurlingConfig()) in readme
-    with pytest.raises(ValueError, match=r"README\.md needs one"):
+    page = (ROOT / "docs" / "training.md").read_text()
+    assert script.with_table(page) == page, "run python scripts/options_table.py"
+    assert markdown_table(TrainConfig()) in page and markdown_table(CurlingConfig()) in page
+    with pytest.raises(ValueError, match=r"training\.md needs one"):
         script.with_table("no markers")
 
 
