@@ -107,9 +107,11 @@ def ray_run(config: TrainConfig, run: Path, **settings: Any) -> TrainingLoop:
 
 
 def test_one_worker_plays_the_embedded_loops_records(local_ray: Any, tmp_path: Path) -> None:
-    embedded = TrainingLoop(tiny(iterations=2, episodes=6), tmp_path / "embedded", progress=False)
+    # 6 games in flight at once: the embedded loop plays them as one part (train.selfplay_parts)
+    config = tiny(iterations=2, episodes=6, parallel_games=6)
+    embedded = TrainingLoop(config, tmp_path / "embedded", progress=False)
     embedded.run()
-    on_ray = ray_run(tiny(iterations=2, episodes=6), tmp_path / "ray", workers=1)
+    on_ray = ray_run(tiny(iterations=2, episodes=6, parallel_games=6), tmp_path / "ray", workers=1)
     for a, b in zip(iterations(tmp_path / "embedded"), iterations(tmp_path / "ray"), strict=True):
         assert (a["games"], a["positions"], a["loss"]) == (b["games"], b["positions"], b["loss"])
         assert b["ray_workers"] == 1 and b["version_lag_mean"] == 0

@@ -3,10 +3,11 @@
 Synchronous mode (``"sync"``, the embedded loop's semantics): each iteration's E games are split
 exactly over the N workers (:func:`~pyaz.distributed.records.share_sizes`); share i is seeded
 from the iteration's seed and i (share 0 keeps it, so one worker plays the embedded loop's very
-games); the weights go to the object store once per iteration; the shares' records come back as
-numpy arrays and are put together in share order. A worker that dies is restarted by Ray and its
-unfinished share played again, with the same seed, so the same games; results are gathered per
-share, so no game is counted twice.
+games when E is at most ``parallel_games``, which the embedded loop then plays as one part:
+:mod:`pyaz.train.selfplay_parts`); the weights go to the object store once per iteration;
+the shares' records come back as numpy arrays and are put together in share order. A worker
+that dies is restarted by Ray and its unfinished share played again, with the same seed, so the
+same games; results are gathered per share, so no game is counted twice.
 
 Asynchronous mode (``"async"``): every worker keeps playing chunks of games with the latest
 weights it was sent; each iteration the learner pushes its new weights and pulls finished chunks
