@@ -235,7 +235,8 @@ class TrainConfig:
         high=1.0,
         help="AlphaGo's mixed leaf value (Silver et al. 2016): (1 - lambda) * the network's value "
         "+ lambda * the result of one random playout, in self-play, the gate, the evaluation and "
-        "the run's model: players (AlphaGo: 0.5); 0: the network alone",
+        "the run's model: players (AlphaGo: 0.5); 0: the network alone. Measured on Othello: "
+        "ahead of the baseline against UCT-200 early, behind it against gtp-rhino",
     )
     forced_playouts: bool = setting(
         False, help="KataGo's forced playouts and policy target pruning (Wu 2019, 3.2; puct)"
