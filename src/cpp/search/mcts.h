@@ -1003,7 +1003,12 @@ std::int32_t Search<Game>::gumbel_child(std::int32_t parent_index, int chooser) 
     int best_tier = -1;
     double best_score = -std::numeric_limits<double>::infinity();
     for (std::int32_t i = 0; i < view.count; ++i) {
-        const int tier = proof_tier(children[i], chooser);
+        // Below the root a proven draw ranks under the unproven children: its value is exact, so
+        // more visits teach nothing, and the improved policy can favour it for ever, starving
+        // the siblings whose proofs decide the node (a livelock found with two threads).
+        const int proof = proof_tier(children[i], chooser);
+        const bool draw = proof == 1 && children[i].proof.load(std::memory_order_relaxed) == Status::kDraw;
+        const int tier = proof == 0 ? 0 : draw ? 1 : proof == 1 ? 2 : 3;
         const double improved = std::exp(view.logit[i] + view.sigma[i] - top) / z;
         const double score = improved - view.n[i] / (1.0 + view.total);
         if (tier > best_tier || (tier == best_tier && score > best_score)) {
