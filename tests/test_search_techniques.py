@@ -124,17 +124,6 @@ def test_the_solver_proves_with_every_rule_and_path(rule: str, threads: int, bat
         assert search.pending_visits == 0
 
 
-def test_gumbel_with_two_threads_proves_a_lost_root_every_time() -> None:
-    # A proven draw below the root used to take every visit (the improved policy favoured it and
-    # its exact value never changed), starving the moves whose proofs decide the root: about one
-    # search in eight never proved this loss. The draw now ranks under unproven moves.
-    state = _position(SOLVER_LOSSES[1])
-    for _ in range(24):
-        search = pyaz.Search(state, solver=True, rule="gumbel", threads=2, batch_size=8)
-        _prove(search, "uniform")
-        assert search.proven_value() == -1
-
-
 def test_the_solver_on_a_hand_worked_win_in_one() -> None:
     """X wins at column 4 (action 3). UCB1 visits the unvisited children first, in action order
     (uniform priors): simulation 1 expands the root, 2-5 visit actions 0-3, and action 3 is a
