@@ -129,3 +129,39 @@ def test_a_part_of_another_job_is_removed_with_a_note_and_replayed(
     assert remove_parts(tmp_path, 0) == 0 and kept_games(tmp_path, 1) == 3
     assert remove_parts(tmp_path, 1) == 2
     assert kept_games(tmp_path, 1) == 0 and not (tmp_path / PARTS_DIR).exists()
+
+
+# --------------------------------------------------------------------------- python -m
+
+
+HANDLED_INTERRUPT = """
+def main():
+    try:
+        exec("raise KeyboardInterrupt")  # as a lazy import building a dataclass may be hit
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+if __name__ == "__main__":
+    {exit}
+"""
+
+
+@pytest.mark.parametrize(
+    ("exit_line", "status"),
+    [
+        ("raise SystemExit(main())", -signal.SIGINT),  # CPython's stale mark: killed by SIGINT
+        ("from pyaz.cli import exit_from_main; exit_from_main(main)", 130),
+    ],
+)
+def test_a_handled_ctrl_c_exits_130_under_python_dash_m(
+    tmp_path: Path, exit_line: str, status: int
+) -> None:
+    """A Ctrl-C that a command handled (status 130) passed through an ``exec`` of a string:
+    ``python -m`` ends the process by SIGINT unless the command exits through
+    :func:`pyaz.cli.exit_from_main` (the experiment folder test saw it: status -2)."""
+    (tmp_path / "handled.py").write_text(HANDLED_INTERRUPT.replace("{exit}", exit_line))
+    done = subprocess.run(
+        [sys.executable, "-m", "handled"], cwd=tmp_path, capture_output=True, timeout=60
+    )
+    assert done.returncode == status, done.stderr

@@ -162,4 +162,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from pyaz.cli import exit_from_main
+
+    exit_from_main(main)

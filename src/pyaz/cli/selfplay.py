@@ -337,4 +337,6 @@ def _ray_words(argv: list[str]) -> str:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from pyaz.cli import exit_from_main
+
+    exit_from_main(main)

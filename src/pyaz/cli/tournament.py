@@ -225,4 +225,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from pyaz.cli import exit_from_main
+
+    exit_from_main(main)
