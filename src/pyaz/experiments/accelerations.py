@@ -134,6 +134,13 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     "opening-spread": {"opening_spread": 24},
     # AlphaGo's mixed leaf value (Silver et al. 2016): half network value, half random playout
     "rollout-mix": {"rollout_mix": 0.5},
+    # the value head's share of the loss tripled: 0.25 lp + 0.75 lv (the "lambda" loss), for a
+    # value head that learns too little (the Connect Four probe of 2026-11-26)
+    "value-weight": {"loss": "lambda", "loss_lambda": 0.25},
+    # no dropout before the heads' linear layers (the baseline's 0.3 is seed 001's d)
+    "no-dropout": {"dropout": 0.0},
+    # the "small" network (4 residual blocks of 64 filters, 128 value units) in the same time
+    "small-net": {"net": "small"},
 }
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""
