@@ -243,3 +243,17 @@ def test_run_progress_sums_side_by_side_loops_and_takes_the_slowest_eta(tmp_path
     assert run_progress(tmp_path) == ((5, 8), "step 5/8, ETA ?")  # no step played here yet
     (tmp_path / "b" / PROGRESS_FILE).write_text("{damaged")
     assert run_progress(tmp_path) == ((2, 4), "step 2/4, ETA 10s")
+
+
+def test_a_run_on_a_time_budget_gets_the_eta_of_its_budget_not_of_its_steps(
+    tmp_path: Path,
+) -> None:
+    """A 12-minute run of at most 300 iterations: 3 minutes and 3 iterations in, a quarter of
+    its budget is spent, so 9 minutes are left (at the steps' pace it would be 4h57m)."""
+    budgeted = {"step": 3, "total": 300, "first": 0, "seconds": 180.0}
+    (tmp_path / PROGRESS_FILE).write_text(
+        json.dumps({**budgeted, "fraction": 0.25, "first_fraction": 0.0})
+    )
+    assert run_progress(tmp_path) == ((3, 300), "step 3/300, ETA 9m00s")
+    (tmp_path / PROGRESS_FILE).write_text(json.dumps(budgeted))  # an older pyaz's file
+    assert run_progress(tmp_path) == ((3, 300), "step 3/300, ETA 4h57m")

@@ -73,7 +73,9 @@ __all__ = ["PROGRESS_FILE", "TrainingRun", "atomic_write_with", "config_from"]
 
 PROGRESS_FILE = ".progress.json"
 """Rewritten after every step: ``step``, ``total`` (0: not known), ``first`` (the step this
-process opened the run at) and ``seconds`` (since then); hidden, as nothing resumes from it."""
+process opened the run at), ``seconds`` (since then), ``fraction`` and ``first_fraction`` (the
+share of the run done, now and at the opening; null: not known); hidden, as nothing resumes
+from it."""
 
 Config = TypeVar("Config")
 
@@ -172,6 +174,7 @@ class TrainingRun:
                 self.save_checkpoint()  # step 0: the run resumes from here on
             self._started = restored or self.INITIAL_CHECKPOINT  # step 0 is behind
             self._first_step, self._opened = self.step, time.monotonic()
+            self._first_fraction = self.fraction_done()
         except BaseException:
             self._release()
             raise
@@ -189,6 +192,12 @@ class TrainingRun:
         """The steps of the whole run, for the progress bar and the default :meth:`finished`
         (None: not known in advance)."""
         raise NotImplementedError
+
+    def fraction_done(self) -> float | None:
+        """How much of the whole run is done, 0 to 1 (None: not known); the steps done by
+        default. A run that also ends on a time budget says the larger of the two."""
+        total = self.total_steps()
+        return min(1.0, self.step / total) if total else None
 
     def run_step(self, step: int) -> list[dict[str, Any]]:
         """Does step ``step`` (the method); returns its metrics records (each with a ``kind``).
@@ -292,13 +301,16 @@ class TrainingRun:
 
     def _write_progress(self) -> None:
         """:data:`PROGRESS_FILE`: the step, the steps in all, the step this process started
-        from and the seconds since (what an experiment's runner shows, with an ETA)."""
+        from, the seconds since, and the share of the run done now and then (what an
+        experiment's runner shows, with an ETA)."""
         total = self.total_steps()
         progress = {
             "step": self.step,
             "total": total if total is not None else 0,
             "first": self._first_step,
             "seconds": time.monotonic() - self._opened,
+            "fraction": self.fraction_done(),
+            "first_fraction": self._first_fraction,
         }
         write_json_atomic(self.folder / PROGRESS_FILE, progress)
 

@@ -256,25 +256,37 @@ class RunWatch:
 def run_progress(folder: Path) -> tuple[tuple[int, int], str] | None:
     """((steps done, steps in all), "step 3/20, ETA 2m10s") of the training runs in
     ``folder`` (its :data:`~pyaz.common.run.PROGRESS_FILE` files, side-by-side loops summed),
-    or None when it has none (yet)."""
+    or None when it has none (yet). The ETA is the share of a run left at the pace of this
+    process's share so far (a run on a time budget ends when it is spent, whatever its steps);
+    the slowest of side-by-side loops."""
     done = total = 0
     eta: float | None = 0.0
     for path in sorted(folder.rglob(PROGRESS_FILE)):
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
-            step, steps = int(saved["step"]), int(saved["total"])
-            played, seconds = step - int(saved["first"]), float(saved["seconds"])
+            step, steps, seconds = int(saved["step"]), int(saved["total"]), float(saved["seconds"])
+            now, then = (
+                _share(saved, "fraction", step, steps),
+                _share(saved, "first_fraction", int(saved["first"]), steps),
+            )
         except (OSError, ValueError, KeyError, TypeError):
             continue  # being replaced, or damaged: the next look will do
         done, total = done + step, total + steps
-        if eta is not None and steps > 0 and played > 0:
-            eta = max(eta, seconds / played * max(0, steps - step))
+        if eta is not None and now is not None and then is not None and now > then:
+            eta = max(eta, seconds / (now - then) * (1.0 - now))
         else:
             eta = None
     if total == 0:
         return None
     left = "?" if eta is None else _short_duration(eta)
     return (done, total), f"step {done}/{total}, ETA {left}"
+
+
+def _share(saved: dict[str, Any], key: str, step: int, steps: int) -> float | None:
+    """A progress file's share ``key`` (files of older pyaz: the steps' share)."""
+    if key in saved:
+        return None if saved[key] is None else float(saved[key])
+    return step / steps if steps > 0 else None
 
 
 def _short_duration(seconds: float) -> str:

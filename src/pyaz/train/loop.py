@@ -741,6 +741,12 @@ class TrainingLoop(TrainingRun):
     def total_steps(self) -> int:
         return self.config.iterations
 
+    def fraction_done(self) -> float:
+        """The share of the iterations played or of ``max_minutes`` spent, the larger."""
+        budget = self.config.max_minutes * 60.0
+        spent = float(self.counters["elapsed_s"]) / budget if budget > 0 else 0.0
+        return min(1.0, max(int(self.counters["iteration"]) / self.config.iterations, spent))
+
     def finished(self) -> bool:
         """Whether every iteration has been played, or the run time passed ``max_minutes``."""
         budget = self.config.max_minutes * 60.0
