@@ -287,8 +287,18 @@ def test_curling_rule_against_a_person(client: FlaskClient) -> None:
     response = client.post("/api/curling/new", json={"players": ["human", "alphazero"]})
     assert (
         response.status_code == 400
-        and "unknown curling player 'alphazero'" in response.json["error"]
+        and "curling player 'alphazero': unknown player" in response.json["error"]
     )
+    response = client.post("/api/curling/new", json={"players": ["uct:100", "human"]})
+    assert response.status_code == 400 and "not curling" in response.json["error"]
+
+
+def test_curling_presets_play_as_in_the_arena(client: FlaskClient) -> None:
+    """KR-UCT (kr:N, pyaz-arena's preset) against the rule-based player, one end to its count."""
+    data = client.post("/api/curling/new", json={"players": ["kr:4", "rule"], "ends": 1}).json
+    for _ in range(16):
+        data = client.post(f"/api/curling/{data['id']}/throw", json={}).json
+    assert data["over"] and data["end_scores"] == [data["score"]] and data["players"][0] == "kr:4"
 
 
 def test_the_page_and_the_command_line(

@@ -27,8 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=presets.PRESETS_HELP
         + """
-In the page a player is a preset above or 'human'; curling players are human, rule and
-kr-uct:N.
+In the page a player is a preset above or 'human', in curling too (rule, kr:64, kr-dl:PATH,
+model:PATH).
 
 examples:
   pyaz-board                                  (then open http://127.0.0.1:8000)

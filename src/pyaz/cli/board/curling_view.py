@@ -1,35 +1,19 @@
 """Curling in ``pyaz-board``: a sheet with the stones, a person throwing draws to a point
-clicked on the sheet, or the rule-based and KR-UCT players of :mod:`pyaz.curling`.
-
-All of ``pyaz-board``'s curling code is here, on the public names of :mod:`pyaz.curling`.
-Shots are thrown with the GAT execution noise that :func:`pyaz.curling.play_game` uses.
-"""
+clicked on the sheet, or any curling preset of :mod:`pyaz.eval.presets` (``rule``, ``kr[:N]``,
+``kr-dl:PATH[:N]``, ``model:PATH``, ``random``), as pyaz-arena plays them: a game is a
+:class:`~pyaz.games.curling.CurlingState`, which throws each target with its GAT noise."""
 
 from __future__ import annotations
 
 import itertools
-import re
 import threading
 from typing import Any
 
-from pyaz import curling
+from pyaz.eval import presets
+from pyaz.eval.players import Player
+from pyaz.games import curling
 
-PLAYERS_HELP = (
-    "curling players: human, rule (the rule-based player), kr-uct:N (KR-UCT, N simulations)"
-)
-
-
-def curling_player(spec: str) -> curling.Player | None:
-    """The curling player ``spec`` names (None: a person); ValueError naming it otherwise."""
-    text = str(spec).strip().lower()
-    if text == "human":
-        return None
-    if text == "rule":
-        return curling.rule_based_player()
-    match = re.fullmatch(r"kr-uct:(\d+)", text)
-    if match and 1 <= int(match.group(1)) <= 100_000:
-        return curling.kr_uct_player(int(match.group(1)))
-    raise ValueError(f"unknown curling player {spec!r}; {PLAYERS_HELP}")
+PLAYERS_HELP = "curling players: human, or a preset such as rule, kr:64, kr-dl:PATH, model:PATH"
 
 
 class CurlingGame:
@@ -44,42 +28,48 @@ class CurlingGame:
             raise ValueError(f"the number of ends must be in 1..10, got {ends!r}")
         self.id = f"c{next(self._ids)}"
         self.specs = [str(spec).strip() for spec in specs]
-        self.players = [curling_player(spec) for spec in specs]
-        self.state = curling.new_game(num_ends=ends)
-        self.shown = self.state.copy()  # the stones after the last throw (before the end's count)
-        self.seed = seed
-        self.throws = 0
+        self.state = curling.make_state(ends=ends, seed=seed)
+        self.players = [self._player(spec, seed + index) for index, spec in enumerate(self.specs)]
+        self.shown = self.state.game.copy()  # the stones after the last throw (before the count)
         self.lock = threading.Lock()
+
+    def _player(self, spec: str, seed: int) -> Player | None:
+        """The player ``spec`` names (None: a person)."""
+        if spec.lower() == "human":
+            return None
+        try:
+            player = presets.make_player(spec, self.state.clone(), seed=seed)  # type: ignore[arg-type]
+            player.reset(self.state.clone())
+        except (ValueError, OSError) as error:
+            raise ValueError(f"curling player {spec!r}: {error}\n{PLAYERS_HELP}") from None
+        return player
 
     def throw(self, x: float | None = None, y: float | None = None) -> None:
         """The next stone: the engine's shot, or a person's draw to (x, y) (metres, the tee at
         (0, TEE_Y)); ValueError when the game is over or the wrong side is asked."""
         with self.lock:
             state = self.state
-            if state.is_game_over:
+            if state.is_terminal():
                 raise ValueError("the game is over")
-            player = self.players[state.to_move]
-            model = state.rules.physics.model
+            player = self.players[state.to_move()]
             if player is None:
                 if x is None or y is None:
                     raise ValueError("a person throws: give the point (x, y) to draw to")
                 target = curling.Target(float(x), float(y), 1)
             else:
-                target = player(state, self.seed * 100003 + self.throws)
-            noise = curling.NoiseParams(curling.Noise.GAT)
-            shot = curling.perturb(curling.target_to_shot(target, model), noise, model, self.throws)
-            self.shown = state.copy()
-            self.shown.apply_no_end(shot)
-            state.apply(shot)
-            self.throws += 1
+                target = player.choose(state)
+            before = state.game.copy()
+            state.apply(target)
+            before.apply_no_end(state.executed[-1])
+            self.shown = before
 
     def to_json(self) -> dict[str, Any]:
         """The sheet, the stones after the last throw, the score and whose throw is next."""
         with self.lock:
-            state = self.state
+            game = self.state.game
             stones = self.shown.stones()
-            total = state.total_score()
-            over = bool(state.is_game_over)
+            total = game.total_score()
+            over = self.state.is_terminal()
             result = ""
             if over:
                 a, b = int(total[0]), int(total[1])
@@ -93,11 +83,11 @@ class CurlingGame:
                     for i in range(16)
                     if stones[i][2] > 0
                 ],
-                "end": int(state.end),
-                "shot": int(state.shot),
-                "to_move": int(state.to_move),
-                "human_turn": not over and self.players[state.to_move] is None,
-                "end_scores": [[int(a), int(b)] for a, b in state.end_scores],
+                "end": int(game.end),
+                "shot": int(game.shot),
+                "to_move": int(game.to_move),
+                "human_turn": not over and self.players[game.to_move] is None,
+                "end_scores": [[int(a), int(b)] for a, b in game.end_scores],
                 "score": [int(total[0]), int(total[1])],
                 "over": over,
                 "result": result,
