@@ -7,7 +7,6 @@ as the command ``pyaz-gtp --game go --size 9 [--model PATH]``. Logging goes to s
 from __future__ import annotations
 
 import argparse
-import io
 import logging
 import sys
 from typing import TYPE_CHECKING
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING
 from pyaz.cli import options
 from pyaz.engines.gtp_server import RULES, GtpServer
 from pyaz.engines.search import setup_logging
+from pyaz.engines.text_streams import tolerant
 
 if TYPE_CHECKING:  # torch loads only with --model
     from pyaz.nets import LoadedModel
@@ -153,8 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.description,
         args.simulations,
     )
-    if isinstance(sys.stdin, io.TextIOWrapper):  # bad bytes become U+FFFD, reported as such
-        sys.stdin.reconfigure(errors="replace")
+    tolerant(sys.stdin, sys.stdout)  # bad bytes become U+FFFD, reported as such
     try:
         return server.serve(sys.stdin, sys.stdout)
     except KeyboardInterrupt:

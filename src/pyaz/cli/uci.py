@@ -8,13 +8,13 @@ command ``pyaz-uci --game racingkings [--model PATH]``; the GUI selects the vari
 from __future__ import annotations
 
 import argparse
-import io
 import logging
 import sys
 from typing import TYPE_CHECKING
 
 from pyaz.cli import options
 from pyaz.engines.search import setup_logging
+from pyaz.engines.text_streams import tolerant
 from pyaz.engines.uci_server import DEPTH_SIMULATIONS, UciServer
 
 if TYPE_CHECKING:  # torch loads only with --model
@@ -108,8 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("pyaz.engines.uci").info(
         "ready: %s, %s, %d simulations per plain go", args.game, engine.description, args.nodes
     )
-    if isinstance(sys.stdin, io.TextIOWrapper):  # bad bytes become U+FFFD, reported as such
-        sys.stdin.reconfigure(errors="replace")
+    tolerant(sys.stdin, sys.stdout)  # bad bytes become U+FFFD, reported as such
     try:
         return server.serve(sys.stdin, sys.stdout)
     except KeyboardInterrupt:
