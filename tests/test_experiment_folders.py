@@ -144,6 +144,27 @@ def test_one_experiment_at_a_time_a_killed_one_leaves_no_worker_and_resumes_at_o
     assert json.loads((out / "experiment.json").read_text())["scale"] == "cpu"
 
 
+def test_a_sigint_to_the_experiment_alone_stops_the_runs_of_its_workers(tmp_path: Path) -> None:
+    """``kill -INT`` of the experiment's process (not its process group, as a terminal's
+    Ctrl-C is) stops the two runs its pool workers are playing: it ends with 130 and the resume
+    line, and no worker is left (before, the pool waited for the runs to end, hours later)."""
+    out = tmp_path / "sweep"
+    args = ["sweep", "--scale", "cpu", "--workers", "2", "--out", str(out)]
+    with experiment_process(args, tmp_path / "run.log") as process:
+
+        def playing() -> int:
+            return len(list((out / "runs").rglob(".progress.json")))
+
+        wait_for(lambda: playing() == 2, 180, "the two runs did not start")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(60) == 130
+        wait_for(lambda: not in_session(process.pid), 30, "workers outlived the experiment")
+    assert (
+        f"pyaz-experiment sweep --out {out} --resume --workers 2"
+        in (tmp_path / "run.log").read_text()
+    )
+
+
 def test_the_lock_is_held_by_the_library_call_too(tmp_path: Path) -> None:
     from pyaz.common.folder_lock import FolderInUseError, FolderLock
 

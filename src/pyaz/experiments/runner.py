@@ -143,7 +143,12 @@ class RunFailedError(RuntimeError):
 
 def execute_run_in_worker(out: str, spec: RunSpec) -> float:
     """:func:`execute_run` in a pool worker: an Exception becomes :class:`RunFailedError`, its
-    traceback written to the run's ``run.log`` first."""
+    traceback written to the run's ``run.log`` first. Ctrl-C (SIGINT) stops the run, as in the
+    main process; the worker ignores it between runs (:func:`_start_worker`). A run that
+    comes after the experiment's Ctrl-C (queued in the pool) does not start."""
+    if _STOP is not None and _STOP.is_set():
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return execute_run(out, spec)
     except Exception as error:
@@ -153,9 +158,39 @@ def execute_run_in_worker(out: str, spec: RunSpec) -> float:
         raise RunFailedError(
             f"run {spec.name} failed: {type(error).__name__}: {error} (traceback in {log})"
         ) from None
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 _PR_SET_PDEATHSIG = 1
+INTERRUPT_GRACE_S = 2.0
+"""After a Ctrl-C of the experiment, how long its pool's runs have to stop on their own (a
+terminal's Ctrl-C reaches them too) before each worker is sent a SIGINT of its own."""
+
+
+_STOP: Any = None
+"""In a pool worker: the experiment's stop event (set after its Ctrl-C)."""
+
+
+def _start_worker(parent: int, stop: Any) -> None:
+    """A pool worker's initializer: it dies with ``parent`` (:func:`_die_with_parent`), keeps
+    the experiment's ``stop`` event, and ignores SIGINT except while it plays a run
+    (:func:`execute_run_in_worker`), so that a Ctrl-C stops runs, not idle workers."""
+    global _STOP
+    _STOP = stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
+
+
+def _interrupt_workers(pool: ProcessPoolExecutor, running: list[Future[float]]) -> None:
+    """After a Ctrl-C of this process: the runs still going after :data:`INTERRUPT_GRACE_S`
+    get a SIGINT in their workers (a ``kill -INT`` of this process alone reaches no worker),
+    and stop as at Ctrl-C, to resume later."""
+    if not wait(running, timeout=INTERRUPT_GRACE_S).not_done:
+        return
+    for pid in list(getattr(pool, "_processes", None) or {}):  # no public handle before 3.14
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGINT)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -522,11 +557,12 @@ def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Prog
             )
         return
     context = multiprocessing.get_context("spawn")
+    stop = context.Event()
     with ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
-        initializer=_die_with_parent,
-        initargs=(os.getpid(),),
+        initializer=_start_worker,
+        initargs=(os.getpid(), stop),
     ) as pool:
         futures: dict[Future[float], RunSpec] = {
             pool.submit(execute_run_in_worker, str(out), spec): spec for spec in pending
@@ -540,7 +576,10 @@ def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Prog
                 progress.report(
                     [futures[f] for f in finished], [futures[f] for f in remaining], workers
                 )
-        except BaseException:
+        except BaseException as error:
             for future in futures:
                 future.cancel()
+            if isinstance(error, KeyboardInterrupt):
+                stop.set()  # the runs queued in the pool, which cancel() cannot take back
+                _interrupt_workers(pool, [f for f in futures if not f.cancelled()])
             raise
