@@ -211,10 +211,16 @@ HORIZONS = {
 budget (Connect Four 6x6: 76 iterations in 12 minutes, README; Othello 8x8: 70 in 30 minutes
 with two threads, so about 25 in 15 with one)."""
 
-FINAL_OPPONENTS = {"short": ("random",), "cpu": ("gtp-rhino:1", "gtp-rhino:3")}
-FINAL_OPPONENTS["full"] = FINAL_OPPONENTS["cpu"]
-FINAL_GAMES = {"short": 2, "cpu": 40, "full": 40}
 FINAL_SIMULATIONS = 100
+FINAL_MATCHES: dict[str, tuple[tuple[str, int], ...]] = {
+    "short": (("random", FINAL_SIMULATIONS),),
+    "cpu": (("gtp-rhino:1", 100), ("gtp-rhino:3", 100), ("gtp-rhino:3", 800)),
+}
+FINAL_MATCHES["full"] = FINAL_MATCHES["cpu"]
+"""Scale -> the Othello track's final matches: (opponent, the simulations a move of the run's
+network, ``model:RUN:SIMS``). 800 is AlphaZero's budget a move; on the 2-core machine it takes
+about 40 ms a move with the tiny network (2026-11-26)."""
+FINAL_GAMES = {"short": 2, "cpu": 40, "full": 40}
 
 
 def combine(labels: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -582,9 +588,9 @@ def _report_track(
         "is 1 by definition, and its interval (runs against resampled runs of itself) shows how "
         "noisy the measure is."
     )
-    opponents = FINAL_OPPONENTS[scale] if track == "othello" else ()
-    if opponents and specs:
-        matches, text = _final_matches(out, specs, labels, opponents, scale, seed)
+    final_matches = FINAL_MATCHES[scale] if track == "othello" else ()
+    if final_matches and specs:
+        matches, text = _final_matches(out, specs, labels, final_matches, scale, seed)
         result["final_matches"] = matches
         section += "\n\n" + text
     return result, section
@@ -648,56 +654,76 @@ def _final_matches(
     out: Path,
     specs: list[RunSpec],
     labels: list[str],
-    opponents: Sequence[str],
+    finals: Sequence[tuple[str, int]],
     scale: str,
     seed: int,
 ) -> tuple[dict[str, Any], str]:
-    """Every run's final network against each of ``opponents`` (played once, then read back)."""
+    """Every run's final network against each opponent of ``finals`` at its simulations a move
+    (played once, then read back)."""
     games = FINAL_GAMES[scale]
     matches: dict[str, Any] = {}
     rows = []
     distinct = games
     for label in labels:
         row: list[Any] = [label, len(specs)]
-        for opponent in opponents:
+        for opponent, simulations in finals:
+            name = _final_name(opponent, simulations)
+            suffix = "" if simulations == FINAL_SIMULATIONS else f"-{simulations}"
             results = [
                 cached(
                     out
                     / "final-matches"
-                    / f"{spec.name}-{label}-{opponent.replace(':', '-')}.json",
-                    partial(_final_match, out, spec, label, opponent, games, seed),
+                    / f"{spec.name}-{label}-{opponent.replace(':', '-')}{suffix}.json",
+                    partial(_final_match, out, spec, label, opponent, simulations, games, seed),
                 )
                 for spec in specs
             ]
             scores = [float(r["score"]) for r in results]
             mean, low, high = bootstrap_mean(scores, seed=seed)
             distinct = min([distinct, *(int(r["distinct_games"]) for r in results)])
-            matches.setdefault(opponent, {})[label] = {
+            matches.setdefault(name, {})[label] = {
                 "scores": scores,
                 "mean": mean,
                 "interval": [low, high],
                 "results": results,
+                "simulations": simulations,
             }
             row.append(_interval(mean, low, high))
         rows.append(row)
+    budgets = sorted({simulations for _, simulations in finals})
     text = (
-        f"Final networks (`model:RUN:{FINAL_SIMULATIONS}`, PUCT, greedy) against "
-        f"{', '.join(opponents)}: {games} games a run from {games // 2} random openings, each "
-        f"with both colours (at least {distinct} distinct games in every match); the score "
-        "counts draws half, the interval is the bootstrap over the runs.\n\n"
-        + markdown_table(["technique", "runs", *[f"vs {o}" for o in opponents]], rows)
+        f"Final networks (`model:RUN:SIMS`, PUCT, greedy; SIMS = "
+        f"{' or '.join(map(str, budgets))} simulations a move) against "
+        f"{', '.join(sorted({o for o, _ in finals}))}: {games} games a run from {games // 2} "
+        f"random openings, each with both colours (at least {distinct} distinct games in every "
+        "match); the score counts draws half, the interval is the bootstrap over the runs.\n\n"
+        + markdown_table(
+            ["technique", "runs", *[f"vs {_final_name(o, n)}" for o, n in finals]], rows
+        )
     )
     return matches, text
 
 
+def _final_name(opponent: str, simulations: int) -> str:
+    """A final match's name: the opponent, and the simulations when not the usual 100."""
+    return opponent if simulations == FINAL_SIMULATIONS else f"{opponent} ({simulations} sims)"
+
+
 def _final_match(
-    out: Path, spec: RunSpec, label: str, opponent: str, games: int, seed: int
+    out: Path,
+    spec: RunSpec,
+    label: str,
+    opponent: str,
+    simulations: int,
+    games: int,
+    seed: int,
 ) -> dict[str, Any]:
-    """The final network of ``label`` in run ``spec`` against ``opponent``."""
+    """The final network of ``label`` in run ``spec``, with ``simulations`` a move, against
+    ``opponent``."""
     folder = run_folder(out, spec) / label
     settings = train_config(spec.kwargs["configs"][label])
     state = make(settings.game, **settings.game_options)
-    player = make_player(f"model:{folder}:{FINAL_SIMULATIONS}", state, seed=seed)
+    player = make_player(f"model:{folder}:{simulations}", state, seed=seed)
     rival = make_player(opponent, state, seed=seed + 1)
     try:
         result = play_match(player, rival, games, state, seed=seed)
