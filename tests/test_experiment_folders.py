@@ -417,3 +417,28 @@ def ray_session_ends(tmp_path: Path, how: str) -> None:
 def test_a_local_ray_started_by_pyaz_is_stopped_by_pyaz(tmp_path: Path, how: str) -> None:
     pytest.importorskip("ray")
     ray_session_ends(tmp_path, how)
+
+
+def test_a_killed_parallel_match_leaves_no_worker(tmp_path: Path) -> None:
+    """``pyaz-arena --parallel 2`` killed (SIGKILL, nothing can clean up): its two match workers
+    die with it (pyaz.common.workers.die_with_parent), as every pool of pyaz's does."""
+    command = [sys.executable, "-m", "pyaz.cli.arena", "uct:20000", "uct:20000"]
+    args = ["--game", "othello", "--size", "8", "--games", "40", "--parallel", "2", "--quiet"]
+    with (tmp_path / "arena.log").open("wb") as log:
+        process = subprocess.Popen(
+            [*command, *args], stdout=log, stderr=subprocess.STDOUT, env=ENV,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+
+        def workers() -> list[int]:
+            return [p for p in in_session(process.pid) if "spawn_main" in cmdline(p)]
+
+        wait_for(lambda: len(workers()) == 2, 120, "the two match workers did not start")
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
+        wait_for(lambda: not in_session(process.pid), 10, "workers outlived the match")
+    finally:
+        for pid in [process.pid, *in_session(process.pid)]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

@@ -45,6 +45,7 @@ from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, config_from
 from pyaz.common.runlog import read_run_config
+from pyaz.common.workers import die_with_parent
 from pyaz.curling.config import NOISES, RESUMABLE, CurlingConfig
 from pyaz.curling.net import CurlingNet, records_to_examples
 from pyaz.curling.players import NetSnapshot, evaluation_games, match_summary, self_play_games
@@ -209,7 +210,12 @@ class CurlingTrainingLoop(TrainingRun):
                 ]
             if self._pool is None:
                 context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(workers, mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    workers,
+                    mp_context=context,
+                    initializer=die_with_parent,
+                    initargs=(os.getpid(),),
+                )
                 self._manager = context.Manager()
                 self._shots = self._manager.Queue()
             shares = [items[w::workers] for w in range(workers)]

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.util
+import os
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
 from pyaz._core import Status
+from pyaz.common.workers import die_with_parent
 from pyaz.eval import arena, presets
 from pyaz.eval.players import Player, close_player
 from pyaz.games import BoardState, curling, make
@@ -139,8 +141,9 @@ class MatchWorker:
 _WORKER: MatchWorker | None = None
 
 
-def _init_worker(plan: MatchPlan) -> None:
+def _init_worker(plan: MatchPlan, parent: int) -> None:
     global _WORKER
+    die_with_parent(parent)  # its engines see their input close and end too
     _WORKER = MatchWorker(plan)
     multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
 
@@ -185,7 +188,7 @@ def play_games(
                 max_workers=parallel,
                 mp_context=context,
                 initializer=_init_worker,
-                initargs=(plan,),
+                initargs=(plan, os.getpid()),
             ) as pool:
                 futures: list[Future[dict[str, Any]]] = [
                     pool.submit(_play_in_worker, index) for index in range(games)

@@ -18,7 +18,6 @@ experiment leaves no runs behind that still write into its folder.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import multiprocessing
 import os
@@ -38,6 +37,7 @@ from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import PROGRESS_FILE
 from pyaz.common.runlog import write_json_atomic
+from pyaz.common.workers import die_with_parent
 from pyaz.experiments.base import (
     DONE_FILE,
     SCALES,
@@ -162,7 +162,6 @@ def execute_run_in_worker(out: str, spec: RunSpec) -> float:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-_PR_SET_PDEATHSIG = 1
 INTERRUPT_GRACE_S = 2.0
 """After a Ctrl-C of the experiment, how long its pool's runs have to stop on their own (a
 terminal's Ctrl-C reaches them too) before each worker is sent a SIGINT of its own."""
@@ -173,13 +172,14 @@ _STOP: Any = None
 
 
 def _start_worker(parent: int, stop: Any) -> None:
-    """A pool worker's initializer: it dies with ``parent`` (:func:`_die_with_parent`), keeps
-    the experiment's ``stop`` event, and ignores SIGINT except while it plays a run
-    (:func:`execute_run_in_worker`), so that a Ctrl-C stops runs, not idle workers."""
+    """A pool worker's initializer: it dies with ``parent``
+    (:func:`~pyaz.common.workers.die_with_parent`), keeps the experiment's ``stop`` event, and
+    ignores SIGINT except while it plays a run (:func:`execute_run_in_worker`), so that a
+    Ctrl-C stops runs, not idle workers."""
     global _STOP
     _STOP = stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent(parent)
+    die_with_parent(parent)
 
 
 def _interrupt_workers(pool: ProcessPoolExecutor, running: list[Future[float]]) -> None:
@@ -191,29 +191,6 @@ def _interrupt_workers(pool: ProcessPoolExecutor, running: list[Future[float]]) 
     for pid in list(getattr(pool, "_processes", None) or {}):  # no public handle before 3.14
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGINT)
-
-
-def _die_with_parent(parent: int) -> None:
-    """A pool worker's initializer: the kernel kills this process when ``parent`` ends, however
-    it ends (SIGKILL included; Linux ``prctl(PR_SET_PDEATHSIG)``), and a parent already gone
-    ends it at once. Elsewhere a thread checks the parent every second."""
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-            _watch_parent(parent)
-    else:
-        _watch_parent(parent)
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def _watch_parent(parent: int) -> None:
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class Progress:
