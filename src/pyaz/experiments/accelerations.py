@@ -219,7 +219,7 @@ FINAL_MATCHES: dict[str, tuple[tuple[str, int], ...]] = {
 FINAL_MATCHES["full"] = FINAL_MATCHES["cpu"]
 """Scale -> the Othello track's final matches: (opponent, the simulations a move of the run's
 network, ``model:RUN:SIMS``). 800 is AlphaZero's budget a move; on the 2-core machine it takes
-about 40 ms a move with the tiny network (2026-11-26)."""
+about 30 ms a move with the tiny network (2026-11-26)."""
 FINAL_GAMES = {"short": 2, "cpu": 40, "full": 40}
 
 
