@@ -214,7 +214,11 @@ with two threads, so about 25 in 15 with one)."""
 FINAL_SIMULATIONS = 100
 FINAL_MATCHES: dict[str, tuple[tuple[str, int], ...]] = {
     "short": (("random", FINAL_SIMULATIONS),),
-    "cpu": (("gtp-rhino:1", 100), ("gtp-rhino:3", 100), ("gtp-rhino:3", 800)),
+    "cpu": (
+        ("gtp-rhino:1", FINAL_SIMULATIONS),
+        ("gtp-rhino:3", FINAL_SIMULATIONS),
+        ("gtp-rhino:3", 800),
+    ),
 }
 FINAL_MATCHES["full"] = FINAL_MATCHES["cpu"]
 """Scale -> the Othello track's final matches: (opponent, the simulations a move of the run's
