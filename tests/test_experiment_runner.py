@@ -230,19 +230,25 @@ def test_each_run_shows_its_step_and_eta_while_it_plays(tmp_path: Path) -> None:
     assert (saved["step"], saved["total"], saved["first"]) == (6, 6, 0)
 
 
-def test_run_progress_sums_side_by_side_loops_and_takes_the_slowest_eta(tmp_path: Path) -> None:
+def test_run_progress_sums_side_by_side_loops_and_their_shares_left(tmp_path: Path) -> None:
+    """Side-by-side loops take turns in one process: a minute in, they gained half a run each
+    and have 0.5 and 0.25 left, so 45 s are left (not the slower loop's pace alone)."""
     assert run_progress(tmp_path) is None
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    fast = {"step": 2, "total": 4, "first": 0, "seconds": 10.0}  # 5 s a step, 2 left: 10 s
-    slow = {"step": 3, "total": 4, "first": 1, "seconds": 90.0}  # 45 s a step, 1 left: 45 s
-    (tmp_path / "a" / PROGRESS_FILE).write_text(json.dumps(fast))
-    (tmp_path / "b" / PROGRESS_FILE).write_text(json.dumps(slow))
+    a = {"step": 2, "total": 4, "first": 0, "seconds": 60.0}
+    b = {"step": 3, "total": 4, "first": 1, "seconds": 60.0}
+    (tmp_path / "a" / PROGRESS_FILE).write_text(json.dumps(a))
+    (tmp_path / "b" / PROGRESS_FILE).write_text(json.dumps(b))
     assert run_progress(tmp_path) == ((5, 8), "step 5/8, ETA 45s")
-    (tmp_path / "b" / PROGRESS_FILE).write_text(json.dumps({**slow, "first": 3, "step": 3}))
+    (tmp_path / "b" / PROGRESS_FILE).write_text(json.dumps({**b, "first": 3}))
+    assert run_progress(tmp_path) == ((5, 8), "step 5/8, ETA 1m30s")  # b gained nothing yet
+    (tmp_path / "a" / PROGRESS_FILE).write_text(json.dumps({**a, "first": 2}))
     assert run_progress(tmp_path) == ((5, 8), "step 5/8, ETA ?")  # no step played here yet
     (tmp_path / "b" / PROGRESS_FILE).write_text("{damaged")
-    assert run_progress(tmp_path) == ((2, 4), "step 2/4, ETA 10s")
+    assert run_progress(tmp_path) == ((2, 4), "step 2/4, ETA ?")
+    (tmp_path / "a" / PROGRESS_FILE).write_text(json.dumps(a))
+    assert run_progress(tmp_path) == ((2, 4), "step 2/4, ETA 1m00s")
 
 
 def test_a_run_on_a_time_budget_gets_the_eta_of_its_budget_not_of_its_steps(

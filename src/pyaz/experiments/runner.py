@@ -182,15 +182,16 @@ def _start_worker(parent: int, stop: Any) -> None:
     die_with_parent(parent)
 
 
-def _interrupt_workers(pool: ProcessPoolExecutor, running: list[Future[float]]) -> None:
+def _interrupt_workers(running: list[Future[float]]) -> None:
     """After a Ctrl-C of this process: the runs still going after :data:`INTERRUPT_GRACE_S`
     get a SIGINT in their workers (a ``kill -INT`` of this process alone reaches no worker),
     and stop as at Ctrl-C, to resume later."""
     if not wait(running, timeout=INTERRUPT_GRACE_S).not_done:
         return
-    for pid in list(getattr(pool, "_processes", None) or {}):  # no public handle before 3.14
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGINT)
+    for worker in multiprocessing.active_children():  # the pool's workers are our children
+        if worker.pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(worker.pid, signal.SIGINT)
 
 
 class Progress:
@@ -270,28 +271,31 @@ def run_progress(folder: Path) -> tuple[tuple[int, int], str] | None:
     ``folder`` (its :data:`~pyaz.common.run.PROGRESS_FILE` files, side-by-side loops summed),
     or None when it has none (yet). The ETA is the share of a run left at the pace of this
     process's share so far (a run on a time budget ends when it is spent, whatever its steps);
-    the slowest of side-by-side loops."""
+    side-by-side loops take turns in one process, so their shares left add up, at the pace of
+    their shares done together."""
     done = total = 0
-    eta: float | None = 0.0
+    seconds, gained, left = 0.0, 0.0, 0.0
+    known = True
     for path in sorted(folder.rglob(PROGRESS_FILE)):
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
-            step, steps, seconds = int(saved["step"]), int(saved["total"]), float(saved["seconds"])
+            step, steps = int(saved["step"]), int(saved["total"])
             now, then = (
                 _share(saved, "fraction", step, steps),
                 _share(saved, "first_fraction", int(saved["first"]), steps),
             )
+            seconds = max(seconds, float(saved["seconds"]))
         except (OSError, ValueError, KeyError, TypeError):
             continue  # being replaced, or damaged: the next look will do
         done, total = done + step, total + steps
-        if eta is not None and now is not None and then is not None and now > then:
-            eta = max(eta, seconds / (now - then) * (1.0 - now))
+        if now is None or then is None:
+            known = False
         else:
-            eta = None
+            gained, left = gained + max(0.0, now - then), left + max(0.0, 1.0 - now)
     if total == 0:
         return None
-    left = "?" if eta is None else _short_duration(eta)
-    return (done, total), f"step {done}/{total}, ETA {left}"
+    eta = _short_duration(seconds / gained * left) if known and gained > 0 else "?"
+    return (done, total), f"step {done}/{total}, ETA {eta}"
 
 
 def _share(saved: dict[str, Any], key: str, step: int, steps: int) -> float | None:
@@ -558,5 +562,5 @@ def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Prog
                 future.cancel()
             if isinstance(error, KeyboardInterrupt):
                 stop.set()  # the runs queued in the pool, which cancel() cannot take back
-                _interrupt_workers(pool, [f for f in futures if not f.cancelled()])
+                _interrupt_workers([f for f in futures if not f.cancelled()])
             raise

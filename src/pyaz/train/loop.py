@@ -743,16 +743,18 @@ class TrainingLoop(TrainingRun):
 
     def fraction_done(self) -> float:
         """The share of the iterations played or of ``max_minutes`` spent, the larger."""
-        budget = self.config.max_minutes * 60.0
-        spent = float(self.counters["elapsed_s"]) / budget if budget > 0 else 0.0
-        return min(1.0, max(int(self.counters["iteration"]) / self.config.iterations, spent))
+        played = int(self.counters["iteration"]) / self.config.iterations
+        return min(1.0, max(played, self._time_share()))
 
     def finished(self) -> bool:
         """Whether every iteration has been played, or the run time passed ``max_minutes``."""
+        played = int(self.counters["iteration"]) >= self.config.iterations
+        return played or self._time_share() >= 1.0
+
+    def _time_share(self) -> float:
+        """The share of ``max_minutes`` spent (0 without a time budget)."""
         budget = self.config.max_minutes * 60.0
-        if budget > 0 and float(self.counters["elapsed_s"]) >= budget:
-            return True
-        return int(self.counters["iteration"]) >= self.config.iterations
+        return float(self.counters["elapsed_s"]) / budget if budget > 0 else 0.0
 
     def finish(self) -> None:
         """After the last iteration: the Elo of every iteration (``elo_games`` > 0)."""
