@@ -15,7 +15,7 @@ from pyaz.cli import experiment as cli
 from pyaz.common.run import PROGRESS_FILE, TrainingRun
 from pyaz.experiments import EXPERIMENTS, get_experiment
 from pyaz.experiments.base import Experiment, RunSpec
-from pyaz.experiments.runner import is_done, run_experiment, run_progress
+from pyaz.experiments.runner import Progress, is_done, run_experiment, run_progress, run_share
 
 
 def count_calls(folder: Path, value: int, fail_once: bool = False) -> None:
@@ -249,6 +249,26 @@ def test_run_progress_sums_side_by_side_loops_and_their_shares_left(tmp_path: Pa
     assert run_progress(tmp_path) == ((2, 4), "step 2/4, ETA ?")
     (tmp_path / "a" / PROGRESS_FILE).write_text(json.dumps(a))
     assert run_progress(tmp_path) == ((2, 4), "step 2/4, ETA 1m00s")
+
+
+def test_the_experiment_eta_counts_only_the_share_of_each_run_left(tmp_path: Path) -> None:
+    """Two runs, one resumed at nine tenths done: when it ends 60 s later, a tenth of a run
+    took 60 s, so the other run, a fifth done, has 8 minutes left (not 40 s at the pace of
+    a whole run in 60 s, nor a whole run's time)."""
+    resumed, other = RunSpec("resumed", "m:f"), RunSpec("other", "m:f")
+    for name, fraction in (("resumed", 0.9), ("other", 0.2)):
+        (tmp_path / name).mkdir()
+        saved = {"step": 1, "total": 10, "first": 0, "seconds": 1.0, "fraction": fraction}
+        (tmp_path / name / PROGRESS_FILE).write_text(json.dumps(saved))
+    assert run_share(tmp_path / "resumed") == pytest.approx(0.9)
+    assert run_share(tmp_path / "nothing") == 0.0
+    lines: list[str] = []
+    progress = Progress(
+        [resumed, other], 2, lines.append, lambda spec: run_share(tmp_path / spec.name)
+    )
+    progress.finished(resumed, 60.0)
+    progress.report([resumed], [other], 2)
+    assert lines == ["resumed: finished; runs: 1 done, 1 running, 0 left; ETA 8m"]
 
 
 def test_a_run_on_a_time_budget_gets_the_eta_of_its_budget_not_of_its_steps(

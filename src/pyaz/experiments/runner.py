@@ -195,28 +195,41 @@ def _interrupt_workers(running: list[Future[float]]) -> None:
 
 
 class Progress:
-    """One line per change: runs done / running / left and the estimated time to go."""
+    """One line per change: runs done / running / left and the estimated time to go. A run's
+    cost counts the share of it still to play (``share``, from its progress files: a resumed
+    run that was nine tenths done costs a tenth), both in the time a cost took and in the
+    cost left."""
 
-    def __init__(self, total_cost: float, workers: int, write: Callable[[str], object]) -> None:
-        self.total_cost = total_cost
+    def __init__(
+        self,
+        pending: list[RunSpec],
+        workers: int,
+        write: Callable[[str], object],
+        share: Callable[[RunSpec], float] = lambda spec: 0.0,
+    ) -> None:
         self.workers = workers
         self.write = write
+        self.share = share
+        self.started = {spec.name: share(spec) for spec in pending}
         self.done_cost = 0.0
         self.seconds = 0.0
         self.done = 0
 
     def finished(self, spec: RunSpec, seconds: float) -> None:
         self.done += 1
-        self.done_cost += spec.cost
+        self.done_cost += spec.cost * (1.0 - self.started.get(spec.name, 0.0))
         self.seconds += seconds
+
+    def cost_left(self, specs: list[RunSpec]) -> float:
+        """The cost of ``specs`` still to play."""
+        return sum(spec.cost * (1.0 - self.share(spec)) for spec in specs)
 
     def report(self, finished: list[RunSpec], remaining: list[RunSpec], slots: int) -> None:
         """The line after ``finished`` ended, ``remaining`` still to finish on ``slots``."""
         running = min(slots, len(remaining))
-        left_cost = sum(spec.cost for spec in remaining)
         self.write(
             f"{', '.join(spec.name for spec in finished)}: finished; "
-            + self.line(self.done, running, len(remaining) - running, left_cost)
+            + self.line(self.done, running, len(remaining) - running, self.cost_left(remaining))
         )
 
     def line(self, done: int, running: int, left: int, remaining_cost: float) -> str:
@@ -230,8 +243,8 @@ class Progress:
 class RunWatch:
     """Says, every ``every`` seconds, how far each unfinished run of ``specs`` has come and its
     ETA (from the :data:`~pyaz.common.run.PROGRESS_FILE` files its training runs rewrite after
-    every step: the steps left at the rate of this process's steps so far; the slowest of a
-    run's side-by-side loops), one line a run whose step changed, from a thread of its own
+    every step: the share left at the pace of this process's share so far; see
+    :func:`run_progress`), one line a run whose step changed, from a thread of its own
     while the runs play. A run without such a file (not a training run) is not shown."""
 
     def __init__(
@@ -296,6 +309,22 @@ def run_progress(folder: Path) -> tuple[tuple[int, int], str] | None:
         return None
     eta = _short_duration(seconds / gained * left) if known and gained > 0 else "?"
     return (done, total), f"step {done}/{total}, ETA {eta}"
+
+
+def run_share(folder: Path) -> float:
+    """The share done of the training runs in ``folder`` (the mean over side-by-side loops;
+    0 without progress files). A finished run is 1."""
+    if (folder / DONE_FILE).exists():
+        return 1.0
+    shares = []
+    for path in sorted(folder.rglob(PROGRESS_FILE)):
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+            now = _share(saved, "fraction", int(saved["step"]), int(saved["total"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        shares.append(0.0 if now is None else min(1.0, max(0.0, now)))
+    return sum(shares) / len(shares) if shares else 0.0
 
 
 def _share(saved: dict[str, Any], key: str, step: int, steps: int) -> float | None:
@@ -499,7 +528,7 @@ def _run(
         f"{min(workers, max(1, len(pending)))} at a time, into {out}"
     )
     began = time.perf_counter()
-    progress = Progress(sum(s.cost for s in pending), workers, write)
+    progress = Progress(pending, workers, write, lambda spec: run_share(run_folder(out, spec)))
     if pending:
         with RunWatch(out, pending, write, watch_every):
             (executor or _run_pending)(pending, out, workers, progress)
@@ -528,13 +557,13 @@ def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Prog
             left = pending[index + 1 :]
             progress.write(
                 f"{spec.name}: started; "
-                + progress.line(progress.done, 1, len(left), sum(s.cost for s in [spec, *left]))
+                + progress.line(progress.done, 1, len(left), progress.cost_left([spec, *left]))
             )
             seconds = execute_run(str(out), spec)
             progress.finished(spec, seconds)
             progress.write(
                 f"{spec.name}: finished in {_duration(seconds)}; "
-                + progress.line(progress.done, 0, len(left), sum(s.cost for s in left))
+                + progress.line(progress.done, 0, len(left), progress.cost_left(left))
             )
         return
     context = multiprocessing.get_context("spawn")

@@ -103,15 +103,6 @@ def window_size(growth: list[int], iteration: int, most: int) -> int:
     return min(most, start + (iteration - 1) // every)
 
 
-def check_simulations_schedule(schedule: list[int], most: int) -> None:
-    """ValueError naming simulations_schedule unless every entry is an integer in 1..most."""
-    for count in schedule:
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= most:
-            raise ValueError(
-                f"simulations_schedule must hold simulation counts in 1..{most}, got {schedule}"
-            )
-
-
 def scheduled_simulations(schedule: list[int], iteration: int, horizon: int) -> int:
     """The self-play simulations of iteration ``iteration``: entry k of ``schedule`` for the
     iterations of the k-th of len(schedule) equal shares of ``horizon`` (the last one past it).
