@@ -165,3 +165,25 @@ def test_a_handled_ctrl_c_exits_130_under_python_dash_m(
         [sys.executable, "-m", "handled"], cwd=tmp_path, capture_output=True, timeout=60
     )
     assert done.returncode == status, done.stderr
+
+
+def test_a_ctrl_c_inside_an_extension_import_stays_a_ctrl_c(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pybind11 turns a KeyboardInterrupt during a module's initialisation into ImportError
+    "initialization failed" (seen in CI with onnxruntime): the interrupt comes back as one; a
+    plain ImportError stays what it is."""
+    from pyaz.common.imports import import_interruptibly
+
+    (tmp_path / "interrupted_init.py").write_text(
+        "try:\n    raise KeyboardInterrupt\n"
+        "except KeyboardInterrupt as error:\n"
+        "    raise ImportError('initialization failed') from error\n"
+    )
+    (tmp_path / "broken_init.py").write_text("raise ImportError('no such library')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(KeyboardInterrupt):
+        import_interruptibly("interrupted_init")
+    with pytest.raises(ImportError, match="no such library"):
+        import_interruptibly("broken_init")
+    assert import_interruptibly("json").dumps([1]) == "[1]"

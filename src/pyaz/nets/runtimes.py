@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pyaz.common.imports import import_interruptibly
+
 if TYPE_CHECKING:  # torch loads when a network is exported or run, not with the runtime names
     from torch import nn
 
@@ -86,8 +88,7 @@ class OnnxEvaluator:
     """A network run by ONNX Runtime on the CPU with ``threads`` intra-op threads."""
 
     def __init__(self, module: nn.Module, planes_shape: tuple[int, int, int], threads: int = 1):
-        import onnxruntime
-
+        onnxruntime = import_interruptibly("onnxruntime")
         if threads < 1:
             raise ValueError(f"threads must be >= 1, got {threads}")
         options = onnxruntime.SessionOptions()
@@ -110,7 +111,7 @@ class OpenVinoEvaluator:
 
     def __init__(self, module: nn.Module, planes_shape: tuple[int, int, int], threads: int = 1):
         try:
-            import openvino
+            openvino = import_interruptibly("openvino")
         except ImportError:
             raise ValueError(
                 "the openvino runtime needs OpenVINO: pip install 'pyaz[openvino]'"
