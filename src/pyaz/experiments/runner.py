@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
@@ -286,28 +286,17 @@ def run_progress(folder: Path) -> tuple[tuple[int, int], str] | None:
     process's share so far (a run on a time budget ends when it is spent, whatever its steps);
     side-by-side loops take turns in one process, so their shares left add up, at the pace of
     their shares done together."""
-    done = total = 0
-    seconds, gained, left = 0.0, 0.0, 0.0
-    known = True
-    for path in sorted(folder.rglob(PROGRESS_FILE)):
-        try:
-            saved = json.loads(path.read_text(encoding="utf-8"))
-            step, steps = int(saved["step"]), int(saved["total"])
-            now, then = (
-                _share(saved, "fraction", step, steps),
-                _share(saved, "first_fraction", int(saved["first"]), steps),
-            )
-            seconds = max(seconds, float(saved["seconds"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            continue  # being replaced, or damaged: the next look will do
-        done, total = done + step, total + steps
-        if now is None or then is None:
-            known = False
-        else:
-            gained, left = gained + max(0.0, now - then), left + max(0.0, 1.0 - now)
-    if total == 0:
+    loops = _loop_progress(folder)
+    if not loops:
         return None
-    eta = _short_duration(seconds / gained * left) if known and gained > 0 else "?"
+    done, total = sum(loop.step for loop in loops), sum(loop.steps for loop in loops)
+    seconds = max(loop.seconds for loop in loops)
+    eta = "?"
+    if all(loop.now is not None and loop.then is not None for loop in loops):
+        gained = sum(max(0.0, (loop.now or 0.0) - (loop.then or 0.0)) for loop in loops)
+        left = sum(max(0.0, 1.0 - (loop.now or 0.0)) for loop in loops)
+        if gained > 0:
+            eta = _short_duration(seconds / gained * left)
     return (done, total), f"step {done}/{total}, ETA {eta}"
 
 
@@ -316,15 +305,41 @@ def run_share(folder: Path) -> float:
     0 without progress files). A finished run is 1."""
     if (folder / DONE_FILE).exists():
         return 1.0
-    shares = []
+    shares = [min(1.0, max(0.0, loop.now or 0.0)) for loop in _loop_progress(folder)]
+    return sum(shares) / len(shares) if shares else 0.0
+
+
+class _LoopProgress(NamedTuple):
+    """One training loop's progress file: its steps, the seconds of this process, and its share
+    done now and at this process's first step (None: not known)."""
+
+    step: int
+    steps: int
+    seconds: float
+    now: float | None
+    then: float | None
+
+
+def _loop_progress(folder: Path) -> list[_LoopProgress]:
+    """The readable :data:`~pyaz.common.run.PROGRESS_FILE` files under ``folder``; one being
+    replaced, or damaged, is left out (the next look will do)."""
+    loops = []
     for path in sorted(folder.rglob(PROGRESS_FILE)):
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
-            now = _share(saved, "fraction", int(saved["step"]), int(saved["total"]))
+            step, steps = int(saved["step"]), int(saved["total"])
+            loops.append(
+                _LoopProgress(
+                    step,
+                    steps,
+                    float(saved["seconds"]),
+                    _share(saved, "fraction", step, steps),
+                    _share(saved, "first_fraction", int(saved["first"]), steps),
+                )
+            )
         except (OSError, ValueError, KeyError, TypeError):
             continue
-        shares.append(0.0 if now is None else min(1.0, max(0.0, now)))
-    return sum(shares) / len(shares) if shares else 0.0
+    return loops
 
 
 def _share(saved: dict[str, Any], key: str, step: int, steps: int) -> float | None:
