@@ -22,9 +22,10 @@ import numpy as np
 import pytest
 
 from pyaz.common.runlog import read_metrics
-from pyaz.distributed.records import concatenate, share_seed, share_sizes
+from pyaz.distributed.records import share_seed, share_sizes
 from pyaz.search import SelfPlay
 from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.train.selfplay_parts import merge_records
 
 BIN = Path(sys.executable).parent
 TINY: dict[str, Any] = {
@@ -74,7 +75,7 @@ def test_concatenated_records_renumber_the_games() -> None:
 
     start = pyaz.make("connect_four", width=5, height=4)
     parts = [SelfPlay(start, simulations=4, seed=s).play(n, "uniform") for s, n in ((1, 3), (2, 2))]
-    joined = concatenate(parts)
+    joined = merge_records(parts)
     assert joined.num_games == 5 and joined.num_positions == sum(p.num_positions for p in parts)
     for game in range(5):  # game g of the joined records is game g or g - 3 of a part
         part, local = (parts[0], game) if game < 3 else (parts[1], game - 3)

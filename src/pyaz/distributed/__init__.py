@@ -16,7 +16,7 @@ from pyaz.distributed.cluster import (
     cluster_info,
     connect,
 )
-from pyaz.distributed.records import concatenate, share_seed, share_sizes
+from pyaz.distributed.records import share_seed, share_sizes
 from pyaz.distributed.selfplay import MODES, RaySelfPlay, RaySettings
 
 __all__ = [
@@ -27,7 +27,6 @@ __all__ = [
     "WorkerLostError",
     "WorkerTimeoutError",
     "cluster_info",
-    "concatenate",
     "connect",
     "share_seed",
     "share_sizes",

@@ -10,18 +10,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from pyaz.search import SelfPlayRecords
+__all__ = ["chunk_seed", "share_seed", "share_sizes"]
 
-__all__ = ["chunk_seed", "concatenate", "share_seed", "share_sizes"]
-
-_ROW_FIELDS = (
-    "planes", "policy", "outcome", "root_value", "score", "player", "ply", "plies_to_end",
-)  # fmt: skip
-_GAME_FIELDS = ("game_status", "game_length", "game_opening")
 _SEED_BITS = 63
 
 
@@ -55,29 +47,3 @@ def chunk_seed(seed: int, worker: int, chunk: int) -> int:
 def _derived(*parts: int) -> int:
     state = np.random.SeedSequence(list(parts)).generate_state(2, np.uint32)
     return int((int(state[0]) << 32 | int(state[1])) & ((1 << _SEED_BITS) - 1))
-
-
-def concatenate(parts: Sequence[SelfPlayRecords]) -> SelfPlayRecords:
-    """The records of ``parts`` as one, in the given order: game ids are renumbered (the games
-    of the second part follow those of the first), the counters add up."""
-    parts = [part for part in parts if part.num_games > 0]
-    if not parts:
-        raise ValueError("no records to concatenate")
-    if len(parts) == 1:
-        return parts[0]
-    offsets = np.cumsum([0, *(part.num_games for part in parts[:-1])])
-    arrays = {
-        name: np.concatenate([getattr(part, name) for part in parts])
-        for name in (*_ROW_FIELDS, *_GAME_FIELDS)
-    }
-    game_id = np.concatenate(
-        [part.game_id + offset for part, offset in zip(parts, offsets, strict=True)]
-    )
-    return SelfPlayRecords(
-        game_id=game_id.astype(parts[0].game_id.dtype, copy=False),
-        evaluator_calls=sum(part.evaluator_calls for part in parts),
-        evaluated_leaves=sum(part.evaluated_leaves for part in parts),
-        full_searches=sum(part.full_searches for part in parts),
-        cheap_searches=sum(part.cheap_searches for part in parts),
-        **arrays,
-    )

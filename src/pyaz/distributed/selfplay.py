@@ -36,12 +36,13 @@ from pyaz.distributed.cluster import (
     get_within,
     import_ray,
 )
-from pyaz.distributed.records import concatenate, share_seed, share_sizes
+from pyaz.distributed.records import share_seed, share_sizes
 from pyaz.distributed.worker import AsyncOrder, SelfPlayWorker, Share
 from pyaz.nets import PolicyValueNet, net_state
 from pyaz.search import SelfPlayRecords
 from pyaz.train.loop import TrainConfig
 from pyaz.train.selfplay_engine import SelfPlayJob
+from pyaz.train.selfplay_parts import merge_records
 
 __all__ = ["CLUSTER_FILE", "MODES", "RaySelfPlay", "RaySettings"]
 
@@ -158,7 +159,7 @@ class RaySelfPlay:
             parts, versions, pids = self._play_sync(job)
         else:
             parts, versions, pids = self._play_async(job)
-        records = concatenate(parts)
+        records = merge_records(parts)
         self._note_pids(pids)
         lags = [job.version - version for version in versions]
         self._last = {

@@ -46,7 +46,6 @@ __all__ = ["PARTS_DIR", "PartsPlay", "kept_games", "merge_records", "part_seed",
 PARTS_DIR = "selfplay-parts"
 _NAME = re.compile(r"iter-(\d{5,})-part-(\d{3,})\.npz")
 _COUNTS = ("evaluator_calls", "evaluated_leaves", "full_searches", "cheap_searches")
-_PER_GAME = ("game_status", "game_length", "game_opening")
 _REFRESH_S = 0.5  # the bar is redrawn at most this often between finished games
 
 
@@ -59,7 +58,9 @@ def part_seed(seed: int, part: int) -> int:
 
 def merge_records(parts: list[SelfPlayRecords]) -> SelfPlayRecords:
     """The records of ``parts`` as one job's: positions and games concatenated in order, game
-    ids shifted by the games of the parts before, the counts summed."""
+    ids shifted by the games of the parts before, the counts summed (parts without games, such
+    as a Ray worker's empty share, are left out)."""
+    parts = [part for part in parts if part.num_games > 0]
     if not parts:
         raise ValueError("no self-play records to merge")
     offsets = np.cumsum([0, *(part.num_games for part in parts[:-1])])
