@@ -54,8 +54,8 @@ from pyaz.alphagomoku.pair import BLACK, PAIR_FILE, WHITE, NetworkPair, load_pai
 from pyaz.alphagomoku.players import pair_player
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
-from pyaz.common.run import TrainingRun, atomic_write_with
-from pyaz.common.runlog import write_json_atomic
+from pyaz.common.run import TrainingRun, atomic_write_with, config_from
+from pyaz.common.runlog import read_run_config, write_json_atomic
 from pyaz.eval import arena
 from pyaz.eval.players import MentorPlayer, check_mentor_game
 from pyaz.nets import PolicyValueNet, net_config_for
@@ -167,6 +167,7 @@ class AlphaGomokuRun(TrainingRun):
     RESUMABLE = ("iterations", "torch_threads", "eval_games")
     STEP_KEY = "step"
     NAME = "alphagomoku"
+    CONFIG = AlphaGomokuConfig
 
     def __init__(
         self,
@@ -197,12 +198,6 @@ class AlphaGomokuRun(TrainingRun):
         self.buffer: list[tuple[int, Examples]] = []
         self._mentor: GomokuMentor | None = None
         super().__init__(folder, asdict(config), resume, progress, lock)
-
-    @classmethod
-    def from_settings(
-        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
-    ) -> AlphaGomokuRun:
-        return cls(_config_from(settings), folder, progress, resume=True, lock=lock)
 
     def _settings(self) -> dict[str, Any]:
         c = self.config
@@ -476,13 +471,7 @@ def train_alphagomoku(folder: Path, config: dict[str, Any]) -> None:
 
 def read_config(folder: Path) -> AlphaGomokuConfig:
     """The :class:`AlphaGomokuConfig` of the run in ``folder``."""
-    return _config_from(json.loads((Path(folder) / "config.json").read_text()))
-
-
-def _config_from(settings: dict[str, Any]) -> AlphaGomokuConfig:
-    """The config of a run's settings (config.json holds ``method`` too)."""
-    names = {item.name for item in fields(AlphaGomokuConfig)}
-    return AlphaGomokuConfig(**{k: v for k, v in settings.items() if k in names})
+    return config_from(AlphaGomokuConfig, read_run_config(folder))
 
 
 def evaluate_against_mentor(
@@ -492,11 +481,7 @@ def evaluate_against_mentor(
     against the mentor (``mentor_ms`` a move, default the run's ``eval_mentor_ms``), ``games``
     games, half with each colour, each pair of games from its own random opening."""
     config = read_config(folder)
-    pair = load_pair(Path(folder) / PAIR_FILE)
-    player = pair_player(
-        pair, config.eval_simulations, name="alphagomoku", seed=seed,
-        c_puct=config.c_puct, value_decay=config.value_decay,
-    )  # fmt: skip
+    player = _run_player(folder, "alphagomoku", seed)
     ms = config.eval_mentor_ms if mentor_ms is None else mentor_ms
     mentor = MentorPlayer(ms, seed=seed, name=f"mentor:{ms:g}")
     state = Gomoku(config.size, 5, True)

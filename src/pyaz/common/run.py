@@ -119,6 +119,9 @@ class TrainingRun:
     INITIAL_CHECKPOINT: ClassVar[bool] = True
     """Whether a new run commits step 0 (its initial state) when it opens; a loop whose initial
     state follows from its settings alone may do without."""
+    CONFIG: ClassVar[Any] = None
+    """The run's settings dataclass: the default :meth:`from_settings` builds it from the saved
+    settings and calls ``cls(config, folder, resume=True, progress=..., lock=...)``."""
     NAME: ClassVar[str] = "training"
     """The method: config.json's ``method`` (a folder of one method is not resumed by another)
     and the progress bar's label."""
@@ -186,7 +189,13 @@ class TrainingRun:
         cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
     ) -> Self:
         """The run in ``folder`` resumed with ``settings`` (config.json's, some changed)."""
-        raise NotImplementedError
+        if cls.CONFIG is None:
+            raise NotImplementedError
+        maker: Any = cls  # each subclass's constructor takes its own config first
+        run: Self = maker(
+            config_from(cls.CONFIG, settings), folder, resume=True, progress=progress, lock=lock
+        )
+        return run
 
     def total_steps(self) -> int | None:
         """The steps of the whole run, for the progress bar and the default :meth:`finished`

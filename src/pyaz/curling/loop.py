@@ -32,7 +32,7 @@ import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,7 @@ class CurlingTrainingLoop(TrainingRun):
 
     RESUMABLE = RESUMABLE
     NAME = "curling"
+    CONFIG = CurlingConfig
     CHECKPOINT = CHECKPOINT_FILE
     INITIAL_CHECKPOINT = False  # step 0 is the supervised start (:meth:`start`)
 
@@ -113,13 +114,6 @@ class CurlingTrainingLoop(TrainingRun):
         self._own_table: tuple[bytes, np.ndarray] | None = None
         self.workers = config.workers or os.cpu_count() or 1  # config.json keeps 0: per core
         super().__init__(run_dir, asdict(config), resume, progress, lock)
-
-    @classmethod
-    def from_settings(
-        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
-    ) -> CurlingTrainingLoop:
-        config = config_from(CurlingConfig, settings)
-        return cls(config, folder, resume=True, progress=progress, lock=lock)
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -492,7 +486,6 @@ def curling_net_from_file(model: ModelFile) -> CurlingNet:
     return net
 
 
-def read_config(run_dir: str | Path) -> dict[str, Any]:
-    """The :class:`CurlingConfig` fields of the run in ``run_dir`` (its config.json)."""
-    names = {item.name for item in fields(CurlingConfig)}
-    return {k: v for k, v in read_run_config(run_dir).items() if k in names}
+def read_config(run_dir: str | Path) -> CurlingConfig:
+    """The :class:`CurlingConfig` of the run in ``run_dir`` (its config.json)."""
+    return config_from(CurlingConfig, read_run_config(run_dir))

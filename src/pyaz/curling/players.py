@@ -156,8 +156,7 @@ def build_network_player(spec: PresetSpec) -> ShotPlayer:
     file = model_path(path)
     net = load_any(file, kind="curling")
     run = file.parent.parent if file.parent.name == "nets" else file.parent
-    settings = read_config(run) if (run / "config.json").is_file() else {}
-    config = CurlingConfig(**settings)
+    config = read_config(run) if (run / "config.json").is_file() else CurlingConfig()
     return ShotPlayer(kr_player(simulations, net, run_table(run, config), config), spec.text)
 
 
@@ -174,7 +173,7 @@ def run_network(run: Path, iteration: int) -> tuple[CurlingNet, CurlingConfig]:
     start), and the run's settings."""
     from pyaz.curling.loop import load_curling_net, read_config
 
-    config = CurlingConfig(**read_config(run))
+    config = read_config(run)
     return load_curling_net(run / "nets" / f"iter-{iteration:05d}.pt"), config
 
 

@@ -44,7 +44,7 @@ from tqdm import tqdm
 from pyaz._core import random_game_lengths
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
-from pyaz.common.run import TrainingRun, config_from
+from pyaz.common.run import TrainingRun
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
@@ -403,6 +403,7 @@ class TrainingLoop(TrainingRun):
 
     RESUMABLE = RESUMABLE
     NAME = "alphazero"
+    CONFIG = TrainConfig
     CHECKPOINT = CHECKPOINT_FILE
     INITIAL_CHECKPOINT = False  # iteration 0 is the seed's network: nothing to resume from
 
@@ -458,13 +459,6 @@ class TrainingLoop(TrainingRun):
             "schedule_horizon": config.iterations,
         }
         super().__init__(run_dir, asdict(config), resume, progress, lock)
-
-    @classmethod
-    def from_settings(
-        cls, folder: Path, settings: dict[str, Any], progress: bool, lock: FolderLock | None
-    ) -> TrainingLoop:
-        config = config_from(TrainConfig, settings)
-        return cls(config, folder, resume=True, progress=progress, lock=lock)
 
     def _evaluator(self, net: PolicyValueNet, slot: int) -> Any:
         """``net`` as the search's evaluator on the run's runtime (two slots: gating needs two
