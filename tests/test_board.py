@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from pyaz.cli.board import build_parser, main
 from pyaz.cli.board.app import STATIC, create_app
+from pyaz.cli.board.runs import curves
 from pyaz.cli.board.sessions import think
 from pyaz.eval import presets
 from pyaz.games import make
@@ -214,6 +215,16 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     command += ["--elo-every", "1", "--quiet", "--out", str(out)]
     subprocess.run(command, check=True, timeout=180, capture_output=True)
     return out
+
+
+def test_the_agreement_with_exact_play_is_a_curve() -> None:
+    records = [  # the eval records of --eval-opponent perfect
+        {"kind": "eval", "iteration": i, "perfect_agreement": a, "opponent": "perfect"}
+        for i, a in ((2, 0.83), (4, 0.9))
+    ]
+    assert curves(records) == {
+        "value-keeping moves (exact play)": {"perfect_agreement": [[2.0, 0.83], [4.0, 0.9]]}
+    }
 
 
 def test_a_run_folders_curves_networks_and_games(client: FlaskClient, run_dir: Path) -> None:

@@ -226,6 +226,29 @@ def test_make_plots(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_make_plots_draws_the_agreement_with_exact_play(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from pyaz.common.plots import make_plots
+
+    with RunLog(tmp_path, tensorboard=False) as log:  # as --eval-opponent perfect writes them
+        for i in range(4):
+            log.log(_iteration(i))
+            log.log(
+                {
+                    "kind": "eval",
+                    "iteration": i,
+                    "elapsed_s": 5.0 * i,
+                    "train_steps": 10 * i,
+                    "epochs": 2 * i,
+                    "perfect_agreement": 0.8 + 0.02 * i,
+                    "opponent": "perfect",
+                }
+            )
+    paths = make_plots(tmp_path, window=3, dpi=40)
+    assert [p.name for p in paths] == ["losses.png", "stage_times.png", "perfect_play.png"]
+    _check_png(paths[-1])
+
+
 def test_make_plots_skips_missing_data(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     from pyaz.common.plots import make_plots

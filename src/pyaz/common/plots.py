@@ -13,6 +13,8 @@ data exists:
   key ``win_ratio``, one line per ``opponent``) against wall time (``elapsed_s``), training steps
   (``train_steps``) and epochs (``epochs``): raw points plus a centred moving average of up to
   ``window`` points (:func:`moving_average`), as in seed 000, Fig. 4-6.
+* ``perfect_play.png``: the same for the share of value-keeping moves on hard positions
+  (``perfect_agreement``, ``--eval-opponent perfect`` on Connect Four).
 
 Plots whose data is missing are skipped. Each PNG is replaced atomically, so a viewer never sees
 a half-written file. From a shell: ``python -m pyaz.common.plots runs/NAME``.
@@ -88,6 +90,7 @@ def make_plots(run_dir: str | os.PathLike[str], *, window: int = 20, dpi: int = 
         ("losses.png", _plot_losses),
         ("stage_times.png", _plot_stage_times),
         ("win_ratio.png", lambda recs: _plot_win_ratio(recs, window)),
+        ("perfect_play.png", lambda recs: _plot_win_ratio(recs, window, "perfect_agreement")),
     ]
     written: list[Path] = []
     for name, plot in plotters:
@@ -213,12 +216,24 @@ def _plot_stage_times(records: list[dict[str, Any]]) -> Figure | None:
     return fig
 
 
-def _plot_win_ratio(records: list[dict[str, Any]], window: int) -> Figure | None:
-    evals = [r for r in records if r.get("kind") == "eval" and _finite(_num(r.get("win_ratio")))]
+_EVAL_LABELS = {  # an evaluation metric -> (its axis label, what the figure shows)
+    "win_ratio": ("win ratio", "Win ratio against the reference opponent"),
+    "perfect_agreement": (
+        "value-keeping moves",
+        "Share of value-keeping moves on hard positions (exact play)",
+    ),
+}
+
+
+def _plot_win_ratio(
+    records: list[dict[str, Any]], window: int, key: str = "win_ratio"
+) -> Figure | None:
+    evals = [r for r in records if r.get("kind") == "eval" and _finite(_num(r.get(key)))]
     if not evals:
         return None
+    label, what = _EVAL_LABELS[key]
     opponents = list(dict.fromkeys(_opponent(r) for r in evals))
-    in_unit_range = all(0.0 <= float(r["win_ratio"]) <= 1.0 for r in evals)
+    in_unit_range = all(0.0 <= float(r[key]) <= 1.0 for r in evals)
 
     fig = figure(3, width=16.0, height=4.8)
     axes = fig.subplots(1, 3, sharey=True)
@@ -227,7 +242,7 @@ def _plot_win_ratio(records: list[dict[str, Any]], window: int) -> Figure | None
         plotted = False
         for opponent, color in zip(opponents, colors, strict=True):
             pts = [
-                (float(r[x_key]), float(r["win_ratio"]))
+                (float(r[x_key]), float(r[key]))
                 for r in evals
                 if _opponent(r) == opponent and _finite(_num(r.get(x_key)))
             ]
@@ -241,10 +256,11 @@ def _plot_win_ratio(records: list[dict[str, Any]], window: int) -> Figure | None
             ax.plot(x, moving_average(y, window), color=color, lw=2, label=opponent)
             plotted = True
         ax.set_xlabel(x_label)
-        ax.set_title(f"Win ratio vs {x_label.split(' (')[0]}")
+        ax.set_title(f"{label.capitalize()} vs {x_label.split(' (')[0]}")
         ax.grid(alpha=0.3)
         if plotted:
-            ax.axhline(0.5, color="grey", ls="--", lw=1)
+            if key == "win_ratio":
+                ax.axhline(0.5, color="grey", ls="--", lw=1)
             ax.legend(title="opponent", fontsize="small")
         else:
             ax.text(
@@ -258,9 +274,9 @@ def _plot_win_ratio(records: list[dict[str, Any]], window: int) -> Figure | None
             )
         if in_unit_range:
             ax.set_ylim(-0.02, 1.02)
-    axes[0].set_ylabel("win ratio")
+    axes[0].set_ylabel(label)
     fig.suptitle(
-        f"Win ratio against the reference opponent "
+        f"{what} "
         f"(dots: evaluations; lines: centred moving average of up to "
         f"{2 * ((max(1, window) - 1) // 2) + 1} points)"
     )
@@ -341,3 +357,12 @@ def _series(
         xs.append(_x_of(r, x_key, i + 1) if x_key else float(i + 1))
         ys.append(y)
     return np.array(xs), np.array(ys)
+
+
+if __name__ == "__main__":  # python -m pyaz.common.plots RUN_DIR...: (re)draw runs' plots
+    import sys
+
+    for folder in sys.argv[1:] or sys.exit("usage: python -m pyaz.common.plots RUN_DIR..."):
+        if not Path(folder).is_dir():
+            sys.exit(f"not a run folder: {folder}")
+        print("\n".join(str(path) for path in make_plots(folder)) or f"{folder}: nothing to plot")

@@ -1,8 +1,9 @@
 """The run browser of ``pyaz-board``: what a run folder written by ``pyaz-selfplay`` holds.
 
 Curves come from ``metrics.jsonl`` (:func:`pyaz.common.runlog.read_metrics`): the losses and
-stage times of the ``iteration`` records, the win ratio of the ``eval`` records, the Elo (with
-its interval) of the ``elo`` records. Networks are ``nets/iter-*.pt``, ``checkpoint.pt`` and
+stage times of the ``iteration`` records, the win ratio (or, with ``--eval-opponent perfect``,
+the share of value-keeping moves) of the ``eval`` records, the Elo (with its interval) of the
+``elo`` records. Networks are ``nets/iter-*.pt``, ``checkpoint.pt`` and
 ``best.torchscript.pt``, each playable as ``model:PATH``. Replays are the evaluation games the
 run keeps: ``elo/games.jsonl`` (the Elo matches, actions as integers) and the ``games.txt`` of
 ``pyaz-arena --out`` folders inside the run (moves in the game's notation).
@@ -21,6 +22,7 @@ from pyaz.games import BoardState, canonical_name, make
 CURVES: dict[str, tuple[str, tuple[str, ...]]] = {
     "losses": ("iteration", ("loss", "loss_policy", "loss_value")),
     "win ratio": ("eval", ("win_ratio",)),
+    "value-keeping moves (exact play)": ("eval", ("perfect_agreement",)),
     "Elo": ("elo", ("elo", "elo_lower", "elo_upper")),
     "stage times (s)": ("iteration", ("time_selfplay", "time_train", "time_arena")),
 }
