@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, atomic_write_with, config_from
 from pyaz.common.runlog import read_run_config, write_json_atomic
+from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena
 from pyaz.eval.players import MentorPlayer, check_mentor_game
 from pyaz.nets import PolicyValueNet, net_config_for
@@ -71,85 +72,59 @@ PROGRESS_FILE = "progress.json"
 
 @dataclass
 class AlphaGomokuConfig:
-    """Every setting of an AlphaGomoku run (see the module docstring)."""
+    """Every setting of an AlphaGomoku run (see the module docstring), each declared once with
+    its range (:func:`~pyaz.common.settings.setting`)."""
 
-    size: int = 15
-    double: bool = True  # III-B: a black and a white network (False: one for both)
-    value_decay: float = 0.95  # III-C, in the search backup and the z labels (1: none)
-    curriculum: bool = True  # IV-B and IV-C before self-play (False: self-play only)
-    net: str = "seed004"
+    size: int = setting(15, low=9, high=15, help="board size, 9..15 (the boards the mentor plays)")
+    double: bool = setting(True, help="III-B: a black and a white network (off: one for both)")
+    value_decay: float = setting(
+        0.95, help="III-C: in the search backup and the z labels (1: none)"
+    )
+    curriculum: bool = setting(True, help="IV-B and IV-C before self-play (off: self-play only)")
+    net: str = setting("seed004", help="the network preset")
     # phase 1
-    basic_positions: int = 80_000
-    basic_epochs: int = 3
+    basic_positions: int = setting(80_000, low=1, help="IV-B: generated attack/defence positions")
+    basic_epochs: int = setting(3, low=0, help="IV-B: passes over them")
     # phase 2
-    mentor_ms: float = 100.0
-    mentor_randomness: float = 0.3
-    imitation_games: int = 100
-    imitation_rounds: int = 10
-    imitation_epochs: int = 3
-    imitation_eval_games: int = 20
-    imitation_stop_score: float = 0.75
+    mentor_ms: float = setting(100.0, low=0.1, high=1e7, help="IV-C: the mentor's ms a move")
+    mentor_randomness: float = setting(0.3, low=0.0, high=1.0, help="so that its games differ")
+    imitation_games: int = setting(100, low=1, help="IV-C: mentor games a round")
+    imitation_rounds: int = setting(10, low=0, help="IV-C: rounds at most")
+    imitation_epochs: int = setting(3, low=1, help="IV-C: passes over the mentor games a round")
+    imitation_eval_games: int = setting(20, low=0, help="IV-C: games against the mentor a round")
+    imitation_stop_score: float = setting(0.75, low=0.0, high=1.0, help="IV-C: score that ends it")
     # phase 3
-    iterations: int = 20
-    episodes: int = 40
-    simulations: int = 200
-    sampling_plies: int = 6
-    parallel_games: int = 20
-    epochs: int = 2
-    buffer_iterations: int = 5
-    gate_games: int = 10
-    c_puct: float = 3.0
-    dirichlet_epsilon: float = 0.0
+    iterations: int = setting(20, low=0, help="IV-D: self-play iterations")
+    episodes: int = setting(40, low=1, help="IV-D: self-play games an iteration")
+    simulations: int = setting(200, low=1, help="IV-D: simulations a move")
+    sampling_plies: int = setting(6, low=0, help="IV-D: plies drawn from pi, greedy after")
+    parallel_games: int = setting(20, low=1, help="self-play games played at once")
+    epochs: int = setting(2, low=1, help="IV-D: passes over the buffer an iteration")
+    buffer_iterations: int = setting(5, low=1, help="IV-D: iterations of games trained on")
+    gate_games: int = setting(10, low=0, help="IV-D: games of the evaluation step")
+    c_puct: float = setting(3.0, low=0.0, high=1e6, help="PUCT exploration")
+    dirichlet_epsilon: float = setting(0.0, low=0.0, high=1.0, help="root noise weight")
     # training (eq. 9)
-    optimizer: str = "adam"  # or "sgd": the paper's SGD with momentum
-    lr: float = 0.002
-    momentum: float = 0.9  # SGD's
-    l2: float = 1e-4
-    batch_size: int = 128
+    optimizer: str = setting("adam", choices=OPTIMIZERS, help="adam, or the paper's SGD")
+    lr: float = setting(0.002, low=1e-9, high=10.0, help="learning rate")
+    momentum: float = setting(0.9, low=0.0, high=0.999, help="SGD's momentum")
+    l2: float = setting(1e-4, symbol="c", low=0.0, high=1.0, help="eq. 9's c ||theta||^2")
+    batch_size: int = setting(128, low=2, help="minibatch size")
     # evaluation against the mentor (V-A)
-    eval_games: int = 100
-    eval_mentor_ms: float = 100.0
-    eval_simulations: int = 200
-    torch_threads: int = 1
-    seed: int = 0
+    eval_games: int = setting(100, low=0, help="V-A: games against the mentor")
+    eval_mentor_ms: float = setting(100.0, low=0.1, high=1e7, help="V-A: the mentor's ms a move")
+    eval_simulations: int = setting(200, low=1, help="V-A: the pair's simulations a move")
+    torch_threads: int = setting(1, low=1, help="PyTorch threads")
+    seed: int = setting(0, low=0, high=2**64 - 1, help="random seed")
 
     def validate(self) -> None:
         """ValueError/TypeError naming the setting when a value is out of range."""
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if item.type in ("int", "float") and isinstance(value, bool):
-                raise TypeError(f"{item.name} must be a number, got {value!r}")
-        if not 9 <= self.size <= 15:
+        if type(self.size) is int and not 9 <= self.size <= 15:  # its type: check_settings
             raise ValueError(
                 f"size must be in 9..15 (the boards the mentor plays), got {self.size}"
             )
+        check_settings(self)
         check_decay(self.value_decay)
-        at_least = {
-            "basic_positions": 1, "basic_epochs": 0, "imitation_games": 1,
-            "imitation_rounds": 0, "imitation_epochs": 1, "imitation_eval_games": 0,
-            "iterations": 0, "episodes": 1, "simulations": 1, "sampling_plies": 0,
-            "parallel_games": 1, "epochs": 1, "buffer_iterations": 1, "gate_games": 0,
-            "batch_size": 2, "eval_games": 0, "eval_simulations": 1, "torch_threads": 1,
-            "seed": 0,
-        }  # fmt: skip
-        for name, low in at_least.items():
-            if getattr(self, name) < low:
-                raise ValueError(f"{name} must be >= {low}, got {getattr(self, name)}")
-        ranges: dict[str, tuple[float, float]] = {
-            "mentor_randomness": (0.0, 1.0), "imitation_stop_score": (0.0, 1.0),
-            "dirichlet_epsilon": (0.0, 1.0), "lr": (1e-9, 10.0), "momentum": (0.0, 0.999),
-            "l2": (0.0, 1.0), "c_puct": (0.0, 1e6), "mentor_ms": (0.1, 1e7),
-            "eval_mentor_ms": (0.1, 1e7),
-        }  # fmt: skip
-        for name, (bottom, top) in ranges.items():
-            if not bottom <= float(getattr(self, name)) <= top:  # NaN fails too
-                raise ValueError(
-                    f"{name} must be in [{bottom:g}, {top:g}], got {getattr(self, name)}"
-                )
-        if self.optimizer not in OPTIMIZERS:
-            raise ValueError(
-                f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}"
-            )
 
 
 class AlphaGomokuRun(TrainingRun):
