@@ -122,18 +122,13 @@ def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
 
 def _fsync_dir(directory: Path) -> None:
     """Persist a rename in ``directory`` (no-op where directories cannot be opened)."""
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    if os.name == "posix":
+        with contextlib.suppress(OSError):
+            fd = os.open(directory, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
 
 # --------------------------------------------------------------------------- reading
@@ -145,28 +140,34 @@ def read_metrics(run_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
     A last line that does not parse (a process killed mid-write) is dropped silently; an
     unparsable line elsewhere, or one that is not a JSON object, is skipped with a warning.
     """
+    path, lines = _parsed_lines(run_dir)
+    for i, _, record, last in lines:
+        if record is None and not last:
+            warnings.warn(
+                f"{path}:{i + 1}: skipping a line that is not a JSON object", stacklevel=2
+            )
+    return [record for _, _, record, _ in lines if record is not None]
+
+
+def _parsed_lines(
+    run_dir: str | os.PathLike[str],
+) -> tuple[Path, list[tuple[int, bytes, dict[str, Any] | None, bool]]]:
+    """``run_dir/metrics.jsonl`` and its non-blank lines, each as (index, bytes, the JSON object
+    it holds or None, whether it is the last non-blank line); no lines if the file is missing."""
     path = Path(run_dir) / JSONL_NAME
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return []
-    lines = data.split(b"\n")
-    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
-    records: list[dict[str, Any]] = []
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
+        return path, []
+    lines = [(i, line) for i, line in enumerate(data.split(b"\n")) if line.strip()]
+    parsed = []
+    for i, line in lines:
         try:
             record = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
             record = None
-        if isinstance(record, dict):
-            records.append(record)
-        elif i != last:
-            warnings.warn(
-                f"{path}:{i + 1}: skipping a line that is not a JSON object", stacklevel=2
-            )
-    return records
+        parsed.append((i, line, record if isinstance(record, dict) else None, i == lines[-1][0]))
+    return path, parsed
 
 
 def lock_run_folder(run_dir: str | os.PathLike[str]) -> FolderLock:
@@ -230,28 +231,18 @@ def damaged_lines(run_dir: str | os.PathLike[str]) -> list[str]:
     """One description per line of ``run_dir/metrics.jsonl`` that is not a JSON object (a
     record cut short by a kill, usually the last line): its number, and the kind and iteration
     it seems to hold. :func:`truncate_after` drops these lines."""
-    path = Path(run_dir) / JSONL_NAME
-    try:
-        lines = path.read_bytes().split(b"\n")
-    except FileNotFoundError:
-        return []
-    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    path, lines = _parsed_lines(run_dir)
     notes = []
-    for index, line in enumerate(lines):
-        if not line.strip():
+    for index, line, record, last in lines:
+        if record is not None:
             continue
-        try:
-            if isinstance(json.loads(line), dict):
-                continue
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            pass
         text = line.decode("utf-8", "replace")
         kind = re.search(r'"kind":\s*"([^"]*)"', text)
         iteration = re.search(r'"iteration":\s*(\d+)', text)
         what = f"a {kind.group(1)!r} record" if kind else "a record"
         if iteration:
             what += f" of iteration {iteration.group(1)}"
-        why = "cut short when the run was stopped" if index == last else "not a JSON object"
+        why = "cut short when the run was stopped" if last else "not a JSON object"
         notes.append(f"{path}: dropped line {index + 1}, {what} {why}: {text[:60]!r}")
     return notes
 
@@ -343,19 +334,13 @@ class RunLog:
     context manager or call :meth:`close`.
     """
 
-    def __init__(
-        self,
-        run_dir: str | os.PathLike[str],
-        tensorboard: bool = True,
-        lock: FolderLock | None = None,
-    ) -> None:
+    def __init__(self, run_dir: str | os.PathLike[str], tensorboard: bool = True) -> None:
         """Open (creating if needed) the run folder ``run_dir`` for appending.
 
         ``tensorboard=True`` writes scalars under ``run_dir/tensorboard`` when the
         ``tensorboard`` package is importable; otherwise TensorBoard is skipped with a one-time
-        warning. ``lock``: the folder's lock, released by :meth:`close`.
+        warning.
         """
-        self.lock = lock
         self.run_dir = Path(run_dir)
         self.jsonl_path = self.run_dir / JSONL_NAME
         self.csv_path = self.run_dir / CSV_NAME
@@ -429,26 +414,13 @@ class RunLog:
         """Like :func:`truncate_after` on this folder, while it is open; return records dropped."""
         if self._closed:
             raise RuntimeError("RunLog is closed")
-        self._close_files()
+        self.close()
         dropped = truncate_after(self.run_dir, iteration)
         self._open()
         return dropped
 
-    def flush(self) -> None:
-        """Flush the CSV and TensorBoard files (JSONL lines are already flushed and fsynced)."""
-        if self._closed:
-            return
-        self._csv.flush()
-        for writer in self._tb_writers.values():
-            writer.flush()
-
     def close(self) -> None:
-        """Close all files and release the folder's lock. Idempotent."""
-        self._close_files()
-        if self.lock is not None:
-            self.lock.release()
-
-    def _close_files(self) -> None:
+        """Close all files. Idempotent."""
         if self._closed:
             return
         self._closed = True

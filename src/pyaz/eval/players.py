@@ -71,16 +71,31 @@ class Resignation(Exception):  # noqa: N818 (it is an event, not an error)
         self.player = player
 
 
-class RandomPlayer:
+class _SimplePlayer:
+    """The base of the players that keep nothing of a game: ``reset`` (which a subclass may make
+    check the game) and ``observe`` do nothing, and the repr shows the class and the name."""
+
+    name: str
+
+    def reset(self, state: Any) -> None:
+        """Nothing to prepare."""
+
+    def observe(self, action: Any) -> None:
+        """Ignored: each move is chosen from the position alone (any search starts afresh)."""
+
+    def __repr__(self) -> str:  # RandomPlayer(name=...) etc., also for a subclass of one
+        cls = next(c for c in type(self).__mro__ if _SimplePlayer in c.__bases__)
+        return f"{cls.__name__}(name={self.name!r})"
+
+
+class RandomPlayer(_SimplePlayer):
     """Plays uniformly at random among the legal actions, in curling a uniformly random target
-    of the 2,048-cell grid (:func:`pyaz.games.curling.action_to_target`); seeded, reproducible."""
+    of the 2,048-cell grid (:func:`pyaz.games.curling.action_to_target`); seeded, reproducible
+    (the random stream continues across games)."""
 
     def __init__(self, seed: int = 0, name: str = "random") -> None:
         self.name = name
         self._rng = random.Random(seed)
-
-    def reset(self, state: BoardState) -> None:
-        """Nothing to prepare; the random stream continues across games."""
 
     def choose(self, state: BoardState | CurlingState) -> int | Target:
         """A legal action of ``state`` (a curling target) drawn uniformly."""
@@ -88,14 +103,8 @@ class RandomPlayer:
             return action_to_target(self._rng.randrange(NUM_ACTIONS))
         return int(self._rng.choice(state.legal_actions()))
 
-    def observe(self, action: int) -> None:
-        """Ignored."""
 
-    def __repr__(self) -> str:
-        return f"RandomPlayer(name={self.name!r})"
-
-
-class GreedyPlayer:
+class GreedyPlayer(_SimplePlayer):
     """A one-ply player. Othello: the move that leaves the most own discs (the classic greedy
     baseline); other games: a move that wins at once, else one that stops the opponent's
     immediate win, else a random one. Ties are broken at random (seeded)."""
@@ -103,9 +112,6 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0, name: str = "greedy") -> None:
         self.name = name
         self._rng = random.Random(seed)
-
-    def reset(self, state: BoardState) -> None:
-        """Nothing to prepare."""
 
     def choose(self, state: BoardState) -> int:
         """The greedy move in ``state``."""
@@ -122,12 +128,6 @@ class GreedyPlayer:
             return int(self._rng.choice(wins))
         blocks = [a for a in actions if not _opponent_wins_next(state.child(a), mover)]
         return int(self._rng.choice(blocks or actions))
-
-    def observe(self, action: int) -> None:
-        """Ignored."""
-
-    def __repr__(self) -> str:
-        return f"GreedyPlayer(name={self.name!r})"
 
 
 def _need_board_game(name: str, state: object) -> None:
@@ -299,7 +299,7 @@ def network_player(
     )
 
 
-class ShotPlayer:
+class ShotPlayer(_SimplePlayer):
     """A curling player: ``chooser(game, seed)`` (a :data:`pyaz.games.curling.Player`: the
     rule-based player, KR-UCT, KR-DL-UCT) picks the target for a
     :class:`~pyaz.games.curling.CurlingState`. Shot k of a game gets the seed
@@ -318,12 +318,6 @@ class ShotPlayer:
     def choose(self, state: CurlingState) -> Target:
         """The target to throw."""
         return self.chooser(state.game, state.seed * 100003 + state.ply)
-
-    def observe(self, action: Target) -> None:
-        """Ignored: each shot is searched afresh."""
-
-    def __repr__(self) -> str:
-        return f"ShotPlayer(name={self.name!r})"
 
 
 MENTOR_SIZES = (9, 15)
@@ -344,7 +338,7 @@ def check_mentor_game(state: BoardState, what: str = "the mentor") -> None:
         raise ValueError(f"{what} plays five in a row, not line_length {line}")
 
 
-class MentorPlayer:
+class MentorPlayer(_SimplePlayer):
     """Seed 004's mentor (:class:`pyaz._core.GomokuMentor`, rule-based threat-space and
     alpha-beta search) as a player: ``time_ms`` per move, ``randomness`` in [0, 1] (0 plays its
     best move; more picks among the near-best, so that self-play games differ)."""
@@ -366,12 +360,6 @@ class MentorPlayer:
     def choose(self, state: BoardState) -> int:
         """The mentor's move in ``state``."""
         return int(self.mentor.choose(state))  # type: ignore[arg-type]
-
-    def observe(self, action: int) -> None:
-        """Ignored: the mentor searches each position afresh."""
-
-    def __repr__(self) -> str:
-        return f"MentorPlayer(name={self.name!r})"
 
 
 def close_player(player: object) -> None:

@@ -67,9 +67,8 @@ def cached(path: Path, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def read_run(folder: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The metrics records of a run folder (empty if it has none)."""
-    return read_metrics(folder) if (Path(folder) / "metrics.jsonl").exists() else []
+#: The metrics records of a run folder (empty if it has none).
+read_run = read_metrics
 
 
 def eval_curve(
