@@ -145,7 +145,7 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # self-play games a minute (training takes 70-80% of a Connect Four iteration's time)
     "one-epoch": {"epochs": 1},
     # 6 plies drawn from the visit counts, then greedy (seed 004's semi-stochastic plies), not
-    # 15: Connect Four 6x6 self-play games last about 24 plies, so 15 draws most of each game
+    # 15: Connect Four 6x6 self-play games last about 33 plies, so 15 draws half of each game
     "sampling-6": {"sampling_plies": 6},
     # root noise Dir(1.0), not Dir(0.3): AlphaZero scales alpha inversely to the typical
     # number of legal moves (0.3 for chess's ~35); Connect Four and Othello 8x8 have 6-10
