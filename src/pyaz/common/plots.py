@@ -89,8 +89,8 @@ def make_plots(run_dir: str | os.PathLike[str], *, window: int = 20, dpi: int = 
     plotters: list[tuple[str, Callable[[list[dict[str, Any]]], Figure | None]]] = [
         ("losses.png", _plot_losses),
         ("stage_times.png", _plot_stage_times),
-        ("win_ratio.png", lambda recs: _plot_win_ratio(recs, window)),
-        ("perfect_play.png", lambda recs: _plot_win_ratio(recs, window, "perfect_agreement")),
+        ("win_ratio.png", lambda recs: _plot_evaluations(recs, window, "win_ratio")),
+        ("perfect_play.png", lambda recs: _plot_evaluations(recs, window, "perfect_agreement")),
     ]
     written: list[Path] = []
     for name, plot in plotters:
@@ -225,9 +225,8 @@ _EVAL_LABELS = {  # an evaluation metric -> (its axis label, what the figure sho
 }
 
 
-def _plot_win_ratio(
-    records: list[dict[str, Any]], window: int, key: str = "win_ratio"
-) -> Figure | None:
+def _plot_evaluations(records: list[dict[str, Any]], window: int, key: str) -> Figure | None:
+    """The ``eval`` records' ``key`` (a key of :data:`_EVAL_LABELS`) against the three x axes."""
     evals = [r for r in records if r.get("kind") == "eval" and _finite(_num(r.get(key)))]
     if not evals:
         return None
