@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -263,6 +265,39 @@ def test_make_plots_skips_missing_data(tmp_path: Path) -> None:
     for path in paths:
         _check_png(path)
     assert not (tmp_path / "stage_times.png").exists()
+
+
+def _plots_main(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pyaz.common.plots", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_plots_main_redraws_a_run_and_explains_bad_arguments(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    run, empty = tmp_path / "run", tmp_path / "empty"
+    empty.mkdir()
+    with RunLog(run, tensorboard=False) as log:
+        for i in range(3):
+            log.log(_iteration(i))
+            log.log(_eval(i, "mcts200"))
+    done = _plots_main(str(run), str(empty))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == [
+        str(run / name) for name in ("losses.png", "stage_times.png", "win_ratio.png")
+    ]
+    assert f"{empty}: nothing to plot" in done.stdout
+    _check_png(run / "win_ratio.png")
+
+    usage = _plots_main()
+    assert usage.returncode == 1 and "usage: python -m pyaz.common.plots RUN_DIR" in usage.stderr
+    missing = _plots_main(str(tmp_path / "nowhere"))
+    assert missing.returncode == 1
+    assert f"not a run folder: {tmp_path / 'nowhere'}" in missing.stderr
 
 
 def test_moving_average_is_centred_over_the_points_that_exist() -> None:
