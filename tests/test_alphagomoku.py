@@ -332,7 +332,7 @@ def test_experiment_options_and_ablations_are_checked(tmp_path: Path) -> None:
         run_experiment(get_experiment("losses"), tmp_path, options={"ablations": "decay"})
     experiment = get_experiment("alphagomoku")
     experiment.options = {"ablations": "decay,speed"}
-    with pytest.raises(ValueError, match="unknown ablation 'speed'"):
+    with pytest.raises(ValueError, match="--option ablations: unknown 'speed'"):
         experiment.runs("short")
     experiment.options = {"ablations": "decay,double,curriculum"}
     runs = experiment.runs("short")

@@ -399,18 +399,6 @@ def bootstrap_mean(
 # -- the experiment ---------------------------------------------------------------------------
 
 
-def _names(text: str, known: Sequence[str], what: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    for name in names:
-        if name not in known:
-            raise ValueError(
-                f"unknown {what} {name!r}; known: {', '.join(known)} (comma-separated)"
-            )
-    if not names:
-        raise ValueError(f"--option {what}s= names none; known: {', '.join(known)}")
-    return list(dict.fromkeys(names))
-
-
 class AccelerationsExperiment(Experiment):
     """Issue 25's measurement of the learning accelerations (see the module docstring)."""
 
@@ -442,10 +430,8 @@ class AccelerationsExperiment(Experiment):
     def techniques(self, scale: str, track: str | None = None) -> list[str]:
         """The techniques run at ``scale`` (``--option techniques``, else the scale's own); with
         ``track``, those its game has (:data:`TRACKS_OF`)."""
-        text = self.options.get("techniques")
-        if text is not None:
-            names = _names(text, list(TECHNIQUES), "technique")
-        else:
+        names = self.option_names("techniques", TECHNIQUES)
+        if not names:
             names = list(SHORT_TECHNIQUES) if scale == "short" else list(TECHNIQUES)
         if track is None:
             return names
@@ -453,8 +439,7 @@ class AccelerationsExperiment(Experiment):
 
     def tracks(self) -> list[str]:
         """The tracks run (``--option tracks``, else both)."""
-        text = self.options.get("tracks")
-        return list(TRACKS) if text is None else _names(text, TRACKS, "track")
+        return self.option_names("tracks", TRACKS) or list(TRACKS)
 
     def labels(self, scale: str, track: str | None = None) -> list[str]:
         """The configurations of ``track`` (None: of any track): the baseline, the techniques,

@@ -80,7 +80,7 @@ class AlphaGomokuExperiment(Experiment):
     def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
         base = {**CONFIGS[scale], "seed": seed}
         specs = [RunSpec("alphagomoku", _TARGET, {"config": base}, group="alphagomoku")]
-        for name in _ablations(self.options.get("ablations", "")):
+        for name in self.option_names("ablations", ABLATIONS) or []:
             label, change = ABLATIONS[name]
             specs.append(RunSpec(label, _TARGET, {"config": {**base, **change}}, group=label))
         return specs
@@ -157,16 +157,6 @@ HEADER = ["run", "wins", "draws", "losses", "games", "distinct", "score", "95% W
 _TARGET = "pyaz.alphagomoku.pipeline:train_alphagomoku"
 _REDO = "restore it, or delete the run's folder to run it again"
 _RESULT_KEYS = ("wins", "draws", "losses", "games", "distinct_games", "score")
-
-
-def _ablations(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    for name in names:
-        if name not in ABLATIONS:
-            raise ValueError(
-                f"unknown ablation {name!r}; known: {', '.join(ABLATIONS)} (comma-separated)"
-            )
-    return list(dict.fromkeys(names))
 
 
 def _by_colour(result: MatchResult, black: bool) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,6 +120,22 @@ class Experiment(ABC):
     # KEY one of ``option_help``'s
     option_help: dict[str, str] = {}  # noqa: RUF012
     options: dict[str, str] = {}  # noqa: RUF012
+
+    def option_names(self, key: str, known: Collection[str]) -> list[str] | None:
+        """``--option KEY=A,B``'s names, each checked against ``known`` (ValueError naming an
+        unknown one), repeats dropped; None when the option is not given."""
+        text = self.options.get(key)
+        if text is None:
+            return None
+        names = [n.strip() for n in text.split(",") if n.strip()]
+        for name in names:
+            if name not in known:
+                raise ValueError(
+                    f"--option {key}: unknown {name!r}; known: {', '.join(known)} (comma-separated)"
+                )
+        if not names:
+            raise ValueError(f"--option {key}= names none; known: {', '.join(known)}")
+        return list(dict.fromkeys(names))
 
     def repetitions(self, scale: str) -> int:
         """Runs per configuration at ``scale``: ``repeat`` when set, else the scale's own."""
