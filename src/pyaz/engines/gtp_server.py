@@ -453,27 +453,22 @@ class GtpServer:
             return None, position
         return result.action, position
 
-    def _genmove(self, args: list[str]) -> str:
+    def _genmove(self, args: list[str], command: str = "genmove") -> str:
         if len(args) != 1:
-            raise GtpCommandError("syntax error: genmove takes a color")
+            raise GtpCommandError(f"syntax error: {command} takes a color")
         colour = self._colour(args[0])
         if self._game_over_for_othello():
             return "pass"
         action, position = self._choose(colour)
         if action is None:
             return "resign"
-        self.position = self._after(position, colour, action)
-        self.moves.append((colour, action))
+        if command == "genmove":  # reg_genmove only tells the move
+            self.position = self._after(position, colour, action)
+            self.moves.append((colour, action))
         return self.rules.vertex(position.state, action)
 
     def _reg_genmove(self, args: list[str]) -> str:
-        if len(args) != 1:
-            raise GtpCommandError("syntax error: reg_genmove takes a color")
-        colour = self._colour(args[0])
-        if self._game_over_for_othello():
-            return "pass"
-        action, position = self._choose(colour)
-        return "resign" if action is None else self.rules.vertex(position.state, action)
+        return self._genmove(args, "reg_genmove")
 
     def _game_over_for_othello(self) -> bool:
         return self.rules.game == "othello" and self.state.is_terminal()
