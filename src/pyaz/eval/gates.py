@@ -112,16 +112,8 @@ class WilsonGate:
 
     def decision(self, result: MatchResult) -> Decision | None:
         """The decision, "replace" or "keep", or None while the match should go on."""
-        n = result.n
-        if n >= self.min_games:
-            lower, upper = result.wilson_interval(self.z, self.continuity)
-            if lower > self.threshold:
-                return "replace"
-            if upper < self.threshold or upper - lower < self.min_width:
-                return "keep"
-        if n >= self.max_games:
-            return "keep"
-        return None
+        reason = self.reason(result)
+        return None if not reason else "replace" if reason == "above" else "keep"
 
     def reason(self, result: MatchResult) -> str:
         """Why the match stopped: "above", "below", "width", "cap" or "" (still going)."""
