@@ -646,6 +646,16 @@ def _not_identified(advantage_free: bool, drawelo_free: bool) -> str:
     return "the ratings are not identified by these games: " + "; or ".join(hints)
 
 
+def _reachable(graph: list[set[int]]) -> set[int]:
+    """The players that ``graph``'s edges (player -> players) reach from player 0."""
+    seen, stack = {0}, [0]
+    while stack:
+        new = graph[stack.pop()] - seen
+        seen |= new
+        stack.extend(new)
+    return seen
+
+
 def _check_connected(names: list[str], first: np.ndarray, second: np.ndarray) -> None:
     """The players must form one group through the games played."""
     n = len(names)
@@ -653,13 +663,7 @@ def _check_connected(names: list[str], first: np.ndarray, second: np.ndarray) ->
     for f, s in zip(first.tolist(), second.tolist(), strict=True):
         neighbours[f].add(s)
         neighbours[s].add(f)
-    seen = {0}
-    stack = [0]
-    while stack:
-        for j in neighbours[stack.pop()]:
-            if j not in seen:
-                seen.add(j)
-                stack.append(j)
+    seen = _reachable(neighbours)
     if len(seen) < n:
         group = ", ".join(names[i] for i in sorted(seen))
         rest = ", ".join(names[i] for i in range(n) if i not in seen)
@@ -689,13 +693,7 @@ def _check_ford(
         for j in targets:
             conceded[j].add(i)
     for graph, kind in ((scored, "forward"), (conceded, "backward")):
-        seen = {0}
-        stack = [0]
-        while stack:
-            for j in graph[stack.pop()]:
-                if j not in seen:
-                    seen.add(j)
-                    stack.append(j)
+        seen = _reachable(graph)
         if len(seen) < n:
             rest = sorted(set(range(n)) - seen)
             group, others = (seen, rest) if kind == "forward" else (rest, seen)
