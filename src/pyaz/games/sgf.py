@@ -28,6 +28,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pyaz._core import Go, Status
 
@@ -76,21 +77,10 @@ class SgfGame:
         )
         return empty.with_stones(self.black_stones, self.white_stones, self.to_move)
 
-    def final(
-        self,
-        *,
-        superko: bool = False,
-        allow_suicide: bool = False,
-        max_game_length: int | None = None,
-        history: int = 0,
-    ) -> Go:
-        """The position after the main line; ValueError names the first illegal move."""
-        state = self.start(
-            superko=superko,
-            allow_suicide=allow_suicide,
-            max_game_length=max_game_length,
-            history=history,
-        )
+    def final(self, **rules: Any) -> Go:
+        """The position after the main line (``rules``: :meth:`start`'s keywords); ValueError
+        names the first illegal move."""
+        state = self.start(**rules)
         for number, action in enumerate(self.moves, start=1):
             if not state.is_legal(action):
                 colour = "BW"[state.to_move()]
