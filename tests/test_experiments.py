@@ -164,3 +164,23 @@ def test_a_report_of_a_tiny_result_says_undecided_and_of_a_lopsided_one_the_winn
     assert "transfer is ahead: its 95% interval lies above every other's." in lopsided
     assert "transfer: 0.95 (95% Wilson interval 0.88 to 0.98; 1 run, 100 games)" in lopsided
     assert "scratch: 0.10 (95% Wilson interval 0.05 to 0.18; 1 run, 100 games)" in lopsided
+
+
+@pytest.mark.parametrize(
+    ("scale", "game", "iterations"),
+    [("cpu", "othello5", 40), ("cpu", "othello6", 20), ("full", "gobang5", 200)],
+)
+def test_the_losses_runs_train_the_documented_number_of_iterations(
+    scale: str, game: str, iterations: int
+) -> None:
+    """The cpu scale is I 40 on 5x5 boards (the paper's 200 / 5), scaled once, not twice."""
+    from pyaz.experiments import get_experiment
+
+    config = get_experiment("losses").config(game, "value", scale, seed=0)
+    assert config["iterations"] == iterations
+    if scale == "cpu":
+        assert (config["episodes"], config["simulations"], config["retrain_iterations"]) == (
+            10,
+            25,
+            4,
+        )

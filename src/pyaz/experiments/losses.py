@@ -88,7 +88,9 @@ class LossesExperiment(Experiment):
     def config(self, game: str, target: str, scale: str, seed: int) -> dict[str, Any]:
         name, options = GAMES[game]
         small = game.endswith("5") or game.endswith("5x5")
-        iterations = {"full": 200 if small else 100, "cpu": 40 if small else 20, "short": 2}[scale]
+        # the paper's I (200 on 5x5 boards, Table 1's 100 else), which base_settings scales like
+        # every Table 1 value (cpu: I / 5, so 40 and 20; short: SHORT's)
+        iterations = 200 if small else 100
         settings = base_settings(scale, seed, iterations=iterations, loss=target)
         settings.pop("size", None)
         settings.update(game=name, **options)
