@@ -68,8 +68,7 @@ class LossesExperiment(Experiment):
     costs = {  # noqa: RUF012
         "short": "one 5x5 game, one run per target, about 2 minutes (CI)",
         "cpu": "the three 5x5 games x 4 targets x 3 runs, I 40, E 10, m 25, 64 channels: "
-        "7 minutes a repetition with --workers 2 on 2 loaded cores (measured), so about 25 "
-        "minutes",
+        "29 minutes with --workers 2 on the idle 2-core machine (measured)",
         "full": "6 games x 4 targets x 8 runs of Table 1 (I 200 on 5x5): months of CPU",
     }
 
