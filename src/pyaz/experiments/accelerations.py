@@ -150,6 +150,10 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # root noise Dir(1.0), not Dir(0.3): AlphaZero scales alpha inversely to the typical
     # number of legal moves (0.3 for chess's ~35); Connect Four and Othello 8x8 have 6-10
     "noise-1": {"dirichlet_alpha": 1.0},
+    # two fixed input planes of the cells that complete a line of four for either player
+    # (KataGo's hand-made input features); in the supervised probe of 2026-11-26 they cut the
+    # held-out value error on random-play positions from 0.43 to 0.30-0.32
+    "threat-planes": {"threat_planes": True},
 }
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""
@@ -168,6 +172,7 @@ INCOMPATIBLE: dict[tuple[str, str], str] = {
 TRACKS_OF: dict[str, tuple[str, ...]] = {
     "score-head": ("othello",),
     "opening-spread": ("connect4",),
+    "threat-planes": ("connect4",),
 }
 """Techniques that only some tracks' games have (Connect Four has no score): the others run on
 every track."""
@@ -399,6 +404,24 @@ def bootstrap_mean(
 # -- the experiment ---------------------------------------------------------------------------
 
 
+def _cost(connect4_minutes: int, othello_minutes: int, repetitions: int) -> str:
+    """The run time of a scale that runs every technique of both tracks."""
+    counts = {t: len([x for x in TECHNIQUES if t in TRACKS_OF.get(x, TRACKS)]) for t in TRACKS}
+    hours = {
+        "connect4": (counts["connect4"] + 2) * connect4_minutes / 60,
+        "othello": (counts["othello"] + 2) * othello_minutes / 60,
+    }
+    total = repetitions * sum(hours.values())
+    return (
+        f"the baseline, every technique its game has ({counts['connect4']} on Connect Four, "
+        f"{counts['othello']} on Othello) and all, x {repetitions} repetitions: Connect Four 6x6 "
+        f"at {connect4_minutes} minutes a run ({hours['connect4']:.1f} hours a repetition) and "
+        f"Othello 8x8 at {othello_minutes} ({hours['othello']:.1f} hours), so about "
+        f"{total:.0f} hours of run time, {total / 2:.0f} with --workers 2 (two runs at once, "
+        "one core each)"
+    )
+
+
 class AccelerationsExperiment(Experiment):
     """Issue 25's measurement of the learning accelerations (see the module docstring)."""
 
@@ -408,14 +431,9 @@ class AccelerationsExperiment(Experiment):
     costs = {  # noqa: RUF012
         "short": "Connect Four 5x4 and Othello 6x6, the baseline, 2 techniques and all, 3 "
         "iterations each: about 15 seconds on 2 cores (CI)",
-        "cpu": "the baseline, every technique its game has (11 on Connect Four, 12 on "
-        "Othello) and all, x 2 repetitions: Connect Four 6x6 at 12 minutes a run (2.6 hours a "
-        "repetition) and Othello 8x8 at 15 (3.5 hours), so about 12 hours of run time; with "
-        "--workers 2 (two runs at once, one core each) about 6 hours; then the final matches "
-        "against gtp-rhino levels 1 and 3 (2,240 games at 0.2 and 0.9 s a game: about 20 "
-        "minutes)",
-        "full": "the same at 30 minutes a Connect Four run and 60 an Othello one, 3 "
-        "repetitions: about 54 hours of run time, 30 with --workers 2",
+        "cpu": _cost(12, 15, 2) + "; then every final Othello network plays gtp-rhino (3 "
+        "matches of 40 games, at 0.2-1 s a game)",
+        "full": _cost(30, 60, 3),
     }
     option_help = {  # noqa: RUF012
         "techniques": f"comma-separated, among {', '.join(TECHNIQUES)}: run only these (and "

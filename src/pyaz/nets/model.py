@@ -24,6 +24,13 @@ like the value head (1x1 convolution to 1 plane, batch norm, ReLU, a hidden laye
 beside the value's. Only training reads it, through :meth:`PolicyValueNet.forward_with_score`;
 ``forward`` (the evaluators, TorchScript, ONNX) is unchanged, and without ``score_head`` the
 network is exactly the one without it (same parameters and state_dict keys).
+
+With ``threat_line`` k > 0 (off by default) the network adds two fixed input planes of its own
+(:class:`ThreatPlanes`, no parameters), computed from the stones of the first two planes (the
+player to move's and the opponent's): the empty cells where that player would complete a line of
+k (Connect Four 4, Gomoku 5). These are hand-made input features in KataGo's manner (Wu 2019,
+section 4.1 and appendix A: liberties and ladders as inputs); the stem then reads ``planes + 2``
+channels. Computed inside ``forward``, they reach every evaluator, TorchScript and ONNX alike.
 """
 
 from __future__ import annotations
@@ -53,6 +60,12 @@ class NetConfig:
     dropout: float = 0.3
     arch: str = "resnet"
     score_head: bool = False  # a score head for the auxiliary score target (training only)
+    threat_line: int = 0  # k > 0: two fixed planes of the cells completing a line of k
+
+    @property
+    def stem_planes(self) -> int:
+        """The channels the first layer reads: the input planes and the threat planes."""
+        return self.planes + (2 if self.threat_line else 0)
 
 
 # Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
@@ -92,6 +105,44 @@ class ResidualBlock(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = torch.relu(self.bn1(self.conv1(x)))
         return torch.relu(x + self.bn2(self.conv2(y)))
+
+
+class ThreatPlanes(nn.Module):
+    """Appends two planes to ``x [B, C, H, W]``: the empty cells where the stones of plane 0,
+    then of plane 1, would complete a line of ``line`` (in a row, a column or a diagonal).
+
+    One fixed convolution counts, for each of the 4 directions and each of the ``line`` places
+    a cell can hold in a window of ``line`` cells along it, the player's stones in the window's
+    other cells; a cell is a threat when some window has all of them and the cell is empty.
+    """
+
+    def __init__(self, line: int) -> None:
+        super().__init__()
+        if line < 2:
+            raise ValueError(f"threat_line must be at least 2 (or 0: none), got {line}")
+        self.line = line
+        size = 2 * line - 1
+        kernels = torch.zeros(4 * line, 1, size, size)
+        for d, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
+            for place in range(line):
+                for i in range(line):
+                    if i != place:
+                        row, col = line - 1 + (i - place) * dr, line - 1 + (i - place) * dc
+                        kernels[d * line + place, 0, row, col] = 1.0
+        self.register_buffer("kernels", kernels, persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch = x.shape[0]
+        stones = torch.cat([x[:, 0:1], x[:, 1:2]], 0)
+        kernels = self.kernels  # a buffer: nn.Module's typing says Tensor | Module
+        counts = nn.functional.conv2d(stones, kernels, padding=self.line - 1)  # type: ignore[arg-type]
+        lines = (counts > self.line - 1.5).any(1, keepdim=True).to(x.dtype)
+        empty = 1.0 - x[:, 0:1] - x[:, 1:2]
+        return torch.cat([x, lines[:batch] * empty, lines[batch:] * empty], 1)
+
+
+def _inputs(config: NetConfig) -> nn.Module:
+    return ThreatPlanes(config.threat_line) if config.threat_line else nn.Identity()
 
 
 class PolicyValueNet(nn.Module):
@@ -134,8 +185,9 @@ class ResNet(PolicyValueNet):
     def __init__(self, config: NetConfig) -> None:
         super().__init__(config)
         c = config
+        self.threats = _inputs(c)
         self.stem = nn.Sequential(
-            nn.Conv2d(c.planes, c.filters, 3, padding=1, bias=False),
+            nn.Conv2d(c.stem_planes, c.filters, 3, padding=1, bias=False),
             nn.BatchNorm2d(c.filters),
             nn.ReLU(),
         )
@@ -173,7 +225,7 @@ class ResNet(PolicyValueNet):
             )
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.tower(self.stem(x))
+        h = self.tower(self.stem(self.threats(x)))
         return self.policy_head(h), self.value_head(h)
 
     def forward_with_score(
@@ -181,7 +233,7 @@ class ResNet(PolicyValueNet):
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         if not self.config.score_head:
             return super().forward_with_score(x)
-        h = self.tower(self.stem(x))
+        h = self.tower(self.stem(self.threats(x)))
         return self.policy_head(h), self.value_head(h), self.score_head(h)
 
 
@@ -196,8 +248,9 @@ class AzgNet(PolicyValueNet):
             raise ValueError(
                 f"the azg network needs a board of at least 5x5, got {c.height}x{c.width}"
             )
+        self.threats = _inputs(c)
         self.convs = nn.Sequential(
-            *_conv_bn_relu(c.planes, c.filters, padding=1),
+            *_conv_bn_relu(c.stem_planes, c.filters, padding=1),
             *_conv_bn_relu(c.filters, c.filters, padding=1),
             *_conv_bn_relu(c.filters, c.filters, padding=0),
             *_conv_bn_relu(c.filters, c.filters, padding=0),
@@ -220,7 +273,7 @@ class AzgNet(PolicyValueNet):
             self.score = nn.Sequential(nn.Linear(512, 1), nn.Tanh())
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.fully_connected(self.convs(x))
+        h = self.fully_connected(self.convs(self.threats(x)))
         return self.policy(h), self.value(h)
 
     def forward_with_score(
@@ -228,7 +281,7 @@ class AzgNet(PolicyValueNet):
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         if not self.config.score_head:
             return super().forward_with_score(x)
-        h = self.fully_connected(self.convs(x))
+        h = self.fully_connected(self.convs(self.threats(x)))
         return self.policy(h), self.value(h), self.score(h)
 
 

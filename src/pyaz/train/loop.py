@@ -90,6 +90,7 @@ from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 GATINGS = ("none", "threshold", "score", "wilson")
 SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
 GAME_OPTIONS = "--size, --width, --height, --komi, ..."
+THREAT_LINES = {"connect_four": 4, "gomoku": 5}  # TrainConfig.threat_planes: the line to complete
 
 
 @dataclass
@@ -260,6 +261,13 @@ class TrainConfig:
         "learns the final margin over the area (othello: disc difference / n^2; go: area score "
         "with komi / n^2); othello and go only; 0: no score head",
     )
+    threat_planes: bool = setting(
+        False,
+        help="two fixed input planes that the network computes itself: the empty cells where "
+        "the player to move, and the opponent, would complete a line (connect_four 4, gomoku "
+        "5), hand-made input features as KataGo's (Wu 2019, appendix A); connect_four and "
+        "gomoku only",
+    )
     curriculum: str = setting(
         "none",
         accepts="none, reversi, racingkings or a TOML file",
@@ -311,6 +319,10 @@ class TrainConfig:
             raise ValueError(
                 f"score_weight must be 0 for {self.game}, which has no final score (Othello "
                 f"and Go have one), got {self.score_weight}"
+            )
+        if self.threat_planes and self.game not in THREAT_LINES:
+            raise ValueError(
+                f"threat_planes needs a game of lines ({', '.join(THREAT_LINES)}), not {self.game}"
             )
         self._check_curriculum()
         if self.opening_spread > 0 and self.curriculum != "none":
@@ -437,6 +449,7 @@ class TrainingLoop(TrainingRun):
             value_hidden=config.value_hidden,
             dropout=config.dropout,
             score_head=config.score_weight > 0,
+            threat_line=THREAT_LINES[config.game] if config.threat_planes else 0,
         )
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))

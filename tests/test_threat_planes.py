@@ -1,0 +1,129 @@
+"""The threat planes (NetConfig.threat_line, TrainConfig.threat_planes): two fixed input planes
+the network computes itself, the empty cells where the player to move (plane 0) and the
+opponent (plane 1) would complete a line. Checked on hand-worked positions and against a plain
+loop over the board's lines; saved and loaded with the network; a clear error off the games of
+lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import pyaz
+from pyaz.nets import PolicyValueNet, load_model, net_config_for
+from pyaz.nets.model import ThreatPlanes, to_torchscript
+from pyaz.train.loop import TrainConfig, TrainingLoop
+
+
+def planes_of(state: pyaz.BoardState) -> torch.Tensor:
+    return torch.from_numpy(state.encode()[None].astype(np.float32))
+
+
+def threats(state: pyaz.BoardState, line: int) -> np.ndarray:
+    """The two threat planes of ``state`` (own, opponent) as int arrays."""
+    return ThreatPlanes(line)(planes_of(state))[0, -2:].numpy().astype(int)
+
+
+def cells(plane: np.ndarray) -> set[tuple[int, int]]:
+    return {(int(r), int(c)) for r, c in zip(*np.nonzero(plane), strict=True)}
+
+
+def test_connect_four_rows_and_columns_by_hand() -> None:
+    state = pyaz.make("connect_four", width=6, height=6)
+    for column in (0, 0, 1, 1, 2, 2):  # X on the bottom row's first three cells, O above
+        state.apply(column)
+    own, opponent = threats(state, 4)
+    # the planes' row 0 is the top: X (to move) completes the bottom row at column 3, O the
+    # second row at column 3 (an empty cell in the air is still a threat: parity decides later)
+    assert cells(own) == {(5, 3)} and cells(opponent) == {(4, 3)}
+    vertical = pyaz.make("connect_four", width=6, height=6)
+    for column in (0, 5, 0, 5, 0):  # X three high in column 0, O two in column 5; O to move
+        vertical.apply(column)
+    own, opponent = threats(vertical, 4)
+    assert cells(own) == set() and cells(opponent) == {(2, 0)}
+
+
+def test_gomoku_gaps_diagonals_and_blocked_lines_by_hand() -> None:
+    state = pyaz.make("gomoku", size=9)
+    black = [(4, 0), (4, 1), (4, 3), (4, 4), (0, 5), (1, 6), (2, 7), (3, 8)]
+    white = [(8, 0), (8, 1), (8, 2), (8, 3), (6, 6), (7, 7), (0, 0), (2, 0)]
+    for b, w in zip(black, white, strict=True):
+        state.apply(b[0] * 9 + b[1])
+        state.apply(w[0] * 9 + w[1])
+    own, opponent = threats(state, 5)
+    # Black (to move): XX.XX on row 4 -> the gap (4, 2); its diagonal (0,5)..(3,8) of four has
+    # both ends off the board, so no threat
+    assert cells(own) == {(4, 2)}
+    # White: four on row 8 -> (8, 4) (the other end is the board's edge)
+    assert cells(opponent) == {(8, 4)}
+
+
+def brute_force(stones: np.ndarray, empty: np.ndarray, line: int) -> np.ndarray:
+    """Every empty cell that completes ``line`` stones of ``stones`` along some direction."""
+    height, width = stones.shape
+    out = np.zeros_like(stones)
+    for r in range(height):
+        for c in range(width):
+            if not empty[r, c]:
+                continue
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                for start in range(-line + 1, 1):
+                    window = [(r + (start + i) * dr, c + (start + i) * dc) for i in range(line)]
+                    inside = all(0 <= y < height and 0 <= x < width for y, x in window)
+                    if inside and all(stones[y, x] for y, x in window if (y, x) != (r, c)):
+                        out[r, c] = 1
+    return out
+
+
+@pytest.mark.parametrize(("game", "options", "line"), [
+    ("connect_four", {"width": 7, "height": 6}, 4),
+    ("gomoku", {"size": 9}, 5),
+])  # fmt: skip
+def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line: int) -> None:
+    rng = np.random.default_rng(0)
+    found = 0
+    for _ in range(60):
+        state = pyaz.make(game, **options)
+        for _ in range(int(rng.integers(8, 50))):
+            if state.is_terminal():
+                break
+            state.apply(int(rng.choice(state.legal_actions())))
+        x = state.encode().astype(int)
+        empty = 1 - x[0] - x[1]
+        own, opponent = threats(state, line)
+        assert np.array_equal(own, brute_force(x[0], empty, line))
+        assert np.array_equal(opponent, brute_force(x[1], empty, line))
+        found += int(own.sum() + opponent.sum())
+    assert found > 10  # the positions do hold threats
+
+
+def test_the_network_reads_the_planes_and_saves_them(tmp_path: Path) -> None:
+    state = pyaz.make("connect_four", width=6, height=6)
+    plain = PolicyValueNet(net_config_for(state))
+    net = PolicyValueNet(net_config_for(state, threat_line=4)).eval()
+    assert net.config.stem_planes == 4 and plain.config.stem_planes == 2
+    # no parameters of their own: the state_dict differs only in the stem's input channels
+    assert net.state_dict().keys() == plain.state_dict().keys()
+    x = planes_of(state).repeat(3, 1, 1, 1)
+    with torch.no_grad():
+        eager = net(x)
+        scripted = to_torchscript(net)(x)
+    assert all(torch.allclose(a, b) for a, b in zip(eager, scripted, strict=True))
+    config = TrainConfig(
+        game="connect_four", game_options={"width": 5, "height": 4}, threat_planes=True,
+        iterations=1, episodes=2, simulations=4, eval_opponent="none",
+    )  # fmt: skip
+    TrainingLoop(config, tmp_path, progress=False).run()
+    loaded = load_model(tmp_path)
+    assert loaded.net is not None and loaded.net.config.threat_line == 4
+    assert isinstance(loaded.net.threats, ThreatPlanes)
+
+
+def test_bad_values_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match=r"threat_planes needs a game of lines.*othello"):
+        TrainConfig(game="othello", threat_planes=True).validate()
+    with pytest.raises(ValueError, match="threat_line must be at least 2"):
+        ThreatPlanes(1)
