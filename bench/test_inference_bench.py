@@ -134,3 +134,47 @@ def test_selfplay_onnxruntime_against_torchscript(
     )
     benchmark.extra_info.update(info)
     record_row(info)
+
+
+@pytest.mark.benchmark(group="inference-threat-planes")
+def test_threat_planes_against_the_board_alone(
+    benchmark: Any,
+    pyaz: ModuleType,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+) -> None:
+    """The cost of Connect Four's default threat planes (``--threat-planes``, computed inside
+    the network): the tiny network on Connect Four 6x6, ONNX Runtime, batch 32, with the planes
+    against the same network reading the board alone; the ratio is positions/s with over
+    without (below 1: their cost)."""
+    from pyaz.nets import PolicyValueNet, make_evaluator, net_config_for
+
+    start = pyaz.make("connect_four", width=6, height=6)
+    shape = tuple(start.planes_shape)
+    evaluators = {}
+    for line in (4, 0):
+        torch.manual_seed(bench_cfg.seed)
+        net = PolicyValueNet(net_config_for(start, "tiny", threat_line=line)).eval()
+        evaluators[line] = make_evaluator(net, shape, "onnxruntime", threads=1)
+    rng = np.random.default_rng(bench_cfg.seed)
+    planes = rng.integers(0, 2, size=(32, *shape)).astype(np.float32)
+    planes[:, 1] *= 1 - planes[:, 0]  # one disc a cell at most
+
+    def forward(line: int) -> Callable[[], int]:
+        def once() -> int:
+            evaluators[line](planes)
+            return len(planes)
+
+        return once
+
+    with_planes = Contender("threat planes", forward(4))
+    board_alone = Contender("board alone", forward(0))
+    run_paired(benchmark, with_planes, board_alone, bench_cfg)
+    info = paired_info(with_planes, board_alone, engine="threat planes", peer_name="board alone")
+    info.update(
+        game="Connect Four 6x6",
+        measure="tiny net forward positions/s, onnxruntime, batch 32, threat planes vs none",
+        unit="positions/s",
+    )
+    benchmark.extra_info.update(info)
+    record_row(info)

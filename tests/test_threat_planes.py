@@ -1,11 +1,12 @@
 """The threat planes (NetConfig.threat_line, TrainConfig.threat_planes): two fixed input planes
 the network computes itself, the empty cells where the player to move (plane 0) and the
 opponent (plane 1) would complete a line. Checked on hand-worked positions and against a plain
-loop over the board's lines; saved and loaded with the network; a clear error off the games of
-lines."""
+loop over the board's lines; saved and loaded with the network; on by default for the games of
+lines only, off for the runs and seed presets from before; a clear error elsewhere."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -13,9 +14,11 @@ import pytest
 import torch
 
 import pyaz
+from pyaz.cli import selfplay
 from pyaz.nets import PolicyValueNet, load_model, net_config_for
 from pyaz.nets.model import ThreatPlanes, to_torchscript
 from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.train.preset_files import load_preset, train_config
 
 
 def planes_of(state: pyaz.BoardState) -> torch.Tensor:
@@ -113,7 +116,7 @@ def test_the_network_reads_the_planes_and_saves_them(tmp_path: Path) -> None:
         scripted = to_torchscript(net)(x)
     assert all(torch.allclose(a, b) for a, b in zip(eager, scripted, strict=True))
     config = TrainConfig(
-        game="connect_four", game_options={"width": 5, "height": 4}, threat_planes=True,
+        game="connect_four", game_options={"width": 5, "height": 4},
         iterations=1, episodes=2, simulations=4, eval_opponent="none",
     )  # fmt: skip
     TrainingLoop(config, tmp_path, progress=False).run()
@@ -122,8 +125,48 @@ def test_the_network_reads_the_planes_and_saves_them(tmp_path: Path) -> None:
     assert isinstance(loaded.net.threats, ThreatPlanes)
 
 
+def test_auto_is_on_for_connect_four_and_on_for_the_games_of_lines() -> None:
+    def line(game: str, planes: str = "auto", **options: int) -> int:
+        config = TrainConfig(game=game, game_options=options, threat_planes=planes)
+        config.validate()
+        return config.threat_line(pyaz.make(game, **options))
+
+    assert line("connect_four") == 4 and line("connect_four", "on") == 4
+    assert line("gomoku", size=9) == 0  # auto: not measured on Gomoku yet
+    assert line("gomoku", "on", size=9) == 5
+    assert line("gomoku", "on", size=5, line_length=4) == 4  # seed 001's Gobang
+    assert line("othello", size=6) == 0 and line("go", size=9) == 0
+    off = TrainConfig(game="connect_four", threat_planes="off")
+    assert off.threat_line(pyaz.make("connect_four")) == 0
+
+
+def test_older_runs_and_the_seed_presets_keep_the_board_alone() -> None:
+    # a config.json written before the setting existed is a run without the planes
+    assert TrainingLoop.upgrade_settings({"game": "connect_four"})["threat_planes"] == "off"
+    assert TrainingLoop.upgrade_settings({"threat_planes": "auto"})["threat_planes"] == "auto"
+    for preset in ("connect4-5x5-seed001", "gobang5-seed001", "gomoku15-seed004"):
+        assert train_config(load_preset(preset)).threat_planes == "off"
+
+
+def test_a_run_from_before_the_planes_resumes_without_them(tmp_path: Path) -> None:
+    common = ["--game", "connect_four", "--width", "5", "--height", "4", "--episodes", "2",
+              "--simulations", "4", "--eval-opponent", "none", "--quiet",
+              "--out", str(tmp_path)]  # fmt: skip
+    assert selfplay.main([*common, "--iterations", "1", "--threat-planes", "off"]) == 0
+    config_file = tmp_path / "config.json"
+    saved = json.loads(config_file.read_text())
+    del saved["threat_planes"]  # as pyaz wrote it before the setting existed
+    config_file.write_text(json.dumps(saved))
+    args = ["--out", str(tmp_path), "--resume", "--iterations", "2", "--quiet"]
+    assert selfplay.main(args) == 0
+    loaded = load_model(tmp_path)
+    assert loaded.net is not None and loaded.net.config.threat_line == 0
+
+
 def test_bad_values_are_clear_errors() -> None:
-    with pytest.raises(ValueError, match=r"threat_planes needs a game of lines.*othello"):
-        TrainConfig(game="othello", threat_planes=True).validate()
+    with pytest.raises(ValueError, match=r"threat_planes 'on' needs a game of lines.*othello"):
+        TrainConfig(game="othello", threat_planes="on").validate()
+    with pytest.raises(ValueError, match="threat_planes must be one of auto, on, off"):
+        TrainConfig(game="connect_four", threat_planes="yes").validate()
     with pytest.raises(ValueError, match="threat_line must be at least 2"):
         ThreatPlanes(1)

@@ -164,7 +164,8 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
     given = given_settings(args)
     if not args.resume:
         return train_config(given)
-    saved = {k: v for k, v in read_run_config(args.out).items() if k != "method"}
+    saved = TrainingLoop.upgrade_settings(read_run_config(args.out))
+    saved.pop("method", None)
     if "game" in given and canonical_name(given["game"]) == canonical_name(saved.get("game", "")):
         given["game"] = saved["game"]  # an alias of the same game
     config = train_config({**_flat(saved), **given})

@@ -4,8 +4,10 @@ Go": the time the baseline needs to reach its final strength, over the time the 
 needs to reach the same strength).
 
 **What is compared.** The baseline is pyaz-selfplay's current defaults with the track's board
-and evaluation flags. Each technique of :data:`TECHNIQUES` (label -> the ``TrainConfig``
-settings it changes, as data) is added to the baseline one at a time, and ``all`` adds them
+and evaluation flags, but without the threat planes (as in every measurement before they became
+Connect Four's default, 2026-11-26; the technique ``threat-planes`` turns them on). Each
+technique of :data:`TECHNIQUES` (label -> the ``TrainConfig`` settings it changes, as data) is
+added to the baseline one at a time, and ``all`` adds them
 together, each with the value it uses alone (:func:`combine`; a technique that cannot join
 the ones before it, by :data:`INCOMPATIBLE` or by giving a setting another value, is left out
 of ``all`` and the report says so). ``--option techniques=a,b`` runs a subset (``all`` is
@@ -153,7 +155,7 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # two fixed input planes of the cells that complete a line of four for either player
     # (KataGo's hand-made input features); in the supervised probe of 2026-11-26 they cut the
     # held-out value error on random-play positions from 0.43 to 0.30-0.32
-    "threat-planes": {"threat_planes": True},
+    "threat-planes": {"threat_planes": "on"},
 }
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""
@@ -194,7 +196,10 @@ _SHORT = {
     "net": "tiny", "filters": 8, "blocks": 1, "eval_every": 1, "parallel_games": 4,
     "length_probe_games": 20, "max_minutes": 2.0,
 }  # fmt: skip
-_CONNECT4 = {"game": "connect_four", "width": 6, "height": 6, "eval_opponent": "perfect"}
+_CONNECT4 = {
+    "game": "connect_four", "width": 6, "height": 6, "eval_opponent": "perfect",
+    "threat_planes": "off",  # the baseline of every measurement before they were the default
+}  # fmt: skip
 _OTHELLO = {"game": "othello", "size": 8, "eval_opponent": "uct200"}
 SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
     "short": {

@@ -58,6 +58,7 @@ BASE: dict[str, Any] = {
     "game": "othello",
     "size": 6,
     "net": "azg",
+    "threat_planes": "off",  # alpha-zero-general's network reads the board alone
     "gating": "threshold",
     "dirichlet_epsilon": 0.0,  # alpha-zero-general adds no root noise
     "eval_opponent": "none",

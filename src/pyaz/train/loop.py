@@ -48,7 +48,7 @@ from pyaz.common.run import TrainingRun
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
-from pyaz.games import canonical_name, make
+from pyaz.games import BoardState, canonical_name, make
 from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
     PRESETS as NET_PRESETS,
@@ -90,7 +90,9 @@ from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 GATINGS = ("none", "threshold", "score", "wilson")
 SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
 GAME_OPTIONS = "--size, --width, --height, --komi, ..."
-THREAT_LINES = {"connect_four": 4, "gomoku": 5}  # TrainConfig.threat_planes: the line to complete
+THREAT_GAMES = ("connect_four", "gomoku")  # the games of lines: TrainConfig.threat_planes
+THREAT_AUTO = ("connect_four",)  # threat_planes auto: where measured (Gomoku not yet)
+THREAT_PLANES = ("auto", "on", "off")  # TrainConfig.threat_planes
 
 
 @dataclass
@@ -261,12 +263,14 @@ class TrainConfig:
         "learns the final margin over the area (othello: disc difference / n^2; go: area score "
         "with komi / n^2); othello and go only; 0: no score head",
     )
-    threat_planes: bool = setting(
-        False,
+    threat_planes: str = setting(
+        "auto",
+        choices=THREAT_PLANES,
         help="two fixed input planes that the network computes itself: the empty cells where "
         "the player to move, and the opponent, would complete a line (connect_four 4, gomoku "
-        "5), hand-made input features as KataGo's (Wu 2019, appendix A); connect_four and "
-        "gomoku only",
+        "its line length), hand-made input features as KataGo's (Wu 2019, appendix A); auto: "
+        "on for connect_four (measured there, 2026-11-26), off for the other games (gomoku: "
+        "not yet measured); on: connect_four and gomoku only",
     )
     curriculum: str = setting(
         "none",
@@ -320,9 +324,10 @@ class TrainConfig:
                 f"score_weight must be 0 for {self.game}, which has no final score (Othello "
                 f"and Go have one), got {self.score_weight}"
             )
-        if self.threat_planes and self.game not in THREAT_LINES:
+        if self.threat_planes == "on" and canonical_name(self.game) not in THREAT_GAMES:
             raise ValueError(
-                f"threat_planes needs a game of lines ({', '.join(THREAT_LINES)}), not {self.game}"
+                f"threat_planes 'on' needs a game of lines ({', '.join(THREAT_GAMES)}), not "
+                f"{self.game}"
             )
         self._check_curriculum()
         if self.opening_spread > 0 and self.curriculum != "none":
@@ -338,6 +343,15 @@ class TrainConfig:
             )
         if self.eval_opponent == PERFECT_OPPONENT:
             self._check_perfect_opponent()
+
+    def threat_line(self, state: BoardState) -> int:
+        """The line whose completing cells the network's threat planes mark (0: none)."""
+        game = canonical_name(self.game)
+        if self.threat_planes == "off" or game not in THREAT_GAMES:
+            return 0
+        if self.threat_planes == "auto" and game not in THREAT_AUTO:
+            return 0
+        return int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
 
     def check_players(self) -> None:
         """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
@@ -419,6 +433,11 @@ class TrainingLoop(TrainingRun):
     CHECKPOINT = CHECKPOINT_FILE
     INITIAL_CHECKPOINT = False  # iteration 0 is the seed's network: nothing to resume from
 
+    @classmethod
+    def upgrade_settings(cls, saved: dict[str, Any]) -> dict[str, Any]:
+        """A config.json from before threat_planes (2026-11-26) is a run without them."""
+        return {"threat_planes": "off", **saved}
+
     def __init__(
         self,
         config: TrainConfig,
@@ -449,7 +468,7 @@ class TrainingLoop(TrainingRun):
             value_hidden=config.value_hidden,
             dropout=config.dropout,
             score_head=config.score_weight > 0,
-            threat_line=THREAT_LINES[config.game] if config.threat_planes else 0,
+            threat_line=config.threat_line(self.start_state),
         )
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
