@@ -19,6 +19,7 @@ from pyaz.experiments.accelerations import (
     HORIZONS,
     TECHNIQUES,
     AccelerationsExperiment,
+    _verdict,
     bootstrap_mean,
     combine,
     mean_curve,
@@ -207,3 +208,22 @@ def test_the_introduction_names_only_the_tracks_run() -> None:
     assert "Connect Four 6x6 (12 minutes a run)" in text and "Othello" not in text
     both = _introduction("cpu", 2, {BASELINE: {}}, {})
     assert "Connect Four 6x6 (12 minutes a run) and Othello 8x8 (15 minutes a run)" in both
+
+
+def test_the_verdict_also_compares_final_strengths() -> None:
+    def row(runs: int, mean: float, low: float, high: float) -> dict[str, object]:
+        return {"runs": runs, "final_mean": mean, "final_interval": [low, high],
+                "factor": 1.0, "factor_interval": [0.5, 2.0]}  # fmt: skip
+
+    techniques = {
+        BASELINE: row(2, 0.835, 0.82, 0.85),
+        "up": row(2, 0.925, 0.91, 0.94),
+        "down": row(2, 0.70, 0.68, 0.72),
+        "level": row(2, 0.84, 0.80, 0.88),
+        "alone": row(1, 0.99, 0.99, 0.99),  # one run: no interval, not decided
+    }
+    text = _verdict({"tracks": {"connect4": {"techniques": techniques}}})
+    final = text.splitlines()[-1]
+    assert "above the baseline's interval: up (0.925); below it: down (0.700);" in final
+    assert "level" not in final and "alone" not in final
+    assert "not decided by these runs: up (1.00), down (1.00), level (1.00), alone" in text

@@ -103,21 +103,31 @@ def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line
     assert found > 10  # the positions do hold threats
 
 
-def test_the_network_reads_the_planes_and_saves_them(tmp_path: Path) -> None:
+@pytest.mark.parametrize("runtime", ["onnxruntime", "torchscript"])
+def test_the_network_reads_the_planes_and_saves_them(tmp_path: Path, runtime: str) -> None:
     state = pyaz.make("connect_four", width=6, height=6)
     plain = PolicyValueNet(net_config_for(state))
     net = PolicyValueNet(net_config_for(state, threat_line=4)).eval()
     assert net.config.stem_planes == 4 and plain.config.stem_planes == 2
-    # no parameters of their own: the state_dict differs only in the stem's input channels
-    assert net.state_dict().keys() == plain.state_dict().keys()
+    # no parameters of their own: the state_dict adds the fixed kernels (4 directions x 4
+    # places of 7x7), and the stem reads 4 channels
+    assert net.state_dict().keys() - plain.state_dict().keys() == {"threats.kernels"}
+    assert not any(name.startswith("threats") for name, _ in net.named_parameters())
+    assert net.state_dict()["threats.kernels"].shape == (16, 1, 7, 7)
+    assert net.state_dict()["stem.0.weight"].shape[1] == 4
+    # the kernels are fixed, so a state without them still loads whole
+    weights = {k: v for k, v in net.state_dict().items() if k != "threats.kernels"}
+    again = PolicyValueNet(net.config)
+    again.load_state_dict(weights)
+    assert torch.equal(again.threats.kernels, net.threats.kernels)
     x = planes_of(state).repeat(3, 1, 1, 1)
     with torch.no_grad():
         eager = net(x)
         scripted = to_torchscript(net)(x)
     assert all(torch.allclose(a, b) for a, b in zip(eager, scripted, strict=True))
     config = TrainConfig(
-        game="connect_four", game_options={"width": 5, "height": 4},
-        iterations=1, episodes=2, simulations=4, eval_opponent="none",
+        game="connect_four", game_options={"width": 5, "height": 4}, runtime=runtime,
+        iterations=2, episodes=2, simulations=4, eval_opponent="none",
     )  # fmt: skip
     TrainingLoop(config, tmp_path, progress=False).run()
     loaded = load_model(tmp_path)

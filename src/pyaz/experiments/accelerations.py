@@ -803,27 +803,57 @@ def _describe(settings: dict[str, Any]) -> str:
 def _verdict(summary: dict[str, Any]) -> str:
     lines = ["## Verdict\n"]
     for track, result in summary["tracks"].items():
-        faster, slower, undecided = [], [], []
-        repeated = result["techniques"][BASELINE]["runs"] > 1
-        for label, data in result["techniques"].items():
-            if label == BASELINE:
-                continue
-            low, high = data["factor_interval"]
-            factor = data["factor"]
-            text = f"{label} ({'not reached' if factor is None else f'{factor:.2f}'})"
-            if not repeated or data["runs"] < 2:
-                undecided.append(text)
-            elif low > 1:
-                faster.append(text)
-            elif high < 1:
-                slower.append(text)
-            else:
-                undecided.append(text)
-        lines.append(
-            f"- {_TITLES[track]}: faster than the baseline (interval above 1): "
-            f"{', '.join(faster) or 'none'}; slower (interval below 1): "
-            f"{', '.join(slower) or 'none'}; not decided by these runs: "
-            f"{', '.join(undecided) or 'none'}"
-            + ("." if repeated else " (one run each: no interval, nothing decided).")
-        )
+        lines.append(_time_verdict(track, result))
+        lines.append(_final_verdict(track, result))
     return "\n".join(lines)
+
+
+def _final_verdict(track: str, result: dict[str, Any]) -> str:
+    """Final strength against the baseline's: apart when the intervals do not overlap (on flat
+    curves the time factor says little: a curve that touches the baseline's end early gets any
+    factor)."""
+    baseline = result["techniques"][BASELINE]
+    base_low, base_high = baseline["final_interval"]
+    above, below = [], []
+    for label, data in result["techniques"].items():
+        low, high = data["final_interval"]
+        if label == BASELINE or data["runs"] < 2 or baseline["runs"] < 2:
+            continue
+        text = f"{label} ({data['final_mean']:.3f})"
+        if low > base_high:
+            above.append(text)
+        elif high < base_low:
+            below.append(text)
+    return (
+        f"- {_TITLES[track]}, final strength (baseline {baseline['final_mean']:.3f}): above the "
+        f"baseline's interval: {', '.join(above) or 'none'}; below it: "
+        f"{', '.join(below) or 'none'}; the others' intervals overlap it (or one run: no "
+        "interval)."
+    )
+
+
+def _time_verdict(track: str, result: dict[str, Any]) -> str:
+    """KataGo's time factor against the baseline: decided when its interval excludes 1."""
+    faster, slower, undecided = [], [], []
+    repeated = result["techniques"][BASELINE]["runs"] > 1
+    for label, data in result["techniques"].items():
+        if label == BASELINE:
+            continue
+        low, high = data["factor_interval"]
+        factor = data["factor"]
+        text = f"{label} ({'not reached' if factor is None else f'{factor:.2f}'})"
+        if not repeated or data["runs"] < 2:
+            undecided.append(text)
+        elif low > 1:
+            faster.append(text)
+        elif high < 1:
+            slower.append(text)
+        else:
+            undecided.append(text)
+    return (
+        f"- {_TITLES[track]}, time to the baseline's final strength: faster than the baseline "
+        f"(interval above 1): {', '.join(faster) or 'none'}; slower (interval below 1): "
+        f"{', '.join(slower) or 'none'}; not decided by these runs: "
+        f"{', '.join(undecided) or 'none'}"
+        + ("." if repeated else " (one run each: no interval, nothing decided).")
+    )

@@ -129,7 +129,12 @@ class ThreatPlanes(nn.Module):
                     if i != place:
                         row, col = line - 1 + (i - place) * dr, line - 1 + (i - place) * dc
                         kernels[d * line + place, 0, row, col] = 1.0
-        self.register_buffer("kernels", kernels, persistent=False)
+        self.register_buffer("kernels", kernels)  # saved: TorchScript keeps every buffer
+
+    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, *args: Any) -> None:
+        # the kernels are fixed: a state without them (written before they were saved) is whole
+        state_dict.setdefault(prefix + "kernels", self.kernels)
+        super()._load_from_state_dict(state_dict, prefix, *args)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         batch = x.shape[0]
