@@ -47,6 +47,34 @@ def _network(pyaz: ModuleType, game: str, size: int, preset: str, seed: int) -> 
     return net, start
 
 
+def _forward(evaluator: Any, planes: np.ndarray) -> Callable[[], int]:
+    """One timed forward pass of ``planes``; returns the positions it evaluated."""
+
+    def once() -> int:
+        evaluator(planes)
+        return len(planes)
+
+    return once
+
+
+def _compare(
+    benchmark: Any,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+    ours: Contender,
+    peer: Contender,
+    peer_name: str,
+    **fields: str,
+) -> None:
+    """Times ``ours`` against ``peer`` interleaved and records the row (``fields``: game,
+    measure, unit)."""
+    run_paired(benchmark, ours, peer, bench_cfg)
+    info = paired_info(ours, peer, engine=ours.label, peer_name=peer_name)
+    info.update(fields)
+    benchmark.extra_info.update(info)
+    record_row(info)
+
+
 @pytest.mark.benchmark(group="inference")
 @pytest.mark.parametrize("runtime", RUNTIMES)
 @pytest.mark.parametrize("network", list(NETWORKS))
@@ -75,26 +103,15 @@ def test_runtime_against_torchscript(
     ours, theirs = mine(planes), peer(planes)
     assert np.allclose(ours[0], theirs[0], atol=1e-4) and np.allclose(ours[1], theirs[1], atol=1e-4)
 
-    def forward(evaluator: Any) -> Callable[[], int]:
-        def once() -> int:
-            evaluator(planes)
-            return batch
-
-        return once
-
-    faster = Contender(runtime, forward(mine))
-    base = Contender("TorchScript", forward(peer))
-    run_paired(benchmark, faster, base, bench_cfg)
-    info = paired_info(
-        faster, base, engine=runtime, peer_name=f"TorchScript (torch {torch.__version__})"
-    )
-    info.update(
+    _compare(
+        benchmark, bench_cfg, record_row,
+        Contender(runtime, _forward(mine, planes)),
+        Contender("TorchScript", _forward(peer, planes)),
+        f"TorchScript (torch {torch.__version__})",
         game=network,
         measure=f"{runtime} vs TorchScript, forward positions/s, batch {batch}",
         unit="positions/s",
-    )
-    benchmark.extra_info.update(info)
-    record_row(info)
+    )  # fmt: skip
 
 
 @pytest.mark.benchmark(group="inference-selfplay")
@@ -123,17 +140,15 @@ def test_selfplay_onnxruntime_against_torchscript(
 
         return once
 
-    faster = Contender("onnxruntime", play("onnxruntime"))
-    base = Contender("torchscript", play("torchscript"))
-    run_paired(benchmark, faster, base, bench_cfg)
-    info = paired_info(faster, base, engine="onnxruntime", peer_name="TorchScript")
-    info.update(
+    _compare(
+        benchmark, bench_cfg, record_row,
+        Contender("onnxruntime", play("onnxruntime")),
+        Contender("torchscript", play("torchscript")),
+        "TorchScript",
         game="Othello 6x6",
         measure="self-play evaluated leaves/s (tiny net, 100 sims, 32 games)",
         unit="leaves/s",
-    )
-    benchmark.extra_info.update(info)
-    record_row(info)
+    )  # fmt: skip
 
 
 @pytest.mark.benchmark(group="inference-threat-planes")
@@ -160,21 +175,12 @@ def test_threat_planes_against_the_board_alone(
     planes = rng.integers(0, 2, size=(32, *shape)).astype(np.float32)
     planes[:, 1] *= 1 - planes[:, 0]  # one disc a cell at most
 
-    def forward(line: int) -> Callable[[], int]:
-        def once() -> int:
-            evaluators[line](planes)
-            return len(planes)
-
-        return once
-
-    with_planes = Contender("threat planes", forward(4))
-    board_alone = Contender("board alone", forward(0))
-    run_paired(benchmark, with_planes, board_alone, bench_cfg)
-    info = paired_info(with_planes, board_alone, engine="threat planes", peer_name="board alone")
-    info.update(
+    _compare(
+        benchmark, bench_cfg, record_row,
+        Contender("threat planes", _forward(evaluators[4], planes)),
+        Contender("board alone", _forward(evaluators[0], planes)),
+        "board alone",
         game="Connect Four 6x6",
         measure="tiny net forward positions/s, onnxruntime, batch 32, threat planes vs none",
         unit="positions/s",
-    )
-    benchmark.extra_info.update(info)
-    record_row(info)
+    )  # fmt: skip
