@@ -29,7 +29,7 @@ With ``threat_line`` k > 0 (off by default) the network adds two fixed input pla
 (:class:`ThreatPlanes`, no parameters), computed from the stones of the first two planes (the
 player to move's and the opponent's): the empty cells where that player would complete a line of
 k (Connect Four 4, Gomoku 5). These are hand-made input features in KataGo's manner (Wu 2019,
-section 4.1 and appendix A: liberties and ladders as inputs); the stem then reads ``planes + 2``
+appendix A: liberties and ladders among its inputs); the stem then reads ``planes + 2``
 channels. Computed inside ``forward``, they reach every evaluator, TorchScript and ONNX alike.
 """
 
