@@ -409,13 +409,17 @@ def bootstrap_mean(
 # -- the experiment ---------------------------------------------------------------------------
 
 
+def _track_techniques(track: str, names: Sequence[str]) -> list[str]:
+    """The techniques of ``names`` that ``track``'s game has (:data:`TRACKS_OF`)."""
+    return [name for name in names if track in TRACKS_OF.get(name, (track,))]
+
+
 def _cost(connect4_minutes: int, othello_minutes: int, repetitions: int) -> str:
     """The run time of a scale that runs every technique of both tracks."""
-    counts = {t: len([x for x in TECHNIQUES if t in TRACKS_OF.get(x, TRACKS)]) for t in TRACKS}
-    hours = {
-        "connect4": (counts["connect4"] + 2) * connect4_minutes / 60,
-        "othello": (counts["othello"] + 2) * othello_minutes / 60,
-    }
+    minutes = {"connect4": connect4_minutes, "othello": othello_minutes}
+    counts = {t: len(_track_techniques(t, list(TECHNIQUES))) for t in TRACKS}
+    # a run a technique, the baseline and all
+    hours = {t: (counts[t] + 2) * minutes[t] / 60 for t in TRACKS}
     total = repetitions * sum(hours.values())
     return (
         f"the baseline, every technique its game has ({counts['connect4']} on Connect Four, "
@@ -456,9 +460,7 @@ class AccelerationsExperiment(Experiment):
         names = self.option_names("techniques", TECHNIQUES)
         if not names:
             names = list(SHORT_TECHNIQUES) if scale == "short" else list(TECHNIQUES)
-        if track is None:
-            return names
-        return [name for name in names if track in TRACKS_OF.get(name, (track,))]
+        return names if track is None else _track_techniques(track, names)
 
     def tracks(self) -> list[str]:
         """The tracks run (``--option tracks``, else both)."""
