@@ -64,9 +64,32 @@ def test_gomoku_gaps_diagonals_and_blocked_lines_by_hand() -> None:
     assert cells(opponent) == {(8, 4)}
 
 
-def brute_force(stones: np.ndarray, empty: np.ndarray, line: int) -> np.ndarray:
-    """Every empty cell that completes ``line`` stones of ``stones`` along some direction."""
+def test_gomoku_cells_that_make_a_four_by_hand() -> None:
+    state = pyaz.make("gomoku", size=9)
+    black = [(4, 2), (4, 3), (4, 4)]  # an open three on row 4
+    white = [(0, 0), (0, 1), (4, 7)]  # White caps row 4 at column 7; two on row 0
+    for b, w in zip(black, white, strict=True):
+        state.apply(b[0] * 9 + b[1])
+        state.apply(w[0] * 9 + w[1])
+    planes = ThreatPlanes(5, depth=2)(planes_of(state))[0, -4:].numpy().astype(int)
+    complete_own, complete_opponent, make_own, make_opponent = planes
+    assert cells(complete_own) == set() and cells(complete_opponent) == set()
+    # Black makes a four on row 4 at columns 0, 1, 5 or 6: each leaves a window of five with
+    # four black stones and one empty cell; column 7 is White's, so no window reaches past 6
+    assert cells(make_own) == {(4, 0), (4, 1), (4, 5), (4, 6)}
+    # White's two on row 0 need two more stones: no four in one move
+    assert cells(make_opponent) == set()
+    assert ThreatPlanes(5)(planes_of(state)).shape[1] == state.planes_shape[0] + 2
+
+
+def brute_force(
+    stones: np.ndarray, empty: np.ndarray, line: int, others: np.ndarray | None = None
+) -> np.ndarray:
+    """Every empty cell that completes ``line`` stones of ``stones`` along some direction; with
+    the opponent's stones ``others``, every empty cell that makes a window of ``line`` hold all
+    but one of them and none of the opponent's."""
     height, width = stones.shape
+    need = line - 1 if others is None else line - 2
     out = np.zeros_like(stones)
     for r in range(height):
         for c in range(width):
@@ -75,8 +98,11 @@ def brute_force(stones: np.ndarray, empty: np.ndarray, line: int) -> np.ndarray:
             for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                 for start in range(-line + 1, 1):
                     window = [(r + (start + i) * dr, c + (start + i) * dc) for i in range(line)]
-                    inside = all(0 <= y < height and 0 <= x < width for y, x in window)
-                    if inside and all(stones[y, x] for y, x in window if (y, x) != (r, c)):
+                    if not all(0 <= y < height and 0 <= x < width for y, x in window):
+                        continue
+                    rest = [(y, x) for y, x in window if (y, x) != (r, c)]
+                    blocked = others is not None and any(others[y, x] for y, x in rest)
+                    if not blocked and sum(stones[y, x] for y, x in rest) == need:
                         out[r, c] = 1
     return out
 
@@ -87,7 +113,7 @@ def brute_force(stones: np.ndarray, empty: np.ndarray, line: int) -> np.ndarray:
 ])  # fmt: skip
 def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line: int) -> None:
     rng = np.random.default_rng(0)
-    found = 0
+    found = made = 0
     for _ in range(60):
         state = pyaz.make(game, **options)
         for _ in range(int(rng.integers(8, 50))):
@@ -96,11 +122,17 @@ def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line
             state.apply(int(rng.choice(state.legal_actions())))
         x = state.encode().astype(int)
         empty = 1 - x[0] - x[1]
-        own, opponent = threats(state, line)
+        own, opponent, make_own, make_opponent = (
+            ThreatPlanes(line, depth=2)(planes_of(state))[0, -4:].numpy().astype(int)
+        )
         assert np.array_equal(own, brute_force(x[0], empty, line))
         assert np.array_equal(opponent, brute_force(x[1], empty, line))
+        assert np.array_equal(make_own, brute_force(x[0], empty, line, x[1]))
+        assert np.array_equal(make_opponent, brute_force(x[1], empty, line, x[0]))
+        assert np.array_equal(threats(state, line), np.stack([own, opponent]))
         found += int(own.sum() + opponent.sum())
-    assert found > 10  # the positions do hold threats
+        made += int(make_own.sum() + make_opponent.sum())
+    assert found > 10 and made > 10  # the positions do hold both kinds
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime", "torchscript"])
@@ -150,6 +182,28 @@ def test_auto_is_on_for_connect_four_and_on_for_the_games_of_lines() -> None:
     assert off.threat_line(pyaz.make("connect_four")) == 0
 
 
+@pytest.mark.parametrize("runtime", ["onnxruntime", "torchscript"])
+def test_deep_adds_the_planes_of_the_cells_that_make_a_threat(tmp_path: Path, runtime: str) -> None:
+    config = TrainConfig(
+        game="gomoku", game_options={"size": 5, "line_length": 4}, threat_planes="deep",
+        runtime=runtime, iterations=2, episodes=2, simulations=4, eval_opponent="none",
+    )  # fmt: skip
+    config.validate()
+    assert config.threat_depth == 2 and TrainConfig(threat_planes="on").threat_depth == 1
+    TrainingLoop(config, tmp_path, progress=False).run()
+    loaded = load_model(tmp_path)
+    assert loaded.net is not None and loaded.net.config.threat_depth == 2
+    assert loaded.net.config.stem_planes == loaded.net.config.planes + 4
+    state = pyaz.make("gomoku", size=5, line_length=4)
+    for action in (6, 0, 7, 1):  # Black two on row 1, White two on row 0
+        state.apply(action)
+    x = planes_of(state).repeat(2, 1, 1, 1)
+    with torch.no_grad():
+        eager = loaded.net.eval()(x)
+        scripted = to_torchscript(loaded.net)(x)
+    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(eager, scripted, strict=True))
+
+
 def test_older_runs_and_the_seed_presets_keep_the_board_alone() -> None:
     # a config.json written before the setting existed is a run without the planes
     assert TrainingLoop.upgrade_settings({"game": "connect_four"})["threat_planes"] == "off"
@@ -176,7 +230,11 @@ def test_a_run_from_before_the_planes_resumes_without_them(tmp_path: Path) -> No
 def test_bad_values_are_clear_errors() -> None:
     with pytest.raises(ValueError, match=r"threat_planes 'on' needs a game of lines.*othello"):
         TrainConfig(game="othello", threat_planes="on").validate()
-    with pytest.raises(ValueError, match="threat_planes must be one of auto, on, off"):
+    with pytest.raises(ValueError, match=r"threat_planes 'deep' needs a game of lines.*go"):
+        TrainConfig(game="go", threat_planes="deep").validate()
+    with pytest.raises(ValueError, match="threat_planes must be one of auto, on, deep, off"):
         TrainConfig(game="connect_four", threat_planes="yes").validate()
     with pytest.raises(ValueError, match="threat_line must be at least 2"):
         ThreatPlanes(1)
+    with pytest.raises(ValueError, match="threat_depth must be 1 or 2, got 3"):
+        ThreatPlanes(4, depth=3)

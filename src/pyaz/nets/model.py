@@ -30,7 +30,9 @@ With ``threat_line`` k > 0 (off by default) the network adds two fixed input pla
 player to move's and the opponent's): the empty cells where that player would complete a line of
 k (Connect Four 4, Gomoku 5). These are hand-made input features in KataGo's manner (Wu 2019,
 appendix A: liberties and ladders among its inputs); the stem then reads ``planes + 2``
-channels. Computed inside ``forward``, they reach every evaluator, TorchScript and ONNX alike.
+channels. With ``threat_depth`` 2, two more planes: the empty cells where a stone would make
+a new threat (Gomoku's fours), ``planes + 4`` channels. Computed inside ``forward``, they
+reach every evaluator, TorchScript and ONNX alike.
 """
 
 from __future__ import annotations
@@ -61,11 +63,12 @@ class NetConfig:
     arch: str = "resnet"
     score_head: bool = False  # a score head for the auxiliary score target (training only)
     threat_line: int = 0  # k > 0: two fixed planes of the cells completing a line of k
+    threat_depth: int = 1  # 2: two more, the cells that make a new threat (ThreatPlanes)
 
     @property
     def stem_planes(self) -> int:
         """The channels the first layer reads: the input planes and the threat planes."""
-        return self.planes + (2 if self.threat_line else 0)
+        return self.planes + (2 * self.threat_depth if self.threat_line else 0)
 
 
 # Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
@@ -109,18 +112,25 @@ class ResidualBlock(nn.Module):
 
 class ThreatPlanes(nn.Module):
     """Appends two planes to ``x [B, C, H, W]``: the empty cells where the stones of plane 0,
-    then of plane 1, would complete a line of ``line`` (in a row, a column or a diagonal).
+    then of plane 1, would complete a line of ``line`` (in a row, a column or a diagonal). With
+    ``depth`` 2, two more: the empty cells where a stone of plane 0, then of plane 1, would make
+    a new threat, that is a window of ``line`` cells holding all but one of the player's stones
+    and none of the opponent's (Gomoku's fours, Connect Four's threes with the fourth cell open).
 
     One fixed convolution counts, for each of the 4 directions and each of the ``line`` places
     a cell can hold in a window of ``line`` cells along it, the player's stones in the window's
-    other cells; a cell is a threat when some window has all of them and the cell is empty.
+    other cells; a cell is a threat when some window has all of them and the cell is empty. The
+    same convolution of a plane of ones tells the windows that lie wholly on the board.
     """
 
-    def __init__(self, line: int) -> None:
+    def __init__(self, line: int, depth: int = 1) -> None:
         super().__init__()
         if line < 2:
             raise ValueError(f"threat_line must be at least 2 (or 0: none), got {line}")
+        if depth not in (1, 2):
+            raise ValueError(f"threat_depth must be 1 or 2, got {depth}")
         self.line = line
+        self.depth = depth
         size = 2 * line - 1
         kernels = torch.zeros(4 * line, 1, size, size)
         for d, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
@@ -138,16 +148,31 @@ class ThreatPlanes(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         batch = x.shape[0]
-        stones = torch.cat([x[:, 0:1], x[:, 1:2]], 0)
+        own_stones, opponent_stones = x[:, 0:1], x[:, 1:2]
         kernels = self.kernels  # a buffer: nn.Module's typing says Tensor | Module
+        stones = torch.cat([own_stones, opponent_stones, torch.ones_like(x[:1, 0:1])], 0)
         counts = nn.functional.conv2d(stones, kernels, padding=self.line - 1)  # type: ignore[arg-type]
-        lines = (counts > self.line - 1.5).any(1, keepdim=True).to(x.dtype)
-        empty = 1.0 - x[:, 0:1] - x[:, 1:2]
-        return torch.cat([x, lines[:batch] * empty, lines[batch:] * empty], 1)
+        own, opponent, board = counts[:batch], counts[batch:-1], counts[-1:]
+        empty = 1.0 - own_stones - opponent_stones
+        full = float(self.line - 1)
+        planes = [x, _any_window(own, full) * empty, _any_window(opponent, full) * empty]
+        if self.depth == 2:
+            whole = (board - full).abs() < 0.5  # the windows that lie on the board
+            for mine, theirs in ((own, opponent), (opponent, own)):
+                making = ((mine - (full - 1.0)).abs() < 0.5) & (theirs < 0.5) & whole
+                planes.append(making.any(1, keepdim=True).to(x.dtype) * empty)
+        return torch.cat(planes, 1)
+
+
+def _any_window(counts: torch.Tensor, full: float) -> torch.Tensor:
+    """1 where some window's other cells all hold the player's stones (``counts`` = full)."""
+    return (counts > full - 0.5).any(1, keepdim=True).to(counts.dtype)
 
 
 def _inputs(config: NetConfig) -> nn.Module:
-    return ThreatPlanes(config.threat_line) if config.threat_line else nn.Identity()
+    if not config.threat_line:
+        return nn.Identity()
+    return ThreatPlanes(config.threat_line, config.threat_depth)
 
 
 class PolicyValueNet(nn.Module):

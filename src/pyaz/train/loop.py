@@ -92,7 +92,7 @@ SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
 GAME_OPTIONS = "--size, --width, --height, --komi, ..."
 THREAT_GAMES = ("connect_four", "gomoku")  # the games of lines: TrainConfig.threat_planes
 THREAT_AUTO = ("connect_four",)  # threat_planes auto: where measured (Gomoku not yet)
-THREAT_PLANES = ("auto", "on", "off")  # TrainConfig.threat_planes
+THREAT_PLANES = ("auto", "on", "deep", "off")  # TrainConfig.threat_planes
 
 
 @dataclass
@@ -270,7 +270,9 @@ class TrainConfig:
         "the player to move, and the opponent, would complete a line (connect_four 4, gomoku "
         "its line length), hand-made input features as KataGo's (Wu 2019, appendix A); auto: "
         "on for connect_four (measured there, 2026-11-26), off for the other games (gomoku: "
-        "not yet measured); on: connect_four and gomoku only",
+        "not yet measured); on: connect_four and gomoku only; deep: two more planes, the empty "
+        "cells where a stone makes a new threat (a line all but one full, no opponent stone: "
+        "gomoku's fours)",
     )
     curriculum: str = setting(
         "none",
@@ -324,10 +326,11 @@ class TrainConfig:
                 f"score_weight must be 0 for {self.game}, which has no final score (Othello "
                 f"and Go have one), got {self.score_weight}"
             )
-        if self.threat_planes == "on" and canonical_name(self.game) not in THREAT_GAMES:
+        lines = canonical_name(self.game) in THREAT_GAMES
+        if self.threat_planes in ("on", "deep") and not lines:
             raise ValueError(
-                f"threat_planes 'on' needs a game of lines ({', '.join(THREAT_GAMES)}), not "
-                f"{self.game}"
+                f"threat_planes {self.threat_planes!r} needs a game of lines "
+                f"({', '.join(THREAT_GAMES)}), not {self.game}"
             )
         self._check_curriculum()
         if self.opening_spread > 0 and self.curriculum != "none":
@@ -352,6 +355,11 @@ class TrainConfig:
         if self.threat_planes == "auto" and game not in THREAT_AUTO:
             return 0
         return int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
+
+    @property
+    def threat_depth(self) -> int:
+        """2 for ``deep`` (the planes of the cells that make a threat too), else 1."""
+        return 2 if self.threat_planes == "deep" else 1
 
     def check_players(self) -> None:
         """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
@@ -469,6 +477,7 @@ class TrainingLoop(TrainingRun):
             dropout=config.dropout,
             score_head=config.score_weight > 0,
             threat_line=config.threat_line(self.start_state),
+            threat_depth=config.threat_depth,
         )
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
