@@ -156,6 +156,9 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # (KataGo's hand-made input features); in the supervised probe of 2026-11-26 they cut the
     # held-out value error on random-play positions from 0.43 to 0.30-0.32
     "threat-planes": {"threat_planes": "on"},
+    # the same two planes and two more: the cells where a stone makes a new threat (a line of
+    # four with three of the player's stones and the fourth cell empty); Gomoku's default
+    "threat-deep": {"threat_planes": "deep"},
 }
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""
@@ -175,6 +178,7 @@ TRACKS_OF: dict[str, tuple[str, ...]] = {
     "score-head": ("othello",),
     "opening-spread": ("connect4",),
     "threat-planes": ("connect4",),
+    "threat-deep": ("connect4",),
 }
 """Techniques that only some tracks' games have (Connect Four has no score): the others run on
 every track."""
