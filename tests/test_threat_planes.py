@@ -1,8 +1,9 @@
 """The threat planes (NetConfig.threat_line, TrainConfig.threat_planes): two fixed input planes
 the network computes itself, the empty cells where the player to move (plane 0) and the
-opponent (plane 1) would complete a line. Checked on hand-worked positions and against a plain
-loop over the board's lines; saved and loaded with the network; on by default for the games of
-lines only, off for the runs and seed presets from before; a clear error elsewhere."""
+opponent (plane 1) would complete a line, and with ``deep`` (NetConfig.threat_depth 2) the cells
+where a stone makes a new threat. Checked on hand-worked positions and against a plain loop over
+the board's lines; saved and loaded with the network; by default on for Connect Four and deep for
+Gomoku only, off for the runs and seed presets from before; a clear error elsewhere."""
 
 from __future__ import annotations
 
@@ -167,14 +168,16 @@ def test_the_network_reads_the_planes_and_saves_them(tmp_path: Path, runtime: st
     assert isinstance(loaded.net.threats, ThreatPlanes)
 
 
-def test_auto_is_on_for_connect_four_and_on_for_the_games_of_lines() -> None:
+def test_auto_is_on_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> None:
     def line(game: str, planes: str = "auto", **options: int) -> int:
         config = TrainConfig(game=game, game_options=options, threat_planes=planes)
         config.validate()
         return config.threat_line(pyaz.make(game, **options))
 
     assert line("connect_four") == 4 and line("connect_four", "on") == 4
-    assert line("gomoku", size=9) == 0  # auto: not measured on Gomoku yet
+    assert line("gomoku", size=9) == 5 and line("gomoku", "off", size=9) == 0
+    assert TrainConfig(game="gomoku").threat_mode == "deep"  # auto: measured best there
+    assert TrainConfig(game="connect_four").threat_mode == "on"
     assert line("gomoku", "on", size=9) == 5
     assert line("gomoku", "on", size=5, line_length=4) == 4  # seed 001's Gobang
     assert line("othello", size=6) == 0 and line("go", size=9) == 0
@@ -207,7 +210,11 @@ def test_deep_adds_the_planes_of_the_cells_that_make_a_threat(tmp_path: Path, ru
 def test_older_runs_and_the_seed_presets_keep_the_board_alone() -> None:
     # a config.json written before the setting existed is a run without the planes
     assert TrainingLoop.upgrade_settings({"game": "connect_four"})["threat_planes"] == "off"
-    assert TrainingLoop.upgrade_settings({"threat_planes": "auto"})["threat_planes"] == "auto"
+    # one that saved auto (before runs saved what auto chose) had them on Connect Four alone
+    for game, before in (("connect_four", "on"), ("connect4", "on"), ("gomoku", "off")):
+        saved = {"game": game, "threat_planes": "auto"}
+        assert TrainingLoop.upgrade_settings(saved)["threat_planes"] == before
+    assert TrainingLoop.upgrade_settings({"threat_planes": "deep"})["threat_planes"] == "deep"
     for preset in ("connect4-5x5-seed001", "gobang5-seed001", "gomoku15-seed004"):
         assert train_config(load_preset(preset)).threat_planes == "off"
 
@@ -224,6 +231,26 @@ def test_a_run_from_before_the_planes_resumes_without_them(tmp_path: Path) -> No
     args = ["--out", str(tmp_path), "--resume", "--iterations", "2", "--quiet"]
     assert selfplay.main(args) == 0
     loaded = load_model(tmp_path)
+    assert loaded.net is not None and loaded.net.config.threat_line == 0
+
+
+def test_a_run_saves_what_auto_chose_and_an_older_auto_resumes_as_it_was(tmp_path: Path) -> None:
+    common = ["--game", "gomoku", "--size", "5", "--line-length", "4", "--episodes", "2",
+              "--simulations", "4", "--eval-opponent", "none", "--quiet"]  # fmt: skip
+    new, old = tmp_path / "new", tmp_path / "old"
+    assert selfplay.main([*common, "--iterations", "1", "--out", str(new)]) == 0
+    assert json.loads((new / "config.json").read_text())["threat_planes"] == "deep"
+    loaded = load_model(new)
+    assert loaded.net is not None and loaded.net.config.threat_depth == 2
+    # a Gomoku run that saved auto when auto meant no planes there resumes without them
+    assert (
+        selfplay.main([*common, "--iterations", "1", "--threat-planes", "off", "--out", str(old)])
+        == 0
+    )
+    saved = json.loads((old / "config.json").read_text())
+    (old / "config.json").write_text(json.dumps({**saved, "threat_planes": "auto"}))
+    assert selfplay.main(["--out", str(old), "--resume", "--iterations", "2", "--quiet"]) == 0
+    loaded = load_model(old)
     assert loaded.net is not None and loaded.net.config.threat_line == 0
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +91,9 @@ GATINGS = ("none", "threshold", "score", "wilson")
 SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
 GAME_OPTIONS = "--size, --width, --height, --komi, ..."
 THREAT_GAMES = ("connect_four", "gomoku")  # the games of lines: TrainConfig.threat_planes
-THREAT_AUTO = ("connect_four",)  # threat_planes auto: where measured (Gomoku not yet)
+# threat_planes auto: the planes measured best per game (2026-11-26); elsewhere off
+THREAT_AUTO = {"connect_four": "on", "gomoku": "deep"}
+THREAT_AUTO_BEFORE = {"connect_four": "on"}  # what auto meant in runs saved before 2026-11-27
 THREAT_PLANES = ("auto", "on", "deep", "off")  # TrainConfig.threat_planes
 
 
@@ -268,11 +270,11 @@ class TrainConfig:
         choices=THREAT_PLANES,
         help="two fixed input planes that the network computes itself: the empty cells where "
         "the player to move, and the opponent, would complete a line (connect_four 4, gomoku "
-        "its line length), hand-made input features as KataGo's (Wu 2019, appendix A); auto: "
-        "on for connect_four (measured there, 2026-11-26), off for the other games (gomoku: "
-        "not yet measured); on: connect_four and gomoku only; deep: two more planes, the empty "
-        "cells where a stone makes a new threat (a line all but one full, no opponent stone: "
-        "gomoku's fours)",
+        "its line length), hand-made input features as KataGo's (Wu 2019, appendix A); deep: "
+        "two more planes, the empty cells where a stone makes a new threat (a line all but one "
+        "full, no opponent stone: gomoku's fours); on and deep: connect_four and gomoku only; "
+        "auto: what measured best (connect_four on, gomoku deep, 2026-11-26), off for the "
+        "other games; a run saves the value auto chose",
     )
     curriculum: str = setting(
         "none",
@@ -347,19 +349,24 @@ class TrainConfig:
         if self.eval_opponent == PERFECT_OPPONENT:
             self._check_perfect_opponent()
 
+    @property
+    def threat_mode(self) -> str:
+        """``threat_planes`` with auto resolved for the game: on, deep or off."""
+        game = canonical_name(self.game)
+        if game not in THREAT_GAMES:
+            return "off"
+        return THREAT_AUTO.get(game, "off") if self.threat_planes == "auto" else self.threat_planes
+
     def threat_line(self, state: BoardState) -> int:
         """The line whose completing cells the network's threat planes mark (0: none)."""
-        game = canonical_name(self.game)
-        if self.threat_planes == "off" or game not in THREAT_GAMES:
-            return 0
-        if self.threat_planes == "auto" and game not in THREAT_AUTO:
+        if self.threat_mode == "off":
             return 0
         return int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
 
     @property
     def threat_depth(self) -> int:
         """2 for ``deep`` (the planes of the cells that make a threat too), else 1."""
-        return 2 if self.threat_planes == "deep" else 1
+        return 2 if self.threat_mode == "deep" else 1
 
     def check_players(self) -> None:
         """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
@@ -443,8 +450,17 @@ class TrainingLoop(TrainingRun):
 
     @classmethod
     def upgrade_settings(cls, saved: dict[str, Any]) -> dict[str, Any]:
-        """A config.json from before threat_planes (2026-11-26) is a run without them."""
-        return {"threat_planes": "off", **saved}
+        """A config.json from before threat_planes (2026-11-26) is a run without them; one
+        that saved auto (before 2026-11-27, when runs began to save what auto chose) had them
+        on Connect Four alone."""
+        upgraded = {"threat_planes": "off", **saved}
+        if upgraded["threat_planes"] == "auto":
+            try:
+                game = canonical_name(str(upgraded.get("game")))
+            except ValueError:
+                return upgraded  # not a game: validate() names it
+            upgraded["threat_planes"] = THREAT_AUTO_BEFORE.get(game, "off")
+        return upgraded
 
     def __init__(
         self,
@@ -463,6 +479,7 @@ class TrainingLoop(TrainingRun):
         :class:`~pyaz.common.run.TrainingRun`)."""
         config.validate()
         config.check_players()
+        config = replace(config, threat_planes=config.threat_mode)  # config.json says which
         self.config = config
         self.engine = self_play
         self.start_state = make(config.game, **config.game_options)
