@@ -26,9 +26,10 @@ def planes_of(state: pyaz.BoardState) -> torch.Tensor:
     return torch.from_numpy(state.encode()[None].astype(np.float32))
 
 
-def threats(state: pyaz.BoardState, line: int) -> np.ndarray:
-    """The two threat planes of ``state`` (own, opponent) as int arrays."""
-    return ThreatPlanes(line)(planes_of(state))[0, -2:].numpy().astype(int)
+def threats(state: pyaz.BoardState, line: int, depth: int = 1) -> np.ndarray:
+    """The threat planes of ``state`` as int arrays: (own, opponent) completing a line, then
+    with ``depth`` 2 (own, opponent) making a threat."""
+    return ThreatPlanes(line, depth)(planes_of(state))[0, -2 * depth :].numpy().astype(int)
 
 
 def cells(plane: np.ndarray) -> set[tuple[int, int]]:
@@ -72,8 +73,7 @@ def test_gomoku_cells_that_make_a_four_by_hand() -> None:
     for b, w in zip(black, white, strict=True):
         state.apply(b[0] * 9 + b[1])
         state.apply(w[0] * 9 + w[1])
-    planes = ThreatPlanes(5, depth=2)(planes_of(state))[0, -4:].numpy().astype(int)
-    complete_own, complete_opponent, make_own, make_opponent = planes
+    complete_own, complete_opponent, make_own, make_opponent = threats(state, 5, depth=2)
     assert cells(complete_own) == set() and cells(complete_opponent) == set()
     # Black makes a four on row 4 at columns 0, 1, 5 or 6: each leaves a window of five with
     # four black stones and one empty cell; column 7 is White's, so no window reaches past 6
@@ -123,9 +123,7 @@ def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line
             state.apply(int(rng.choice(state.legal_actions())))
         x = state.encode().astype(int)
         empty = 1 - x[0] - x[1]
-        own, opponent, make_own, make_opponent = (
-            ThreatPlanes(line, depth=2)(planes_of(state))[0, -4:].numpy().astype(int)
-        )
+        own, opponent, make_own, make_opponent = threats(state, line, depth=2)
         assert np.array_equal(own, brute_force(x[0], empty, line))
         assert np.array_equal(opponent, brute_force(x[1], empty, line))
         assert np.array_equal(make_own, brute_force(x[0], empty, line, x[1]))
