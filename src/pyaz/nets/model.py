@@ -150,14 +150,16 @@ class ThreatPlanes(nn.Module):
         batch = x.shape[0]
         own_stones, opponent_stones = x[:, 0:1], x[:, 1:2]
         kernels = self.kernels  # a buffer: nn.Module's typing says Tensor | Module
-        stones = torch.cat([own_stones, opponent_stones, torch.ones_like(x[:1, 0:1])], 0)
-        counts = nn.functional.conv2d(stones, kernels, padding=self.line - 1)  # type: ignore[arg-type]
-        own, opponent, board = counts[:batch], counts[batch:-1], counts[-1:]
+        images = [own_stones, opponent_stones]
+        if self.depth == 2:  # a plane of ones: its counts tell the windows on the board
+            images.append(torch.ones_like(x[:1, 0:1]))
+        counts = nn.functional.conv2d(torch.cat(images, 0), kernels, padding=self.line - 1)  # type: ignore[arg-type]
+        own, opponent = counts[:batch], counts[batch : 2 * batch]
         empty = 1.0 - own_stones - opponent_stones
         full = float(self.line - 1)
         planes = [x, _any_window(own, full) * empty, _any_window(opponent, full) * empty]
         if self.depth == 2:
-            whole = (board - full).abs() < 0.5  # the windows that lie on the board
+            whole = (counts[2 * batch :] - full).abs() < 0.5  # the windows that lie on the board
             for mine, theirs in ((own, opponent), (opponent, own)):
                 making = ((mine - (full - 1.0)).abs() < 0.5) & (theirs < 0.5) & whole
                 planes.append(making.any(1, keepdim=True).to(x.dtype) * empty)
