@@ -292,6 +292,7 @@ def _tiny(**changes: object) -> dict[str, object]:
         ({"size": 7}, "size must be in 9..15"),
         ({"optimizer": "lbfgs"}, "optimizer must be one of"),
         ({"episodes": 0}, "episodes must be >= 1"),
+        ({"threat_planes": "auto"}, "threat_planes must be one of"),
     ],
 )
 def test_bad_pipeline_settings_are_value_errors(change: dict, message: str) -> None:
@@ -320,6 +321,22 @@ def test_the_pipeline_runs_its_phases_and_resumes(tmp_path: Path) -> None:
     assert not pair.single and pair.settings["value_decay"] == 0.95
     progress = json.loads((tmp_path / "progress.json").read_text())
     assert progress["phase"] == 3 and set(progress["times"]) == {"basic", "imitation", "selfplay"}
+    assert pair.net(0).config.threat_line == 0  # the paper's networks read the board alone
+
+
+def test_the_pair_can_read_the_deep_threat_planes(tmp_path: Path) -> None:
+    from pyaz.alphagomoku.pair import BLACK, WHITE
+    from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
+
+    config = AlphaGomokuConfig(**_tiny(threat_planes="deep", curriculum=False))  # type: ignore[arg-type]
+    AlphaGomokuRun(config, tmp_path).run()
+    pair = load_pair(tmp_path)
+    for colour in (BLACK, WHITE):
+        net = pair.net(colour).config
+        assert (net.threat_line, net.threat_depth, net.stem_planes) == (5, 2, net.planes + 4)
+    state = pyaz.make("gomoku", size=9)
+    player = make_player(f"alphagomoku:{tmp_path}:8", state)
+    assert player.choose(state.clone()) in state.legal_actions()
 
 
 def test_experiment_options_and_ablations_are_checked(tmp_path: Path) -> None:
@@ -341,6 +358,10 @@ def test_experiment_options_and_ablations_are_checked(tmp_path: Path) -> None:
     assert "value_decay" not in configs[0]  # the pipeline's default (0.95)
     assert configs[1]["value_decay"] == 1.0 and configs[2]["double"] is False
     assert configs[3]["curriculum"] is False
+    experiment.options = {"ablations": "threats"}
+    runs = experiment.runs("short")
+    assert [r.name for r in runs] == ["alphagomoku", "threat-planes"]
+    assert runs[1].kwargs["config"]["threat_planes"] == "deep"
 
 
 def test_the_short_experiment_with_an_ablation_plays_it_head_to_head(tmp_path: Path) -> None:

@@ -170,7 +170,7 @@ def test_auto_is_on_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> None
     def line(game: str, planes: str = "auto", **options: int) -> int:
         config = TrainConfig(game=game, game_options=options, threat_planes=planes)
         config.validate()
-        return config.threat_line(pyaz.make(game, **options))
+        return net_config_for(pyaz.make(game, **options), threats=config.threat_mode).threat_line
 
     assert line("connect_four") == 4 and line("connect_four", "on") == 4
     assert line("gomoku", size=9) == 5 and line("gomoku", "off", size=9) == 0
@@ -179,8 +179,9 @@ def test_auto_is_on_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> None
     assert line("gomoku", "on", size=9) == 5
     assert line("gomoku", "on", size=5, line_length=4) == 4  # seed 001's Gobang
     assert line("othello", size=6) == 0 and line("go", size=9) == 0
-    off = TrainConfig(game="connect_four", threat_planes="off")
-    assert off.threat_line(pyaz.make("connect_four")) == 0
+    assert line("connect_four", "off") == 0
+    with pytest.raises(ValueError, match="threat planes must be one of off, on, deep, got 'auto'"):
+        net_config_for(pyaz.make("connect_four"), threats="auto")  # TrainConfig resolves auto
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime", "torchscript"])
@@ -190,12 +191,13 @@ def test_deep_adds_the_planes_of_the_cells_that_make_a_threat(tmp_path: Path, ru
         runtime=runtime, iterations=2, episodes=2, simulations=4, eval_opponent="none",
     )  # fmt: skip
     config.validate()
-    assert config.threat_depth == 2 and TrainConfig(threat_planes="on").threat_depth == 1
+    state = pyaz.make("gomoku", size=5, line_length=4)
+    assert net_config_for(state, threats="deep").threat_depth == 2
+    assert net_config_for(state, threats="on").threat_depth == 1
     TrainingLoop(config, tmp_path, progress=False).run()
     loaded = load_model(tmp_path)
     assert loaded.net is not None and loaded.net.config.threat_depth == 2
     assert loaded.net.config.stem_planes == loaded.net.config.planes + 4
-    state = pyaz.make("gomoku", size=5, line_length=4)
     for action in (6, 0, 7, 1):  # Black two on row 1, White two on row 0
         state.apply(action)
     x = planes_of(state).repeat(2, 1, 1, 1)

@@ -59,7 +59,7 @@ from pyaz.common.runlog import read_run_config, write_json_atomic
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena
 from pyaz.eval.players import MentorPlayer, check_mentor_game
-from pyaz.nets import PolicyValueNet, net_config_for
+from pyaz.nets import THREAT_MODES, PolicyValueNet, net_config_for
 from pyaz.nets.files import read_torch_file
 from pyaz.search import SelfPlay
 from pyaz.train.checkpoint import torch_bytes
@@ -82,6 +82,12 @@ class AlphaGomokuConfig:
     )
     curriculum: bool = setting(True, help="IV-B and IV-C before self-play (off: self-play only)")
     net: str = setting("seed004", help="the network preset")
+    threat_planes: str = setting(
+        "off",
+        choices=THREAT_MODES,
+        help="input planes the networks compute (not the paper's: it reads the board alone): on, "
+        "the empty cells that complete five for either colour; deep, also those that make a four",
+    )
     # phase 1
     basic_positions: int = setting(80_000, low=1, help="IV-B: generated attack/defence positions")
     basic_epochs: int = setting(3, low=0, help="IV-B: passes over them")
@@ -165,7 +171,7 @@ class AlphaGomokuRun(TrainingRun):
             "phase": 0 if config.curriculum else 2, "round": 0, "iteration": 0, "times": {},
             "imitation_stopped": False,
         }  # fmt: skip
-        net = PolicyValueNet(net_config_for(self.state, config.net))
+        net = PolicyValueNet(net_config_for(self.state, config.net, config.threat_planes))
         self.pair = NetworkPair.fresh(net, single=not config.double)
         self.pair.settings = self._settings()
         self.trainers = self._trainers()

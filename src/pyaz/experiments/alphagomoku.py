@@ -6,7 +6,8 @@ evaluation step), with double networks and winning value decay; then seed 004's 
 against the mentor, half the games with each colour, each pair of games from its own random
 opening, sample games drawn as boards (Figs. 5 and 6). ``--option
 ablations=double,decay,curriculum`` adds a run without each (a single network for both colours,
-no decay, self-play from scratch), evaluated the same way.
+no decay, self-play from scratch), evaluated the same way; ``threats`` among them adds a run
+whose networks read the deep threat planes (``threat_planes="deep"``, not the paper's).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ ABLATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "double": ("single-network", {"double": False}),
     "decay": ("no-decay", {"value_decay": 1.0}),
     "curriculum": ("no-curriculum", {"curriculum": False}),
+    # not an ablation: the networks read the deep threat planes besides the board
+    "threats": ("threat-planes", {"threat_planes": "deep"}),
 }
 
 
@@ -74,7 +77,8 @@ class AlphaGomokuExperiment(Experiment):
         "full": "15x15, 80,000 positions, the mentor at 1 s a move, 100 iterations: days",
     }
     option_help = {  # noqa: RUF012
-        "ablations": "comma-separated, among double, decay, curriculum: one more run without each"
+        "ablations": "comma-separated, among double, decay, curriculum (one more run without "
+        "each) and threats (one more run whose networks read the deep threat planes)"
     }
 
     def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
@@ -183,11 +187,11 @@ def _head_to_head_section(results: dict[str, dict[str, Any]]) -> str:
             interval = f"{estimate.lower:.2f} to {estimate.upper:.2f}"
             rows.append([name, record, f"{h['score']:.3f}", interval, h["distinct_games"]])
             sentences.append(against_even(estimate, name))
-    header = ["without", "full method's W-D-L", "its score", "95% Wilson", "distinct games"]
+    header = ["other run", "full method's W-D-L", "its score", "95% Wilson", "distinct games"]
     return (
         "## Ablations head to head\n\n"
         + markdown_table(header, rows)
-        + "\n\nThe full method (double networks, decay, curriculum) against each ablation, "
+        + "\n\nThe full method (double networks, decay, curriculum) against each other run, "
         "greedy, colours alternating, each pair of games from its own random opening.\n\n"
         + "\n".join(f"- {sentence}" for sentence in sentences)
     )

@@ -84,14 +84,26 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 ARCHITECTURES = ("resnet", "azg")
+THREAT_MODES = ("off", "on", "deep")
+"""The :class:`ThreatPlanes` a network may compute: none; the cells that complete a line; those
+and the cells that make a new threat."""
 
 
-def net_config_for(state: BoardState, preset: str = "tiny", **overrides: Any) -> NetConfig:
-    """The config of a network for ``state``'s game: a size preset plus explicit overrides."""
+def net_config_for(
+    state: BoardState, preset: str = "tiny", threats: str = "off", **overrides: Any
+) -> NetConfig:
+    """The config of a network for ``state``'s game: a size preset plus explicit overrides;
+    ``threats`` (:data:`THREAT_MODES`) the threat planes over the game's line (Connect Four 4,
+    Gomoku its ``line_length``)."""
     if preset not in PRESETS:
         raise ValueError(f"unknown network preset {preset!r}; known: {', '.join(PRESETS)}")
+    if threats not in THREAT_MODES:
+        raise ValueError(f"threat planes must be one of {', '.join(THREAT_MODES)}, got {threats!r}")
     planes, height, width = state.planes_shape
     config = NetConfig(planes, height, width, state.num_actions, **PRESETS[preset])
+    if threats != "off":
+        line = int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
+        config = replace(config, threat_line=line, threat_depth=2 if threats == "deep" else 1)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
     return config

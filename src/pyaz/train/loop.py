@@ -48,7 +48,7 @@ from pyaz.common.run import TrainingRun
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, close_player
-from pyaz.games import BoardState, canonical_name, make
+from pyaz.games import canonical_name, make
 from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
     PRESETS as NET_PRESETS,
@@ -357,17 +357,6 @@ class TrainConfig:
             return "off"
         return THREAT_AUTO.get(game, "off") if self.threat_planes == "auto" else self.threat_planes
 
-    def threat_line(self, state: BoardState) -> int:
-        """The line whose completing cells the network's threat planes mark (0: none)."""
-        if self.threat_mode == "off":
-            return 0
-        return int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
-
-    @property
-    def threat_depth(self) -> int:
-        """2 for ``deep`` (the planes of the cells that make a threat too), else 1."""
-        return 2 if self.threat_mode == "deep" else 1
-
     def check_players(self) -> None:
         """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
         a spec that does not fit the game or is out of range, or a missing engine or model file,
@@ -493,8 +482,7 @@ class TrainingLoop(TrainingRun):
             value_hidden=config.value_hidden,
             dropout=config.dropout,
             score_head=config.score_weight > 0,
-            threat_line=config.threat_line(self.start_state),
-            threat_depth=config.threat_depth,
+            threats=config.threat_mode,
         )
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
