@@ -173,6 +173,43 @@ void stress_proofs(int threads) {
     }
 }
 
+// Tree reuse of a full tree whose kept subtree cannot be packed again: the copy allocates the
+// groups of children in another order than the search did, so they fall on the blocks'
+// boundaries differently. Here the search filled block 0's tail with the second child's 93
+// children and block 1 with the first child's 4,096; the copy puts the first child's children in
+// block 1, then finds no room for the second's (before 2026-11-27 the copy wrote them at index
+// -1, and a Gomoku self-play run crashed). The children that do not fit leave their node a leaf.
+void stress_keep_subtree_of_a_full_tree() {
+    const std::int64_t block = pyaz::Tree::kBlockSize;
+    pyaz::Tree tree(2 * block);
+    pyaz::Tree spare(2 * block);
+    auto expand = [&tree](std::int32_t parent, std::int32_t children) {
+        const std::int32_t first = tree.allocate(children);
+        for (std::int32_t i = 0; i < children; ++i) tree.node(first + i).action = i;
+        pyaz::Node& node = tree.node(parent);
+        node.first_child = first;
+        node.num_children = children;
+        node.state.store(pyaz::NodeState::kExpanded);
+        return first;
+    };
+    expand(0, 2);                               // the root's children 1 (kept) and 2
+    const std::int32_t first = expand(1, 4000);  // nodes 3..4002
+    expand(first + 1, 93);                      // the second grandchild first: 4003..4095
+    expand(first, static_cast<std::int32_t>(block));  // then the first: the whole of block 1
+    check(tree.size() == 2 * block, "the tree to reuse is full");
+    tree.keep_subtree(1, spare);
+    check(tree.size() <= tree.capacity(), "the kept subtree stays within the arena");
+    const pyaz::Node& root = tree.node(0);
+    check(root.num_children == 4000 && root.action == pyaz::kNoAction, "the new root keeps its children");
+    const pyaz::Node& kept = tree.node(root.first_child);
+    check(kept.state.load() == pyaz::NodeState::kExpanded && kept.num_children == block,
+          "the first child keeps its children");
+    const pyaz::Node& cut = tree.node(root.first_child + 1);
+    check(cut.state.load() == pyaz::NodeState::kLeaf && cut.num_children == 0 && cut.first_child == -1 &&
+              cut.action == 1,
+          "the second child, without room for its children, is a leaf");
+}
+
 // The exact solver on a small table (many collisions, every slot rewritten): the published
 // values of the empty 5x4 (a draw) and 6x4 (a second-player win with the 12th disc) boards.
 void stress_solver() {
@@ -190,6 +227,7 @@ void stress_solver() {
 
 int main() {
     stress_solver();
+    stress_keep_subtree_of_a_full_tree();
     for (int threads : {2, 4}) {
         stress_proofs(threads);
         stress_search(pyaz::Othello(8), threads);

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "games/common.h"
@@ -166,6 +167,9 @@ private:
         fresh.stats = std::make_unique<NodeStats[]>(kBlockSize);
         ready_[b].store(true, std::memory_order_release);
     }
+    static bool has_children(const Node& n) {
+        return n.state.load() == NodeState::kExpanded && n.num_children > 0;
+    }
     void clear(std::int32_t index) {
         stats(index).clear();
         Node& n = node(index);
@@ -179,7 +183,7 @@ private:
     }
     // Copies node `from` of `source` into node `to` here, without its children.
     void copy_node(const Tree& source, std::int32_t from, std::int32_t to);
-    void copy_children(const Tree& source, std::int32_t from, std::int32_t to);
+    void copy_descendants(const Tree& source, std::int32_t from, std::int32_t to);
 
     std::vector<Block> blocks_;
     std::unique_ptr<std::atomic<bool>[]> ready_;
@@ -202,18 +206,28 @@ inline void Tree::copy_node(const Tree& source, std::int32_t from, std::int32_t 
     copy.num_children = 0;
 }
 
-// Depth-first copy: the children of `from` (in `source`) become the children of `to` (here).
-inline void Tree::copy_children(const Tree& source, std::int32_t from, std::int32_t to) {
-    const Node& original = source.node(from);
-    if (original.state.load() != NodeState::kExpanded || original.num_children == 0) return;
-    const std::int32_t first = allocate(original.num_children);
-    node(to).first_child = first;
-    node(to).num_children = original.num_children;
-    for (std::int32_t i = 0; i < original.num_children; ++i) {
-        copy_node(source, original.first_child + i, first + i);
-    }
-    for (std::int32_t i = 0; i < original.num_children; ++i) {
-        copy_children(source, original.first_child + i, first + i);
+// Breadth-first copy: the descendants of `from` (in `source`) become those of `to` (here). The
+// copy allocates its groups of children in another order than the search did, so their blocks'
+// unused tails differ, and the subtree of a full tree may not fit again: a node whose children
+// find no room stays a leaf here (the search expands it again if it comes back), and the nodes
+// nearest the root, the ones the next search reads most, are the ones kept.
+inline void Tree::copy_descendants(const Tree& source, std::int32_t from, std::int32_t to) {
+    std::vector<std::pair<std::int32_t, std::int32_t>> expanded{{from, to}};  // (source, here)
+    for (std::size_t next = 0; next < expanded.size(); ++next) {
+        const auto [original_index, copy_index] = expanded[next];
+        const Node& original = source.node(original_index);
+        const std::int32_t first = allocate(original.num_children);
+        if (first < 0) {
+            node(copy_index).state.store(NodeState::kLeaf);
+            continue;
+        }
+        node(copy_index).first_child = first;
+        node(copy_index).num_children = original.num_children;
+        for (std::int32_t i = 0; i < original.num_children; ++i) {
+            const std::int32_t child = original.first_child + i;
+            copy_node(source, child, first + i);
+            if (has_children(source.node(child))) expanded.emplace_back(child, first + i);
+        }
     }
 }
 
@@ -221,7 +235,7 @@ inline void Tree::keep_subtree(std::int32_t new_root, Tree& spare) {
     spare.reset(capacity_);
     spare.copy_node(*this, new_root, 0);
     spare.node(0).action = kNoAction;
-    spare.copy_children(*this, new_root, 0);
+    if (has_children(node(new_root))) spare.copy_descendants(*this, new_root, 0);
     std::swap(blocks_, spare.blocks_);
     std::swap(ready_, spare.ready_);
     const std::int64_t spare_used = spare.used_.load();
