@@ -180,7 +180,7 @@ def test_auto_is_on_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> None
     assert line("gomoku", "on", size=5, line_length=4) == 4  # seed 001's Gobang
     assert line("othello", size=6) == 0 and line("go", size=9) == 0
     assert line("connect_four", "off") == 0
-    with pytest.raises(ValueError, match="threat planes must be one of off, on, deep, got 'auto'"):
+    with pytest.raises(ValueError, match="threat planes must be one of on, deep, off, got 'auto'"):
         net_config_for(pyaz.make("connect_four"), threats="auto")  # TrainConfig resolves auto
 
 

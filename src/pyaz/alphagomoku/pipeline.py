@@ -171,7 +171,7 @@ class AlphaGomokuRun(TrainingRun):
             "phase": 0 if config.curriculum else 2, "round": 0, "iteration": 0, "times": {},
             "imitation_stopped": False,
         }  # fmt: skip
-        net = PolicyValueNet(net_config_for(self.state, config.net, config.threat_planes))
+        net = PolicyValueNet(net_config_for(self.state, config.net, threats=config.threat_planes))
         self.pair = NetworkPair.fresh(net, single=not config.double)
         self.pair.settings = self._settings()
         self.trainers = self._trainers()

@@ -84,9 +84,9 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 ARCHITECTURES = ("resnet", "azg")
-THREAT_MODES = ("off", "on", "deep")
-"""The :class:`ThreatPlanes` a network may compute: none; the cells that complete a line; those
-and the cells that make a new threat."""
+THREAT_MODES = ("on", "deep", "off")
+"""The :class:`ThreatPlanes` a network may compute: the cells that complete a line; those and
+the cells that make a new threat; none."""
 
 
 def net_config_for(

@@ -54,6 +54,7 @@ from pyaz.nets import (
     PRESETS as NET_PRESETS,
 )
 from pyaz.nets import (
+    THREAT_MODES,
     TORCHSCRIPT_FILE,
     PolicyValueNet,
     net_config_for,
@@ -94,7 +95,7 @@ THREAT_GAMES = ("connect_four", "gomoku")  # the games of lines: TrainConfig.thr
 # threat_planes auto: the planes measured best per game (2026-11-26); elsewhere off
 THREAT_AUTO = {"connect_four": "on", "gomoku": "deep"}
 THREAT_AUTO_BEFORE = {"connect_four": "on"}  # what auto meant in runs saved before 2026-11-27
-THREAT_PLANES = ("auto", "on", "deep", "off")  # TrainConfig.threat_planes
+THREAT_PLANES = ("auto", *THREAT_MODES)  # TrainConfig.threat_planes: auto, on, deep, off
 
 
 @dataclass
