@@ -17,7 +17,7 @@ import torch
 import pyaz
 from pyaz.cli import selfplay
 from pyaz.nets import PolicyValueNet, load_model, net_config_for
-from pyaz.nets.model import ThreatPlanes, to_torchscript
+from pyaz.nets.model import THREAT_PLANE_COUNTS, ThreatPlanes, to_torchscript
 from pyaz.train.loop import TrainConfig, TrainingLoop
 from pyaz.train.preset_files import load_preset, train_config
 
@@ -28,8 +28,10 @@ def planes_of(state: pyaz.BoardState) -> torch.Tensor:
 
 def threats(state: pyaz.BoardState, line: int, depth: int = 1) -> np.ndarray:
     """The threat planes of ``state`` as int arrays: (own, opponent) completing a line, then
-    with ``depth`` 2 (own, opponent) making a threat."""
-    return ThreatPlanes(line, depth)(planes_of(state))[0, -2 * depth :].numpy().astype(int)
+    with ``depth`` 2 (own, opponent) making a threat, with 3 also (own, opponent) making a
+    three and (own, opponent) forks."""
+    added = THREAT_PLANE_COUNTS[depth]
+    return ThreatPlanes(line, depth)(planes_of(state))[0, -added:].numpy().astype(int)
 
 
 def cells(plane: np.ndarray) -> set[tuple[int, int]]:
@@ -83,14 +85,13 @@ def test_gomoku_cells_that_make_a_four_by_hand() -> None:
     assert ThreatPlanes(5)(planes_of(state)).shape[1] == state.planes_shape[0] + 2
 
 
-def brute_force(
-    stones: np.ndarray, empty: np.ndarray, line: int, others: np.ndarray | None = None
+def directions_made(
+    stones: np.ndarray, empty: np.ndarray, line: int, short: int, others: np.ndarray | None = None
 ) -> np.ndarray:
-    """Every empty cell that completes ``line`` stones of ``stones`` along some direction; with
-    the opponent's stones ``others``, every empty cell that makes a window of ``line`` hold all
-    but one of them and none of the opponent's."""
+    """Per empty cell, the number of directions (0..4) along which a stone there makes some
+    window of ``line`` cells on the board hold all but ``short`` of ``stones`` (and, given the
+    opponent's stones ``others``, none of them)."""
     height, width = stones.shape
-    need = line - 1 if others is None else line - 2
     out = np.zeros_like(stones)
     for r in range(height):
         for c in range(width):
@@ -103,9 +104,55 @@ def brute_force(
                         continue
                     rest = [(y, x) for y, x in window if (y, x) != (r, c)]
                     blocked = others is not None and any(others[y, x] for y, x in rest)
-                    if not blocked and sum(stones[y, x] for y, x in rest) == need:
-                        out[r, c] = 1
+                    if not blocked and sum(stones[y, x] for y, x in rest) == line - 1 - short:
+                        out[r, c] += 1
+                        break
     return out
+
+
+def brute_force(
+    stones: np.ndarray, empty: np.ndarray, line: int, others: np.ndarray | None = None
+) -> np.ndarray:
+    """Every empty cell that completes ``line`` stones of ``stones`` along some direction; with
+    the opponent's stones ``others``, every empty cell that makes a window of ``line`` hold all
+    but one of them and none of the opponent's."""
+    short = 0 if others is None else 1
+    return (directions_made(stones, empty, line, short, others) > 0).astype(stones.dtype)
+
+
+def brute_force_forks(
+    stones: np.ndarray, empty: np.ndarray, line: int, others: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The cells that make a three (a window all but two full, none of ``others``) and the
+    forks: the cells that make a four or a three in two or more directions."""
+    threes = directions_made(stones, empty, line, 2, others)
+    height, width = stones.shape
+    forks = np.zeros_like(stones)
+    for r in range(height):
+        for c in range(width):
+            if empty[r, c]:
+                count = sum(
+                    _direction_makes(stones, others, r, c, dr, dc, line)
+                    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1))
+                )
+                forks[r, c] = int(count >= 2)
+    return (threes > 0).astype(stones.dtype), forks
+
+
+def _direction_makes(
+    stones: np.ndarray, others: np.ndarray, r: int, c: int, dr: int, dc: int, line: int
+) -> bool:
+    """Whether a stone at (r, c) makes a four or a three along (dr, dc)."""
+    height, width = stones.shape
+    for start in range(-line + 1, 1):
+        window = [(r + (start + i) * dr, c + (start + i) * dc) for i in range(line)]
+        if not all(0 <= y < height and 0 <= x < width for y, x in window):
+            continue
+        rest = [(y, x) for y, x in window if (y, x) != (r, c)]
+        mine = sum(stones[y, x] for y, x in rest)
+        if not any(others[y, x] for y, x in rest) and mine in (line - 2, line - 3):
+            return True
+    return False
 
 
 @pytest.mark.parametrize(("game", "options", "line"), [
@@ -132,6 +179,54 @@ def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line
         found += int(own.sum() + opponent.sum())
         made += int(make_own.sum() + make_opponent.sum())
     assert found > 10 and made > 10  # the positions do hold both kinds
+
+
+@pytest.mark.parametrize(("game", "options", "line"), [
+    ("connect_four", {"width": 7, "height": 6}, 4),
+    ("gomoku", {"size": 9}, 5),
+])  # fmt: skip
+def test_threes_and_forks_agree_with_a_plain_loop(game: str, options: dict, line: int) -> None:
+    rng = np.random.default_rng(1)
+    seen_threes = seen_forks = 0
+    for _ in range(40):
+        state = pyaz.make(game, **options)
+        for _ in range(int(rng.integers(4, 40))):
+            if state.is_terminal():
+                break
+            state.apply(int(rng.choice(state.legal_actions())))
+        x = state.encode().astype(int)
+        empty = 1 - x[0] - x[1]
+        planes = threats(state, line, depth=3)
+        assert np.array_equal(planes[:4], threats(state, line, depth=2))  # deep's, unchanged
+        three_own, three_opponent, fork_own, fork_opponent = planes[4:]
+        for three, fork, mine, theirs in (
+            (three_own, fork_own, x[0], x[1]),
+            (three_opponent, fork_opponent, x[1], x[0]),
+        ):
+            want_three, want_fork = brute_force_forks(mine, empty, line, theirs)
+            assert np.array_equal(three, want_three)
+            assert np.array_equal(fork, want_fork)
+            seen_threes += int(three.sum())
+            seen_forks += int(fork.sum())
+    assert seen_threes > 10 and seen_forks > 10  # the positions do hold both kinds
+
+
+def test_gomoku_forks_by_hand() -> None:
+    state = pyaz.make("gomoku", size=9)
+    # Black: two on row 4 (columns 2, 3) and two on column 5 (rows 1, 2); White far away, and
+    # White's stone at (4, 7) does not block the row's windows that end before it
+    black = [(4, 2), (4, 3), (1, 5), (2, 5)]
+    white = [(8, 0), (8, 8), (0, 8), (4, 8)]
+    for b, w in zip(black, white, strict=True):
+        state.apply(b[0] * 9 + b[1])
+        state.apply(w[0] * 9 + w[1])
+    planes = threats(state, 5, depth=3)
+    three_own, fork_own = planes[4], planes[6]
+    # (4, 5) makes a three on row 4 (with (4, 2), (4, 3)) and a three on column 5 (with (1, 5),
+    # (2, 5)): a three-three fork; (4, 4) makes a three on row 4 only
+    assert three_own[4, 5] == 1 and fork_own[4, 5] == 1
+    assert three_own[4, 4] == 1 and fork_own[4, 4] == 0
+    assert fork_own.sum() >= 1 and planes[7].sum() == 0  # White's scattered stones: no fork
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime", "torchscript"])
@@ -180,24 +275,28 @@ def test_auto_is_on_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> None
     assert line("gomoku", "on", size=5, line_length=4) == 4  # seed 001's Gobang
     assert line("othello", size=6) == 0 and line("go", size=9) == 0
     assert line("connect_four", "off") == 0
-    with pytest.raises(ValueError, match="threat planes must be one of on, deep, off, got 'auto'"):
+    expected = "threat planes must be one of on, deep, forks, off, got 'auto'"
+    with pytest.raises(ValueError, match=expected):
         net_config_for(pyaz.make("connect_four"), threats="auto")  # TrainConfig resolves auto
 
 
+@pytest.mark.parametrize(("mode", "depth", "added"), [("deep", 2, 4), ("forks", 3, 8)])
 @pytest.mark.parametrize("runtime", ["onnxruntime", "torchscript"])
-def test_deep_adds_the_planes_of_the_cells_that_make_a_threat(tmp_path: Path, runtime: str) -> None:
+def test_deep_and_forks_add_the_planes_of_the_cells_that_make_threats(
+    tmp_path: Path, runtime: str, mode: str, depth: int, added: int
+) -> None:
     config = TrainConfig(
-        game="gomoku", game_options={"size": 5, "line_length": 4}, threat_planes="deep",
+        game="gomoku", game_options={"size": 5, "line_length": 4}, threat_planes=mode,
         runtime=runtime, iterations=2, episodes=2, simulations=4, eval_opponent="none",
     )  # fmt: skip
     config.validate()
     state = pyaz.make("gomoku", size=5, line_length=4)
-    assert net_config_for(state, threats="deep").threat_depth == 2
+    assert net_config_for(state, threats=mode).threat_depth == depth
     assert net_config_for(state, threats="on").threat_depth == 1
     TrainingLoop(config, tmp_path, progress=False).run()
     loaded = load_model(tmp_path)
-    assert loaded.net is not None and loaded.net.config.threat_depth == 2
-    assert loaded.net.config.stem_planes == loaded.net.config.planes + 4
+    assert loaded.net is not None and loaded.net.config.threat_depth == depth
+    assert loaded.net.config.stem_planes == loaded.net.config.planes + added
     for action in (6, 0, 7, 1):  # Black two on row 1, White two on row 0
         state.apply(action)
     x = planes_of(state).repeat(2, 1, 1, 1)
@@ -259,9 +358,9 @@ def test_bad_values_are_clear_errors() -> None:
         TrainConfig(game="othello", threat_planes="on").validate()
     with pytest.raises(ValueError, match=r"threat_planes 'deep' needs a game of lines.*go"):
         TrainConfig(game="go", threat_planes="deep").validate()
-    with pytest.raises(ValueError, match="threat_planes must be one of auto, on, deep, off"):
+    with pytest.raises(ValueError, match="threat_planes must be one of auto, on, deep, forks, off"):
         TrainConfig(game="connect_four", threat_planes="yes").validate()
     with pytest.raises(ValueError, match="threat_line must be at least 2"):
         ThreatPlanes(1)
-    with pytest.raises(ValueError, match="threat_depth must be 1 or 2, got 3"):
-        ThreatPlanes(4, depth=3)
+    with pytest.raises(ValueError, match="threat_depth must be 1, 2 or 3, got 4"):
+        ThreatPlanes(4, depth=4)

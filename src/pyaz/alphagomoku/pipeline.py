@@ -86,7 +86,8 @@ class AlphaGomokuConfig:
         "off",
         choices=THREAT_MODES,
         help="input planes the networks compute (not the paper's: it reads the board alone): on, "
-        "the empty cells that complete five for either colour; deep, also those that make a four",
+        "the empty cells that complete five for either colour; deep, also those that make a four; "
+        "forks, also those that make a three and those that make two threats at once",
     )
     # phase 1
     basic_positions: int = setting(80_000, low=1, help="IV-B: generated attack/defence positions")

@@ -31,8 +31,10 @@ player to move's and the opponent's): the empty cells where that player would co
 k (Connect Four 4, Gomoku 5). These are hand-made input features in KataGo's manner (Wu 2019,
 appendix A: liberties and ladders among its inputs); the stem then reads ``planes + 2``
 channels. With ``threat_depth`` 2, two more planes: the empty cells where a stone would make
-a new threat (Gomoku's fours), ``planes + 4`` channels. Computed inside ``forward``, they
-reach every evaluator, TorchScript and ONNX alike.
+a new threat (Gomoku's fours), ``planes + 4`` channels; with 3, four more: the cells that make
+a three (a line two short, Gomoku's threes) and the forks, the cells that make a four or a
+three in two directions at once (Gomoku's double threats), ``planes + 8`` channels. Computed
+inside ``forward``, they reach every evaluator, TorchScript and ONNX alike.
 """
 
 from __future__ import annotations
@@ -63,12 +65,12 @@ class NetConfig:
     arch: str = "resnet"
     score_head: bool = False  # a score head for the auxiliary score target (training only)
     threat_line: int = 0  # k > 0: two fixed planes of the cells completing a line of k
-    threat_depth: int = 1  # 2: two more, the cells that make a new threat (ThreatPlanes)
+    threat_depth: int = 1  # 2: two more, the cells that make a new threat; 3: threes, forks
 
     @property
     def stem_planes(self) -> int:
         """The channels the first layer reads: the input planes and the threat planes."""
-        return self.planes + (2 * self.threat_depth if self.threat_line else 0)
+        return self.planes + (THREAT_PLANE_COUNTS[self.threat_depth] if self.threat_line else 0)
 
 
 # Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
@@ -84,9 +86,11 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 ARCHITECTURES = ("resnet", "azg")
-THREAT_MODES = ("on", "deep", "off")
+THREAT_MODES = ("on", "deep", "forks", "off")
 """The :class:`ThreatPlanes` a network may compute: the cells that complete a line; those and
-the cells that make a new threat; none."""
+the cells that make a new threat; those, the cells that make a three and the forks; none."""
+THREAT_DEPTHS = {"on": 1, "deep": 2, "forks": 3}  # the mode's ThreatPlanes depth
+THREAT_PLANE_COUNTS = {1: 2, 2: 4, 3: 8}  # the planes ThreatPlanes adds at each depth
 
 
 def net_config_for(
@@ -103,7 +107,7 @@ def net_config_for(
     config = NetConfig(planes, height, width, state.num_actions, **PRESETS[preset])
     if threats != "off":
         line = int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
-        config = replace(config, threat_line=line, threat_depth=2 if threats == "deep" else 1)
+        config = replace(config, threat_line=line, threat_depth=THREAT_DEPTHS[threats])
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
     return config
@@ -128,6 +132,10 @@ class ThreatPlanes(nn.Module):
     ``depth`` 2, two more: the empty cells where a stone of plane 0, then of plane 1, would make
     a new threat, that is a window of ``line`` cells holding all but one of the player's stones
     and none of the opponent's (Gomoku's fours, Connect Four's threes with the fourth cell open).
+    With ``depth`` 3, four more: the cells where a stone of plane 0, then of plane 1, would make
+    a window hold all but two of the player's stones and none of the opponent's (Gomoku's
+    threes), then the forks of each: the cells where a stone would make such a four or three in
+    two or more of the 4 directions at once (Gomoku's four-four, four-three and three-three).
 
     One fixed convolution counts, for each of the 4 directions and each of the ``line`` places
     a cell can hold in a window of ``line`` cells along it, the player's stones in the window's
@@ -139,8 +147,8 @@ class ThreatPlanes(nn.Module):
         super().__init__()
         if line < 2:
             raise ValueError(f"threat_line must be at least 2 (or 0: none), got {line}")
-        if depth not in (1, 2):
-            raise ValueError(f"threat_depth must be 1 or 2, got {depth}")
+        if depth not in THREAT_PLANE_COUNTS:
+            raise ValueError(f"threat_depth must be 1, 2 or 3, got {depth}")
         self.line = line
         self.depth = depth
         size = 2 * line - 1
@@ -163,19 +171,37 @@ class ThreatPlanes(nn.Module):
         own_stones, opponent_stones = x[:, 0:1], x[:, 1:2]
         kernels = self.kernels  # a buffer: nn.Module's typing says Tensor | Module
         images = [own_stones, opponent_stones]
-        if self.depth == 2:  # a plane of ones: its counts tell the windows on the board
+        if self.depth >= 2:  # a plane of ones: its counts tell the windows on the board
             images.append(torch.ones_like(x[:1, 0:1]))
         counts = nn.functional.conv2d(torch.cat(images, 0), kernels, padding=self.line - 1)  # type: ignore[arg-type]
         own, opponent = counts[:batch], counts[batch : 2 * batch]
         empty = 1.0 - own_stones - opponent_stones
         full = float(self.line - 1)
         planes = [x, _any_window(own, full) * empty, _any_window(opponent, full) * empty]
-        if self.depth == 2:
-            whole = (counts[2 * batch :] - full).abs() < 0.5  # the windows that lie on the board
-            for mine, theirs in ((own, opponent), (opponent, own)):
-                making = ((mine - (full - 1.0)).abs() < 0.5) & (theirs < 0.5) & whole
-                planes.append(making.any(1, keepdim=True).to(x.dtype) * empty)
+        if self.depth == 1:
+            return torch.cat(planes, 1)
+        whole = (counts[2 * batch :] - full).abs() < 0.5  # the windows that lie on the board
+        sides = ((own, opponent), (opponent, own))
+        fours = [_making(mine, theirs, whole, full - 1.0) for mine, theirs in sides]
+        planes += [four.any(1, keepdim=True).to(x.dtype) * empty for four in fours]
+        if self.depth == 3:
+            threes = [_making(mine, theirs, whole, full - 2.0) for mine, theirs in sides]
+            planes += [three.any(1, keepdim=True).to(x.dtype) * empty for three in threes]
+            height, width = x.shape[2], x.shape[3]
+            for four, three in zip(fours, threes, strict=True):
+                # per direction, whether some window along it makes a four or a three
+                directions = (four | three).reshape(-1, 4, self.line, height, width).any(2)
+                forks = directions.to(x.dtype).sum(1, keepdim=True) > 1.5
+                planes.append(forks.to(x.dtype) * empty)
         return torch.cat(planes, 1)
+
+
+def _making(
+    mine: torch.Tensor, theirs: torch.Tensor, whole: torch.Tensor, others: float
+) -> torch.Tensor:
+    """The windows (per direction and place) where a stone of ``mine`` makes a window on the
+    board hold ``others`` + 1 of the player's stones and none of the opponent's."""
+    return ((mine - others).abs() < 0.5) & (theirs < 0.5) & whole
 
 
 def _any_window(counts: torch.Tensor, full: float) -> torch.Tensor:

@@ -95,7 +95,7 @@ THREAT_GAMES = ("connect_four", "gomoku")  # the games of lines: TrainConfig.thr
 # threat_planes auto: the planes measured best per game (2026-11-26); elsewhere off
 THREAT_AUTO = {"connect_four": "on", "gomoku": "deep"}
 THREAT_AUTO_BEFORE = {"connect_four": "on"}  # what auto meant in runs saved before 2026-11-27
-THREAT_PLANES = ("auto", *THREAT_MODES)  # TrainConfig.threat_planes: auto, on, deep, off
+THREAT_PLANES = ("auto", *THREAT_MODES)  # TrainConfig.threat_planes: auto, on, deep, forks, off
 
 
 @dataclass
@@ -273,7 +273,9 @@ class TrainConfig:
         "the player to move, and the opponent, would complete a line (connect_four 4, gomoku "
         "its line length), hand-made input features as KataGo's (Wu 2019, appendix A); deep: "
         "two more planes, the empty cells where a stone makes a new threat (a line all but one "
-        "full, no opponent stone: gomoku's fours); on and deep: connect_four and gomoku only; "
+        "full, no opponent stone: gomoku's fours); forks: deep and four more, the cells that "
+        "make a three (a line two short) and the forks (cells that make a four or a three in "
+        "two directions at once); on, deep and forks: connect_four and gomoku only; "
         "auto: what measured best (connect_four on, gomoku deep, 2026-11-26), off for the "
         "other games; a run saves the value auto chose",
     )
@@ -330,7 +332,7 @@ class TrainConfig:
                 f"and Go have one), got {self.score_weight}"
             )
         lines = canonical_name(self.game) in THREAT_GAMES
-        if self.threat_planes in ("on", "deep") and not lines:
+        if self.threat_planes not in ("auto", "off") and not lines:
             raise ValueError(
                 f"threat_planes {self.threat_planes!r} needs a game of lines "
                 f"({', '.join(THREAT_GAMES)}), not {self.game}"
@@ -352,7 +354,7 @@ class TrainConfig:
 
     @property
     def threat_mode(self) -> str:
-        """``threat_planes`` with auto resolved for the game: on, deep or off."""
+        """``threat_planes`` with auto resolved for the game: on, deep, forks or off."""
         game = canonical_name(self.game)
         if game not in THREAT_GAMES:
             return "off"
