@@ -8,6 +8,7 @@ Gomoku only, off for the runs and seed presets from before; a clear error elsewh
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -85,28 +86,46 @@ def test_gomoku_cells_that_make_a_four_by_hand() -> None:
     assert ThreatPlanes(5)(planes_of(state)).shape[1] == state.planes_shape[0] + 2
 
 
-def directions_made(
-    stones: np.ndarray, empty: np.ndarray, line: int, short: int, others: np.ndarray | None = None
-) -> np.ndarray:
-    """Per empty cell, the number of directions (0..4) along which a stone there makes some
-    window of ``line`` cells on the board hold all but ``short`` of ``stones`` (and, given the
-    opponent's stones ``others``, none of them)."""
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def along(
+    stones: np.ndarray,
+    others: np.ndarray | None,
+    cell: tuple[int, int],
+    step: tuple[int, int],
+    line: int,
+    shorts: tuple[int, ...],
+) -> bool:
+    """Whether a stone at ``cell`` makes some window of ``line`` cells on the board along
+    ``step`` hold all but ``short`` (one of ``shorts``) of ``stones`` and, given the opponent's
+    stones ``others``, none of them."""
     height, width = stones.shape
+    (r, c), (dr, dc) = cell, step
+    for start in range(-line + 1, 1):
+        window = [(r + (start + i) * dr, c + (start + i) * dc) for i in range(line)]
+        if not all(0 <= y < height and 0 <= x < width for y, x in window):
+            continue
+        rest = [(y, x) for y, x in window if (y, x) != (r, c)]
+        if others is not None and any(others[y, x] for y, x in rest):
+            continue
+        if line - 1 - sum(stones[y, x] for y, x in rest) in shorts:
+            return True
+    return False
+
+
+def directions_made(
+    stones: np.ndarray,
+    empty: np.ndarray,
+    line: int,
+    shorts: tuple[int, ...],
+    others: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per cell, the number of directions (0..4) along which a stone on that empty cell makes a
+    window all but ``short`` full (:func:`along`)."""
     out = np.zeros_like(stones)
-    for r in range(height):
-        for c in range(width):
-            if not empty[r, c]:
-                continue
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                for start in range(-line + 1, 1):
-                    window = [(r + (start + i) * dr, c + (start + i) * dc) for i in range(line)]
-                    if not all(0 <= y < height and 0 <= x < width for y, x in window):
-                        continue
-                    rest = [(y, x) for y, x in window if (y, x) != (r, c)]
-                    blocked = others is not None and any(others[y, x] for y, x in rest)
-                    if not blocked and sum(stones[y, x] for y, x in rest) == line - 1 - short:
-                        out[r, c] += 1
-                        break
+    for r, c in zip(*np.nonzero(empty), strict=True):
+        out[r, c] = sum(along(stones, others, (r, c), step, line, shorts) for step in DIRECTIONS)
     return out
 
 
@@ -117,7 +136,7 @@ def brute_force(
     the opponent's stones ``others``, every empty cell that makes a window of ``line`` hold all
     but one of them and none of the opponent's."""
     short = 0 if others is None else 1
-    return (directions_made(stones, empty, line, short, others) > 0).astype(stones.dtype)
+    return (directions_made(stones, empty, line, (short,), others) > 0).astype(stones.dtype)
 
 
 def brute_force_forks(
@@ -125,34 +144,24 @@ def brute_force_forks(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The cells that make a three (a window all but two full, none of ``others``) and the
     forks: the cells that make a four or a three in two or more directions."""
-    threes = directions_made(stones, empty, line, 2, others)
-    height, width = stones.shape
-    forks = np.zeros_like(stones)
-    for r in range(height):
-        for c in range(width):
-            if empty[r, c]:
-                count = sum(
-                    _direction_makes(stones, others, r, c, dr, dc, line)
-                    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1))
-                )
-                forks[r, c] = int(count >= 2)
-    return (threes > 0).astype(stones.dtype), forks
+    threes = directions_made(stones, empty, line, (2,), others) > 0
+    forks = directions_made(stones, empty, line, (1, 2), others) >= 2
+    return threes.astype(stones.dtype), forks.astype(stones.dtype)
 
 
-def _direction_makes(
-    stones: np.ndarray, others: np.ndarray, r: int, c: int, dr: int, dc: int, line: int
-) -> bool:
-    """Whether a stone at (r, c) makes a four or a three along (dr, dc)."""
-    height, width = stones.shape
-    for start in range(-line + 1, 1):
-        window = [(r + (start + i) * dr, c + (start + i) * dc) for i in range(line)]
-        if not all(0 <= y < height and 0 <= x < width for y, x in window):
-            continue
-        rest = [(y, x) for y, x in window if (y, x) != (r, c)]
-        mine = sum(stones[y, x] for y, x in rest)
-        if not any(others[y, x] for y, x in rest) and mine in (line - 2, line - 3):
-            return True
-    return False
+def random_positions(
+    game: str, options: dict, count: int, seed: int, plies: tuple[int, int]
+) -> Iterator[pyaz.BoardState]:
+    """``count`` positions of random play, each ``plies`` (low, high) plies long or shorter
+    when the game ends first."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        state = pyaz.make(game, **options)
+        for _ in range(int(rng.integers(*plies))):
+            if state.is_terminal():
+                break
+            state.apply(int(rng.choice(state.legal_actions())))
+        yield state
 
 
 @pytest.mark.parametrize(("game", "options", "line"), [
@@ -160,14 +169,8 @@ def _direction_makes(
     ("gomoku", {"size": 9}, 5),
 ])  # fmt: skip
 def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line: int) -> None:
-    rng = np.random.default_rng(0)
     found = made = 0
-    for _ in range(60):
-        state = pyaz.make(game, **options)
-        for _ in range(int(rng.integers(8, 50))):
-            if state.is_terminal():
-                break
-            state.apply(int(rng.choice(state.legal_actions())))
+    for state in random_positions(game, options, 60, seed=0, plies=(8, 50)):
         x = state.encode().astype(int)
         empty = 1 - x[0] - x[1]
         own, opponent, make_own, make_opponent = threats(state, line, depth=2)
@@ -186,14 +189,8 @@ def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line
     ("gomoku", {"size": 9}, 5),
 ])  # fmt: skip
 def test_threes_and_forks_agree_with_a_plain_loop(game: str, options: dict, line: int) -> None:
-    rng = np.random.default_rng(1)
     seen_threes = seen_forks = 0
-    for _ in range(40):
-        state = pyaz.make(game, **options)
-        for _ in range(int(rng.integers(4, 40))):
-            if state.is_terminal():
-                break
-            state.apply(int(rng.choice(state.legal_actions())))
+    for state in random_positions(game, options, 40, seed=1, plies=(4, 40)):
         x = state.encode().astype(int)
         empty = 1 - x[0] - x[1]
         planes = threats(state, line, depth=3)
