@@ -169,32 +169,19 @@ def random_positions(
     ("gomoku", {"size": 9}, 5),
 ])  # fmt: skip
 def test_random_positions_agree_with_a_plain_loop(game: str, options: dict, line: int) -> None:
-    found = made = 0
+    found = made = seen_threes = seen_forks = 0
     for state in random_positions(game, options, 60, seed=0, plies=(8, 50)):
         x = state.encode().astype(int)
         empty = 1 - x[0] - x[1]
-        own, opponent, make_own, make_opponent = threats(state, line, depth=2)
+        planes = threats(state, line, depth=3)
+        own, opponent, make_own, make_opponent = planes[:4]
         assert np.array_equal(own, brute_force(x[0], empty, line))
         assert np.array_equal(opponent, brute_force(x[1], empty, line))
         assert np.array_equal(make_own, brute_force(x[0], empty, line, x[1]))
         assert np.array_equal(make_opponent, brute_force(x[1], empty, line, x[0]))
-        assert np.array_equal(threats(state, line), np.stack([own, opponent]))
-        found += int(own.sum() + opponent.sum())
-        made += int(make_own.sum() + make_opponent.sum())
-    assert found > 10 and made > 10  # the positions do hold both kinds
-
-
-@pytest.mark.parametrize(("game", "options", "line"), [
-    ("connect_four", {"width": 7, "height": 6}, 4),
-    ("gomoku", {"size": 9}, 5),
-])  # fmt: skip
-def test_threes_and_forks_agree_with_a_plain_loop(game: str, options: dict, line: int) -> None:
-    seen_threes = seen_forks = 0
-    for state in random_positions(game, options, 40, seed=1, plies=(4, 40)):
-        x = state.encode().astype(int)
-        empty = 1 - x[0] - x[1]
-        planes = threats(state, line, depth=3)
-        assert np.array_equal(planes[:4], threats(state, line, depth=2))  # deep's, unchanged
+        # each depth's planes come first in the next one's
+        assert np.array_equal(threats(state, line), planes[:2])
+        assert np.array_equal(threats(state, line, depth=2), planes[:4])
         three_own, three_opponent, fork_own, fork_opponent = planes[4:]
         for three, fork, mine, theirs in (
             (three_own, fork_own, x[0], x[1]),
@@ -203,9 +190,12 @@ def test_threes_and_forks_agree_with_a_plain_loop(game: str, options: dict, line
             want_three, want_fork = brute_force_forks(mine, empty, line, theirs)
             assert np.array_equal(three, want_three)
             assert np.array_equal(fork, want_fork)
-            seen_threes += int(three.sum())
-            seen_forks += int(fork.sum())
-    assert seen_threes > 10 and seen_forks > 10  # the positions do hold both kinds
+        found += int(own.sum() + opponent.sum())
+        made += int(make_own.sum() + make_opponent.sum())
+        seen_threes += int(three_own.sum() + three_opponent.sum())
+        seen_forks += int(fork_own.sum() + fork_opponent.sum())
+    # the positions do hold every kind
+    assert found > 10 and made > 10 and seen_threes > 10 and seen_forks > 10
 
 
 def test_gomoku_forks_by_hand() -> None:
@@ -355,6 +345,8 @@ def test_bad_values_are_clear_errors() -> None:
         TrainConfig(game="othello", threat_planes="on").validate()
     with pytest.raises(ValueError, match=r"threat_planes 'deep' needs a game of lines.*go"):
         TrainConfig(game="go", threat_planes="deep").validate()
+    with pytest.raises(ValueError, match=r"threat_planes 'forks' needs a game of lines.*othello"):
+        TrainConfig(game="othello", threat_planes="forks").validate()
     with pytest.raises(ValueError, match="threat_planes must be one of auto, on, deep, forks, off"):
         TrainConfig(game="connect_four", threat_planes="yes").validate()
     with pytest.raises(ValueError, match="threat_line must be at least 2"):
