@@ -26,6 +26,7 @@ from pyaz.alphagomoku import (
 )
 from pyaz.alphagomoku.data import basic_positions
 from pyaz.eval import arena
+from pyaz.eval.players import ThreatGuardPlayer
 from pyaz.eval.presets import make_player
 from pyaz.nets import PolicyValueNet, net_config_for
 
@@ -227,6 +228,24 @@ def test_the_mentor_preset_and_its_bad_input() -> None:
         make_player("mentor:fast", state)
     with pytest.raises(ValueError, match="time per move"):
         make_player("mentor:0", state)
+
+
+def test_the_guard_preset_wraps_any_gomoku_player_and_refuses_bad_input() -> None:
+    state = pyaz.make("gomoku", size=9)
+    guard = make_player("guard:50:random", state)
+    assert isinstance(guard, ThreatGuardPlayer) and guard.inner.name == "random"
+    result = arena.play_match(guard, make_player("random", state), 4, state, seed=0)
+    assert result.a_wins == 4 and result.distinct_games == 4  # random play never defends
+    assert guard.decisions.get("win", 0) + guard.decisions.get("vcf", 0) >= 4
+    assert make_player("guard:uct:8", state).inner.simulations == 8  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="plays gomoku"):
+        make_player("guard:random", pyaz.make("othello", size=8))
+    with pytest.raises(ValueError, match="say which player to guard"):
+        make_player("guard:20", state)
+    with pytest.raises(ValueError, match="time per move"):
+        make_player("guard:0:random", state)
+    with pytest.raises(ValueError, match="unknown player 'nobody'"):
+        make_player("guard:nobody", state)
 
 
 def _state_of(planes: np.ndarray, to_move: int) -> Gomoku:

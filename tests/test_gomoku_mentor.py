@@ -290,6 +290,65 @@ def test_never_misses_an_immediate_win_or_a_needed_block() -> None:
     assert wins >= 20 and blocks >= 20, (wins, blocks)
 
 
+# --- forced moves (the threat analysis alone) ---------------------------------------------------
+
+
+def _open_four_possible(state: Gomoku) -> bool:
+    """Whether the side to move has a move that leaves two winning cells (pyaz's rules)."""
+    return any(
+        len(_winning_cells_after_pass(state.child(a))) >= 2
+        for a in state.legal_actions()
+        if not state.child(a).is_terminal()
+    )
+
+
+def test_forced_moves_answer_an_open_three_with_exactly_the_cells_that_stop_it(
+    mentor: GomokuMentor,
+) -> None:
+    # X's open three c5 d5 e5 (a5 and g5 empty too), O to move with nothing of its own. By hand:
+    # only b5 and f5 stop an open four (after a5, X's f5 makes b5-f5 open; after g5, b5 does).
+    state = _board(9, "c5 d5 e5", "a1 i1")
+    answers = mentor.forced_moves(state)
+    assert mentor.last_info["reason"] == "defend"
+    assert sorted(state.action_to_str(a) for a in answers) == ["b5", "f5"]
+    for action in state.legal_actions():  # pyaz's rules agree on every move
+        assert (action in answers) == (not _open_four_possible(state.child(action)))
+
+
+def test_forced_moves_are_one_move_for_a_five_or_a_forced_win(mentor: GomokuMentor) -> None:
+    win = _board(9, "a5 b5 c5 d5", "a1 b1 c1 i9")  # X to move completes e5
+    assert mentor.forced_moves(win) == [win.str_to_action("e5")]
+    assert mentor.last_info["reason"] == "win"
+    block = _board(9, "a5 b5 c5 d5 i9", "a1 b1 c1 h9")  # O to move must take e5
+    assert mentor.forced_moves(block) == [block.str_to_action("e5")]
+    assert mentor.last_info["reason"] == "block"
+    for size, x, o, overline_wins in VCF_POSITIONS:
+        state = _position(size, x, o, overline_wins)
+        assert mentor.forced_moves(state) == [mentor.choose(state)]
+        assert mentor.last_info["reason"] == "vcf"
+
+
+def test_forced_moves_are_none_in_a_quiet_position(mentor: GomokuMentor) -> None:
+    state = _board(9, "e5 f6", "d4 g7")  # two stones each: nothing forcing for either side
+    assert mentor.forced_moves(state) == []
+    assert mentor.last_info["reason"] == "none"
+    assert mentor.last_info["time_ms"] < 1000  # within the mentor's limit
+
+
+def test_the_threat_guard_overrides_a_player_that_ignores_an_open_three() -> None:
+    from pyaz.eval.players import RandomPlayer, ThreatGuardPlayer
+
+    state = _board(9, "c5 d5 e5", "a1 i1")
+    guard = ThreatGuardPlayer(RandomPlayer(seed=3), time_ms=200)
+    guard.reset(state)
+    moves = {guard.choose(state) for _ in range(20)}
+    assert {state.action_to_str(a) for a in moves} <= {"b5", "f5"}
+    assert guard.decisions.get("defend", 0) + guard.decisions.get("inner", 0) == 20
+    win = _board(9, "a5 b5 c5 d5", "a1 b1 c1 i9")
+    assert guard.choose(win) == win.str_to_action("e5")
+    assert guard.decisions["win"] == 1
+
+
 # --- bad input ----------------------------------------------------------------------------------
 
 

@@ -112,10 +112,22 @@ void register_gomoku_mentor(py::module_& m) {
             py::arg("state"),
             "The mentor's action for the side to move. ValueError for a finished game, a board "
             "size outside 9..15 or a line_length other than 5; KeyboardInterrupt on Ctrl-C.")
+        .def(
+            "forced_moves",
+            [](GomokuMentor& mentor, const Gomoku& state) {
+                GomokuMentor::check_playable(state);
+                const Gomoku copy = state;
+                return without_gil([&](const auto& interrupted) { return mentor.forced_moves(copy, interrupted); });
+            },
+            py::arg("state"),
+            "choose()'s threat analysis alone, within the same limits: [the move] that a five or "
+            "a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the "
+            "moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none "
+            "was found: every move loses); else [] ('none'). Errors as choose().")
         .def_property_readonly(
             "last_info", [](const GomokuMentor& mentor) { return info_dict(mentor.last_info()); },
-            "What the last choose() did: reason ('opening', 'win', 'block', 'vcf', 'vct', "
-            "'defend', 'search'), depth (completed alpha-beta depth), nodes, score (alpha-beta, "
+            "What the last choose() or forced_moves() did: reason ('opening', 'win', 'block', 'vcf', 'vct', "
+            "'defend', 'search', 'none'), depth (completed alpha-beta depth), nodes, score (alpha-beta, "
             "for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as "
             "actions), threat (the opponent's forced line that 'defend' answered), root_moves, "
             "candidates (moves within the random margin), root_scores ((action, score) pairs of "

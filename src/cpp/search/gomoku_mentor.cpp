@@ -87,6 +87,17 @@ public:
         return search(roots);
     }
 
+    // Steps 1-5 without the opening and the alpha-beta: the one move that a five or a forced
+    // win of ours dictates, else the answers to the opponent's forced win (reason "defend"),
+    // else nothing (reason "none"; also "defend" with no answer found: every move loses).
+    std::vector<int> forced() {
+        int cell = kNoCell;
+        if (immediate(cell) || own_threat(cell)) return {cell};
+        std::vector<int> answers = answers_to_threat();
+        info_.reason = info_.threat.empty() ? "none" : "defend";
+        return answers;
+    }
+
 private:
     static mentor::ThreatLimits limits(const GomokuMentorOptions& options) {
         return {options.vcf_depth, options.vct_depth, kVcfInVct};
@@ -239,6 +250,23 @@ private:
     ThreatSearch threats_;
 };
 
+// One call's setup around `step(turn)`: fresh tables, the state's board, the options' budget,
+// and the nodes and time it took in `info`.
+template <class Step>
+auto run_turn(const GomokuMentorOptions& options, GomokuMentor::Tables& tables, Rng& rng,
+              GomokuMentorInfo& info, const Gomoku& state, const std::function<bool()>& interrupted,
+              Step step) {
+    tables.new_generation();
+    Board board(state);
+    Budget budget(options.max_nodes, options.time_ms, interrupted);
+    info = GomokuMentorInfo{};
+    Turn turn(options, tables, rng, info, board, budget);
+    auto cells = step(turn);
+    info.nodes = budget.nodes();
+    info.time_ms = budget.elapsed_ms();
+    return to_actions(board, cells);
+}
+
 }  // namespace
 
 GomokuMentor::GomokuMentor(const GomokuMentorOptions& options)
@@ -300,15 +328,15 @@ std::vector<int> GomokuMentor::threat_map(const Gomoku& state, int colour) {
 Action GomokuMentor::choose(const Gomoku& state, const std::function<bool()>& interrupted) {
     std::lock_guard<std::mutex> lock(mutex_);
     check_playable(state);
-    tables_->new_generation();
-    Board board(state);
-    Budget budget(options_.max_nodes, options_.time_ms, interrupted);
-    info_ = GomokuMentorInfo{};
-    Turn turn(options_, *tables_, rng_, info_, board, budget);
-    const int cell = turn.decide();
-    info_.nodes = budget.nodes();
-    info_.time_ms = budget.elapsed_ms();
-    return board.action_of(cell);
+    const auto step = [](Turn& turn) { return std::vector<int>{turn.decide()}; };
+    return run_turn(options_, *tables_, rng_, info_, state, interrupted, step).front();
+}
+
+std::vector<Action> GomokuMentor::forced_moves(const Gomoku& state, const std::function<bool()>& interrupted) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    check_playable(state);
+    const auto step = [](Turn& turn) { return turn.forced(); };
+    return run_turn(options_, *tables_, rng_, info_, state, interrupted, step);
 }
 
 std::vector<Action> GomokuMentor::find_vcf(const Gomoku& state, int max_depth, std::int64_t max_nodes,

@@ -84,6 +84,12 @@ public:
     Action choose(const Gomoku& state, const std::function<bool()>& interrupted = {});
     const GomokuMentorInfo& last_info() const { return info_; }
 
+    // The threat analysis of choose() without its opening book and alpha-beta, within the same
+    // limits: the one move that a five or a forced win dictates (reason "win", "block", "vcf",
+    // "vct"), else the moves after which the opponent no longer wins by force ("defend"; empty
+    // when none was found), else none ("none"). Same input errors as choose().
+    std::vector<Action> forced_moves(const Gomoku& state, const std::function<bool()>& interrupted = {});
+
     // A VCF / VCT for the side to move as actions (attacker, reply, attacker, ..., the five), or
     // empty if none was found within the limits. Same input errors as choose().
     std::vector<Action> find_vcf(const Gomoku& state, int max_depth, std::int64_t max_nodes,

@@ -1065,10 +1065,14 @@ class GomokuMentor:
         """
         A victory by continuous threats (threes and fours) for the side to move within max_depth attacking moves, or None: the shortest found, as the actions of one line (after a three the defender has several answers; the attacker wins against each). max_nodes / time_ms 0: no such limit.
         """
+    def forced_moves(self, state: Gomoku) -> list[int]:
+        """
+        choose()'s threat analysis alone, within the same limits: [the move] that a five or a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none was found: every move loses); else [] ('none'). Errors as choose().
+        """
     @property
     def last_info(self) -> dict:
         """
-        What the last choose() did: reason ('opening', 'win', 'block', 'vcf', 'vct', 'defend', 'search'), depth (completed alpha-beta depth), nodes, score (alpha-beta, for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as actions), threat (the opponent's forced line that 'defend' answered), root_moves, candidates (moves within the random margin), root_scores ((action, score) pairs of the last completed iteration, best first; below best - margin only upper bounds).
+        What the last choose() or forced_moves() did: reason ('opening', 'win', 'block', 'vcf', 'vct', 'defend', 'search', 'none'), depth (completed alpha-beta depth), nodes, score (alpha-beta, for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as actions), threat (the opponent's forced line that 'defend' answered), root_moves, candidates (moves within the random margin), root_scores ((action, score) pairs of the last completed iteration, best first; below best - margin only upper bounds).
         """
 class ConnectFourSolver:
     """

@@ -13,6 +13,10 @@ Presets (``spec``), checked against the game of ``start_state``:
 ``mentor[:MS]``                   seed 004's rule-based Gomoku mentor (VCF/VCT threat search,
                                  alpha-beta), MS milliseconds a move (default 1000); free-style
                                  Gomoku on boards of 9x9 to 15x15
+``guard[:MS]:SPEC``               SPEC's Gomoku player behind the mentor's threat analysis, MS
+                                 milliseconds a move (default 100): it plays a forced win and
+                                 answers a forced loss (:class:`~pyaz.eval.players.
+                                 ThreatGuardPlayer`; a hybrid, not in seed 004)
 ``alphagomoku:PATH[:SIMS]``      seed 004's black and white networks (``pair.pt`` or its run
                                  folder) with PUCT search, SIMS simulations (default 200); a
                                  seed method's preset (see METHOD_PRESETS)
@@ -60,6 +64,7 @@ from pyaz.eval.players import (
     MentorPlayer,
     Player,
     RandomPlayer,
+    ThreatGuardPlayer,
     check_mentor_game,
     network_player,
     uct_player,
@@ -89,6 +94,9 @@ player presets (SPEC):
                               seed 000's Reversi reference is uct200)
   mentor[:MS]                 seed 004's rule-based Gomoku mentor, MS ms a move (default 1000;
                               gomoku, boards 9x9..15x15, five in a row)
+  guard[:MS]:SPEC             SPEC's player behind the mentor's threat analysis (MS ms a move,
+                              default 100): plays a forced win, answers a forced loss (gomoku;
+                              a hybrid, not in seed 004), e.g. guard:model:runs/g9:800
   alphagomoku:PATH[:SIMS]     seed 004's double networks (a pair.pt or its run folder) + PUCT
                               with SIMS simulations (default 200; gomoku)
   model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
@@ -228,6 +236,23 @@ def _mentor(spec: _Spec) -> Player:
     return MentorPlayer(time_ms, seed=spec.seed, name=spec.text)
 
 
+DEFAULT_GUARD_MS = 100
+
+
+def _guard(spec: _Spec) -> Player:
+    spec.need("gomoku")
+    check_mentor_game(spec.state, repr(spec.text))
+    head, _, tail = spec.rest.partition(":")
+    time_ms, inner = DEFAULT_GUARD_MS, spec.rest
+    if head.strip().isdigit():
+        time_ms, inner = int(head), tail
+    spec.check_range("the time per move (ms)", time_ms, 1, 10**7)
+    if not inner.strip():
+        raise ValueError(f"{spec.text!r}: say which player to guard, guard[:MS]:SPEC")
+    player = make_player(inner, spec.state, spec.seed, spec.runtime)
+    return ThreatGuardPlayer(player, time_ms, name=spec.text)
+
+
 def _model(spec: _Spec) -> Player:
     path, simulations = spec.path_and_simulations(DEFAULT_MODEL_SIMULATIONS)
     from pyaz.nets import MODEL_KINDS, load_model, model_kind, model_path
@@ -344,6 +369,7 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
     "perfect": _perfect,
     "uct": _uct,
     "mentor": _mentor,
+    "guard": _guard,
     "model": _model,
     "gnugo": _gnugo,
     "pachi": _pachi,
