@@ -26,8 +26,8 @@ from pyaz.alphagomoku import (
 )
 from pyaz.alphagomoku.data import basic_positions
 from pyaz.eval import arena
-from pyaz.eval.players import ThreatGuardPlayer
 from pyaz.eval.presets import make_player
+from pyaz.eval.threat_guard import ThreatGuardPlayer
 from pyaz.nets import PolicyValueNet, net_config_for
 
 # O to move; whichever of e1 / e5 O takes, X takes the other and completes five (row 1 or 5).
@@ -230,8 +230,13 @@ def test_the_mentor_preset_and_its_bad_input() -> None:
         make_player("mentor:0", state)
 
 
-def test_the_guard_preset_wraps_any_gomoku_player_and_refuses_bad_input() -> None:
+def test_the_guard_preset_wraps_any_gomoku_player_and_refuses_bad_input(tmp_path: Path) -> None:
     state = pyaz.make("gomoku", size=9)
+    save_pair(_pair(9), tmp_path / "pair.pt")
+    networks = make_player(f"guard:20:alphagomoku:{tmp_path}:16", state)
+    assert isinstance(networks, ThreatGuardPlayer) and networks.tree is not None
+    result = arena.play_match(networks, make_player("random", state), 2, state, seed=1)
+    assert result.n == 2 and sum(networks.tree.changed.values()) >= 16  # every leaf analysed
     guard = make_player("guard:50:random", state)
     assert isinstance(guard, ThreatGuardPlayer) and guard.inner.name == "random"
     result = arena.play_match(guard, make_player("random", state), 4, state, seed=0)
@@ -244,6 +249,10 @@ def test_the_guard_preset_wraps_any_gomoku_player_and_refuses_bad_input() -> Non
         make_player("guard:20", state)
     with pytest.raises(ValueError, match="time per move"):
         make_player("guard:0:random", state)
+    root_only = make_player("guard:30:0:uct:8", state)
+    assert isinstance(root_only, ThreatGuardPlayer) and root_only.tree is None
+    with pytest.raises(ValueError, match="node budget of a leaf's analysis"):
+        make_player(f"guard:30:{10**10}:uct:8", state)
     with pytest.raises(ValueError, match="unknown player 'nobody'"):
         make_player("guard:nobody", state)
 

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 import pyaz
@@ -336,7 +337,8 @@ def test_forced_moves_are_none_in_a_quiet_position(mentor: GomokuMentor) -> None
 
 
 def test_the_threat_guard_overrides_a_player_that_ignores_an_open_three() -> None:
-    from pyaz.eval.players import RandomPlayer, ThreatGuardPlayer
+    from pyaz.eval.players import RandomPlayer
+    from pyaz.eval.threat_guard import ThreatGuardPlayer
 
     state = _board(9, "c5 d5 e5", "a1 i1")
     guard = ThreatGuardPlayer(RandomPlayer(seed=3), time_ms=200)
@@ -347,6 +349,90 @@ def test_the_threat_guard_overrides_a_player_that_ignores_an_open_three() -> Non
     win = _board(9, "a5 b5 c5 d5", "a1 b1 c1 i9")
     assert guard.choose(win) == win.str_to_action("e5")
     assert guard.decisions["win"] == 1
+
+
+def _uniform_evaluator(calls: list[np.ndarray]):
+    """A stand-in network: logits 0 and value 0.25 for every leaf; keeps what it was given."""
+
+    def evaluate(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(planes)
+        return np.zeros((len(planes), 81), np.float32), np.full(len(planes), 0.25, np.float32)
+
+    return evaluate
+
+
+def _priors(logits: np.ndarray, state: Gomoku) -> dict[str, float]:
+    """The priors a search takes from ``logits`` (softmax over the legal moves), by cell name."""
+    legal = state.legal_actions()
+    weights = np.exp(logits[legal] - logits[legal].max())
+    return {state.action_to_str(a): w / weights.sum() for a, w in zip(legal, weights, strict=True)}
+
+
+@pytest.mark.parametrize(
+    ("x", "o", "value", "kept"),
+    [
+        ("c5 d5 e5", "a1 i1", 0.25, {"b5", "f5"}),  # O must answer X's open three
+        ("c5 d5 e5", "a1 i1 a9", 1.0, {"b5"}),  # X makes an open four: a VCF (the mentor's pick)
+        ("c5 d5 e5 e3 e4", "a1 i1 a9 i9", -1.0, None),  # two open threes: every O move loses
+        ("e5 f6", "d4 g7", 0.25, None),  # nothing forcing: the network's output stays
+    ],
+)
+def test_the_threat_aware_evaluator_marks_forced_leaves(
+    x: str, o: str, value: float, kept: set[str] | None
+) -> None:
+    from pyaz.eval.threat_guard import ThreatAwareEvaluator
+
+    state = _board(9, x, o)
+    calls: list[np.ndarray] = []
+    evaluator = ThreatAwareEvaluator(_uniform_evaluator(calls), max_nodes=3000)
+    planes = np.stack([np.asarray(state.encode())] * 2)  # a batch of two, both analysed
+    logits, values = evaluator(planes)
+    assert values.tolist() == [value, value]
+    priors = _priors(logits[1], state)
+    if kept is None:
+        assert len(set(priors.values())) == 1  # still uniform
+    else:
+        assert {cell for cell, p in priors.items() if p > 1e-6} == kept
+        assert sum(priors[cell] for cell in kept) == pytest.approx(1.0)
+    assert calls[0] is planes  # the network saw the leaves unchanged
+
+
+def test_an_unfinished_defence_changes_nothing() -> None:
+    # 23 nodes find X's open three but run out before O's answers are all tried (the answers
+    # are b5 f5, above): no proof, so neither the value nor the priors change.
+    from pyaz.eval.threat_guard import ThreatAwareEvaluator
+
+    state = _board(9, "c5 d5 e5", "a1 i1")
+    evaluator = ThreatAwareEvaluator(_uniform_evaluator([]), max_nodes=23)
+    logits, values = evaluator(np.asarray(state.encode())[None])
+    assert values.tolist() == [0.25] and not logits.any()
+    assert evaluator.changed == {"unproven": 1}
+    assert evaluator.mentor.last_info["reason"] == "defend"
+
+
+def test_the_guard_puts_the_threat_analysis_into_a_network_search() -> None:
+    from pyaz.eval.players import SearchPlayer
+    from pyaz.eval.threat_guard import ThreatAwareEvaluator, ThreatGuardPlayer
+
+    state = _board(9, "c5 d5 e5", "a1 i1")
+    inner = SearchPlayer(_uniform_evaluator([]), 64)
+    guard = ThreatGuardPlayer(inner, time_ms=50)
+    assert isinstance(inner.evaluator, ThreatAwareEvaluator) and guard.tree is inner.evaluator
+    guard.reset(state)
+    assert state.action_to_str(guard.choose(state)) in {"b5", "f5"}
+    assert guard.tree.changed["defend"] >= 1 and guard.tree.changed["vcf"] >= 1  # X's replies
+    # A move with prior ~0 still gets a visit when its first-play value beats the answers'
+    # (here: the stand-in rates every leaf 0.25 for its mover); one, since the analysis at its
+    # leaf finds X's VCF and scores it lost at once.
+    visits = inner.search.visit_counts()
+    answers = [state.str_to_action("b5"), state.str_to_action("f5")]
+    assert visits[answers].sum() >= 40 and np.delete(visits, answers).max() <= 1
+    plain = SearchPlayer(_uniform_evaluator([]), 8)
+    assert ThreatGuardPlayer(plain, tree_nodes=0).tree is None and callable(plain.evaluator)
+    with pytest.raises(ValueError, match="node budget must be >= 0, got -1"):
+        ThreatGuardPlayer(plain, tree_nodes=-1)
+    with pytest.raises(TypeError, match="wraps a network evaluator"):
+        ThreatAwareEvaluator("uniform")
 
 
 # --- bad input ----------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ py::dict info_dict(const GomokuMentorInfo& info) {
     d["time_ms"] = info.time_ms;
     d["line"] = info.line;
     d["threat"] = info.threat;
+    d["answers_complete"] = info.answers_complete;
     d["root_moves"] = info.root_moves;
     d["candidates"] = info.candidates;
     d["root_scores"] = info.root_scores;
@@ -123,13 +124,15 @@ void register_gomoku_mentor(py::module_& m) {
             "choose()'s threat analysis alone, within the same limits: [the move] that a five or "
             "a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the "
             "moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none "
-            "was found: every move loses); else [] ('none'). Errors as choose().")
+            "was found: every move loses, unless last_info['answers_complete'] is False); else [] "
+            "('none'). Errors as choose().")
         .def_property_readonly(
             "last_info", [](const GomokuMentor& mentor) { return info_dict(mentor.last_info()); },
             "What the last choose() or forced_moves() did: reason ('opening', 'win', 'block', 'vcf', 'vct', "
             "'defend', 'search', 'none'), depth (completed alpha-beta depth), nodes, score (alpha-beta, "
             "for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as "
-            "actions), threat (the opponent's forced line that 'defend' answered), root_moves, "
+            "actions), threat (the opponent's forced line that 'defend' answered), answers_complete "
+            "(False when the budget ran out before every answer to it was tried), root_moves, "
             "candidates (moves within the random margin), root_scores ((action, score) pairs of "
             "the last completed iteration, best first; below best - margin only upper bounds).")
         .def(

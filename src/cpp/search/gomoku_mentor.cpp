@@ -175,7 +175,10 @@ private:
         budget_.begin_phase(kRefuteShare, kRefuteNodeCap);
         for (int cell : tries) {
             const bool threatened = threatened_after(cell, vct);
-            if (budget_.stopped()) break;  // unknown: not an answer
+            if (budget_.stopped()) {  // unknown: not an answer, and the rest untried
+                info_.answers_complete = false;
+                break;
+            }
             if (!threatened) answers.push_back(cell);
         }
         budget_.end_phase();

@@ -51,6 +51,7 @@ struct GomokuMentorInfo {
     double time_ms = 0.0;
     std::vector<Action> line;       // the forced line when reason is vcf / vct
     std::vector<Action> threat;     // the opponent's forced line that "defend" answered
+    bool answers_complete = true;   // false: the budget ran out before every answer was tried
     int root_moves = 0;             // moves the alpha-beta chose among
     int candidates = 0;             // moves within the random margin (1 when deterministic)
     // (action, score) of the root moves in the last completed alpha-beta iteration, best
@@ -87,7 +88,8 @@ public:
     // The threat analysis of choose() without its opening book and alpha-beta, within the same
     // limits: the one move that a five or a forced win dictates (reason "win", "block", "vcf",
     // "vct"), else the moves after which the opponent no longer wins by force ("defend"; empty
-    // when none was found), else none ("none"). Same input errors as choose().
+    // when none was found, a proof only if info.answers_complete), else none ("none"). Same
+    // input errors as choose().
     std::vector<Action> forced_moves(const Gomoku& state, const std::function<bool()>& interrupted = {});
 
     // A VCF / VCT for the side to move as actions (attacker, reply, attacker, ..., the five), or

@@ -1067,12 +1067,12 @@ class GomokuMentor:
         """
     def forced_moves(self, state: Gomoku) -> list[int]:
         """
-        choose()'s threat analysis alone, within the same limits: [the move] that a five or a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none was found: every move loses); else [] ('none'). Errors as choose().
+        choose()'s threat analysis alone, within the same limits: [the move] that a five or a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none was found: every move loses, unless last_info['answers_complete'] is False); else [] ('none'). Errors as choose().
         """
     @property
     def last_info(self) -> dict:
         """
-        What the last choose() or forced_moves() did: reason ('opening', 'win', 'block', 'vcf', 'vct', 'defend', 'search', 'none'), depth (completed alpha-beta depth), nodes, score (alpha-beta, for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as actions), threat (the opponent's forced line that 'defend' answered), root_moves, candidates (moves within the random margin), root_scores ((action, score) pairs of the last completed iteration, best first; below best - margin only upper bounds).
+        What the last choose() or forced_moves() did: reason ('opening', 'win', 'block', 'vcf', 'vct', 'defend', 'search', 'none'), depth (completed alpha-beta depth), nodes, score (alpha-beta, for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as actions), threat (the opponent's forced line that 'defend' answered), answers_complete (False when the budget ran out before every answer to it was tried), root_moves, candidates (moves within the random margin), root_scores ((action, score) pairs of the last completed iteration, best first; below best - margin only upper bounds).
         """
 class ConnectFourSolver:
     """

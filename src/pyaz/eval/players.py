@@ -1,8 +1,7 @@
 """Players: the :class:`Player` protocol that every match drives, and the players that live in
 Python: :class:`RandomPlayer`, :class:`SearchPlayer` (pyaz's tree search, the base of
 :func:`uct_player` and the one network player :func:`network_player`),
-:class:`MentorPlayer` (seed 004's rule-based Gomoku mentor, in C++), :class:`ThreatGuardPlayer`
-(any Gomoku player behind the mentor's threat analysis) and :class:`ShotPlayer`
+:class:`MentorPlayer` (seed 004's rule-based Gomoku mentor, in C++) and :class:`ShotPlayer`
 (a curling shot chooser: rule-based, KR-UCT, KR-DL-UCT). External engines are in
 :mod:`pyaz.eval.external`; :func:`pyaz.eval.presets.make_player` builds any player from a spec.
 """
@@ -31,7 +30,6 @@ __all__ = [
     "Resignation",
     "SearchPlayer",
     "ShotPlayer",
-    "ThreatGuardPlayer",
     "close_player",
     "network_player",
     "uct_player",
@@ -362,74 +360,6 @@ class MentorPlayer(_SimplePlayer):
     def choose(self, state: BoardState) -> int:
         """The mentor's move in ``state``."""
         return int(self.mentor.choose(state))  # type: ignore[arg-type]
-
-
-FORCING_REASONS = ("win", "block", "vcf", "vct")
-"""The mentor's threat analysis reasons that dictate one move (see :class:`ThreatGuardPlayer`)."""
-
-
-class ThreatGuardPlayer:
-    """A Gomoku player with seed 004's mentor's threat analysis in front of it (not in the
-    paper: a hybrid, the way the strong Gomoku engines pair a network with a threat-space
-    search). Each move, within ``time_ms``, :meth:`pyaz._core.GomokuMentor.forced_moves`:
-
-    - a five to complete or to block, or a forced win of its own (VCF, then VCT): that move;
-    - else, if the opponent would win by VCF/VCT were it to move: ``inner``'s move if it is
-      among the moves that stop it, else the one of those that ``inner``'s search visited most
-      (the mentor's order breaks ties); if no move stops it, ``inner``'s move;
-    - else ``inner``'s move.
-
-    ``inner`` (any Gomoku player: ``model:PATH:SIMS``, ``alphagomoku:PATH``, ``uct:N``) is told
-    of every move. ``decisions`` counts the moves by what decided them: ``"win"``, ``"block"``,
-    ``"vcf"``, ``"vct"``, ``"defend"`` (an override of ``inner``), ``"inner"``."""
-
-    def __init__(self, inner: Player, time_ms: float = 100.0, name: str | None = None) -> None:
-        from pyaz._core import GomokuMentor
-
-        if not time_ms > 0:
-            raise ValueError(f"the threat guard's time per move must be > 0 ms, got {time_ms}")
-        self.inner = inner
-        self.name = name if name is not None else f"guard:{inner.name}"
-        self.mentor = GomokuMentor(time_ms=float(time_ms))
-        self.decisions: dict[str, int] = {}
-
-    def reset(self, state: BoardState) -> None:
-        """Checks that the mentor plays ``state``'s game (ValueError if not); resets ``inner``."""
-        check_mentor_game(state, self.name)
-        self.inner.reset(state)
-
-    def choose(self, state: BoardState) -> int:
-        """The forced move, else ``inner``'s move kept or replaced by a defence."""
-        forced = [int(a) for a in self.mentor.forced_moves(state)]  # type: ignore[arg-type]
-        reason = str(self.mentor.last_info["reason"])
-        if reason in FORCING_REASONS:
-            return self._decided(reason, forced[0])
-        action = int(self.inner.choose(state))
-        if not forced or action in forced:
-            return self._decided("inner", action)
-        return self._decided("defend", self._best_answer(forced))
-
-    def observe(self, action: int) -> None:
-        """Tells ``inner``."""
-        self.inner.observe(action)
-
-    def close(self) -> None:
-        """Closes ``inner`` (an engine)."""
-        close_player(self.inner)
-
-    def _best_answer(self, answers: list[int]) -> int:
-        search = getattr(self.inner, "search", None)
-        if search is None:
-            return answers[0]
-        visits = search.visit_counts()
-        return max(answers, key=lambda a: (int(visits[a]), -answers.index(a)))
-
-    def _decided(self, reason: str, action: int) -> int:
-        self.decisions[reason] = self.decisions.get(reason, 0) + 1
-        return action
-
-    def __repr__(self) -> str:
-        return f"ThreatGuardPlayer(inner={self.inner!r})"
 
 
 def close_player(player: object) -> None:

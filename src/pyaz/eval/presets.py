@@ -13,10 +13,12 @@ Presets (``spec``), checked against the game of ``start_state``:
 ``mentor[:MS]``                   seed 004's rule-based Gomoku mentor (VCF/VCT threat search,
                                  alpha-beta), MS milliseconds a move (default 1000); free-style
                                  Gomoku on boards of 9x9 to 15x15
-``guard[:MS]:SPEC``               SPEC's Gomoku player behind the mentor's threat analysis, MS
-                                 milliseconds a move (default 100): it plays a forced win and
-                                 answers a forced loss (:class:`~pyaz.eval.players.
-                                 ThreatGuardPlayer`; a hybrid, not in seed 004)
+``guard[:MS[:NODES]]:SPEC``       SPEC's Gomoku player behind the mentor's threat analysis, MS
+                                 milliseconds a move at the root (default 100) and NODES nodes
+                                 at each leaf of a network's search (default 3000; 0: the root
+                                 alone): it plays a forced win and answers a forced loss
+                                 (:class:`~pyaz.eval.threat_guard.ThreatGuardPlayer`; a hybrid,
+                                 not in seed 004)
 ``alphagomoku:PATH[:SIMS]``      seed 004's black and white networks (``pair.pt`` or its run
                                  folder) with PUCT search, SIMS simulations (default 200); a
                                  seed method's preset (see METHOD_PRESETS)
@@ -64,11 +66,11 @@ from pyaz.eval.players import (
     MentorPlayer,
     Player,
     RandomPlayer,
-    ThreatGuardPlayer,
     check_mentor_game,
     network_player,
     uct_player,
 )
+from pyaz.eval.threat_guard import DEFAULT_GUARD_MS, DEFAULT_TREE_NODES, ThreatGuardPlayer
 from pyaz.games import BoardState
 
 __all__ = [
@@ -94,9 +96,11 @@ player presets (SPEC):
                               seed 000's Reversi reference is uct200)
   mentor[:MS]                 seed 004's rule-based Gomoku mentor, MS ms a move (default 1000;
                               gomoku, boards 9x9..15x15, five in a row)
-  guard[:MS]:SPEC             SPEC's player behind the mentor's threat analysis (MS ms a move,
-                              default 100): plays a forced win, answers a forced loss (gomoku;
-                              a hybrid, not in seed 004), e.g. guard:model:runs/g9:800
+  guard[:MS[:NODES]]:SPEC     SPEC's player behind the mentor's threat analysis, MS ms a move
+                              at the root (100) and NODES nodes at each leaf of a network's
+                              search (3000; 0: root only): plays a forced win, answers a forced
+                              loss (gomoku; a hybrid, not in seed 004), e.g.
+                              guard:model:runs/g9:800
   alphagomoku:PATH[:SIMS]     seed 004's double networks (a pair.pt or its run folder) + PUCT
                               with SIMS simulations (default 200; gomoku)
   model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
@@ -236,21 +240,22 @@ def _mentor(spec: _Spec) -> Player:
     return MentorPlayer(time_ms, seed=spec.seed, name=spec.text)
 
 
-DEFAULT_GUARD_MS = 100
-
-
 def _guard(spec: _Spec) -> Player:
     spec.need("gomoku")
     check_mentor_game(spec.state, repr(spec.text))
-    head, _, tail = spec.rest.partition(":")
-    time_ms, inner = DEFAULT_GUARD_MS, spec.rest
-    if head.strip().isdigit():
-        time_ms, inner = int(head), tail
+    numbers, inner = [DEFAULT_GUARD_MS, DEFAULT_TREE_NODES], spec.rest
+    for index in range(2):  # the leading integer fields: MS, then NODES
+        head, _, tail = inner.partition(":")
+        if not head.strip().isdigit():
+            break
+        numbers[index], inner = int(head), tail
+    time_ms, tree_nodes = numbers
     spec.check_range("the time per move (ms)", time_ms, 1, 10**7)
+    spec.check_range("the node budget of a leaf's analysis", tree_nodes, 0, 10**9)
     if not inner.strip():
-        raise ValueError(f"{spec.text!r}: say which player to guard, guard[:MS]:SPEC")
+        raise ValueError(f"{spec.text!r}: say which player to guard, guard[:MS[:NODES]]:SPEC")
     player = make_player(inner, spec.state, spec.seed, spec.runtime)
-    return ThreatGuardPlayer(player, time_ms, name=spec.text)
+    return ThreatGuardPlayer(player, time_ms, tree_nodes, name=spec.text)
 
 
 def _model(spec: _Spec) -> Player:
