@@ -435,6 +435,25 @@ def test_the_guard_puts_the_threat_analysis_into_a_network_search() -> None:
         ThreatAwareEvaluator("uniform")
 
 
+def test_the_loss_report_reads_an_arena_folder(tmp_path) -> None:
+    # bench/gomoku_losses.py on two games by hand: X builds e5-g5 (an open three), O ignores it,
+    # X makes an open four and five. Game 1: A is X (a VCF, then the win); game 2: A is O
+    # (it missed the defence, then faced two fives).
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "bench" / "gomoku_losses.py"
+    spec = importlib.util.spec_from_file_location("gomoku_losses", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    game = "e5 a1 f5 a2 g5 a3 h5 a9 d5 1-0"
+    (tmp_path / "games.txt").write_text(f"# A = x, B = y\n{game}\n{game}\n")
+    kinds, games = module.analyse(tmp_path, 9, 200.0, opening_plies=2)
+    assert dict(kinds) == {"none": 3, "vcf": 1, "win": 1, "defend-missed": 1, "block": 1}
+    assert dict(games) == {("win", False): 1, ("loss", False): 1}
+
+
 # --- bad input ----------------------------------------------------------------------------------
 
 
