@@ -235,8 +235,11 @@ def test_the_guard_preset_wraps_any_gomoku_player_and_refuses_bad_input(tmp_path
     save_pair(_pair(9), tmp_path / "pair.pt")
     networks = make_player(f"guard:20:alphagomoku:{tmp_path}:16", state)
     assert isinstance(networks, ThreatGuardPlayer) and networks.tree is not None
+    rows: list[int] = []
+    network = networks.tree.evaluator
+    networks.tree.evaluator = lambda planes: (rows.append(len(planes)), network(planes))[1]
     result = arena.play_match(networks, make_player("random", state), 2, state, seed=1)
-    assert result.n == 2 and sum(networks.tree.changed.values()) >= 16  # every leaf analysed
+    assert result.n == 2 and sum(networks.tree.changed.values()) == sum(rows) >= 16  # every leaf
     guard = make_player("guard:50:random", state)
     assert isinstance(guard, ThreatGuardPlayer) and guard.inner.name == "random"
     result = arena.play_match(guard, make_player("random", state), 4, state, seed=0)

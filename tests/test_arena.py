@@ -370,3 +370,22 @@ def test_the_greedy_player_takes_wins_blocks_and_the_most_discs() -> None:
         othello.apply(othello.legal_actions()[0])
     with pytest.raises(ValueError, match="takes no argument"):
         make_player("greedy:3", othello)
+
+
+def test_a_guarded_network_gets_the_workers_one_thread_like_a_bare_one() -> None:
+    # A parallel match's worker sets torch's threads (and so ONNX Runtime's) for a network
+    # player, also inside guard:...: two workers must not each spin a thread per core.
+    import torch
+
+    from pyaz.eval.parallel import MatchPlan, MatchWorker
+    from pyaz.eval.presets import guarded_spec
+
+    assert guarded_spec("guard:50:0:model:runs/x:800") == "model:runs/x:800"
+    assert guarded_spec("model:runs/x:800") == "model:runs/x:800"
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        MatchWorker(MatchPlan("guard:model:x:8", "random", "gomoku", {"size": 9}, torch_threads=1))
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)

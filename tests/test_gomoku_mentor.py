@@ -7,6 +7,7 @@ with the mentor's pattern code: a forced win is played out against every legal d
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -375,6 +376,7 @@ def _priors(logits: np.ndarray, state: Gomoku) -> dict[str, float]:
         ("c5 d5 e5", "a1 i1 a9", 1.0, {"b5"}),  # X makes an open four: a VCF (the mentor's pick)
         ("c5 d5 e5 e3 e4", "a1 i1 a9 i9", -1.0, None),  # two open threes: every O move loses
         ("e5 f6", "d4 g7", 0.25, None),  # nothing forcing: the network's output stays
+        ("b5 c5 d5 e5", "a1 i1 i9", -1.0, None),  # two fives to stop: one block is not enough
     ],
 )
 def test_the_threat_aware_evaluator_marks_forced_leaves(
@@ -394,7 +396,29 @@ def test_the_threat_aware_evaluator_marks_forced_leaves(
     else:
         assert {cell for cell, p in priors.items() if p > 1e-6} == kept
         assert sum(priors[cell] for cell in kept) == pytest.approx(1.0)
-    assert calls[0] is planes  # the network saw the leaves unchanged
+    assert np.array_equal(calls[0], np.stack([np.asarray(state.encode())] * 2))  # unchanged
+
+
+def test_the_threat_aware_evaluator_reads_each_leaf_of_a_mixed_batch() -> None:
+    # Off-centre, in one batch: O to move against X's open three on column g (answers by
+    # pyaz's rules), and X to move with it (its VCF). A flipped or transposed board, or the
+    # wrong side to move, would mark other cells.
+    from pyaz.eval.threat_guard import ThreatAwareEvaluator
+
+    defend, attack = _board(9, "g2 g3 g4", "a8 b9"), _board(9, "g2 g3 g4", "a8 b9 a9")
+    evaluator = ThreatAwareEvaluator(_uniform_evaluator([]), max_nodes=3000)
+    logits, values = evaluator(np.stack([np.asarray(defend.encode()), np.asarray(attack.encode())]))
+    answers = {
+        defend.action_to_str(a)
+        for a in defend.legal_actions()
+        if not _open_four_possible(defend.child(a))
+    }
+    assert answers and {c for c, p in _priors(logits[0], defend).items() if p > 1e-6} == answers
+    assert values.tolist() == [0.25, 1.0]
+    (vcf_move,) = {c for c, p in _priors(logits[1], attack).items() if p > 1e-6}
+    line = GomokuMentor(time_ms=1000).find_vcf(attack)
+    assert line and _play_out(attack, line).status() == WIN[0]
+    assert vcf_move == attack.action_to_str(line[0])
 
 
 def test_an_unfinished_defence_changes_nothing() -> None:
@@ -431,11 +455,44 @@ def test_the_guard_puts_the_threat_analysis_into_a_network_search() -> None:
     assert ThreatGuardPlayer(plain, tree_nodes=0).tree is None and callable(plain.evaluator)
     with pytest.raises(ValueError, match="node budget must be >= 0, got -1"):
         ThreatGuardPlayer(plain, tree_nodes=-1)
+    with pytest.raises(TypeError, match="node budget must be an integer, got nan"):
+        ThreatGuardPlayer(plain, tree_nodes=float("nan"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="node budget must be an integer, got 'x'"):
+        ThreatAwareEvaluator(_uniform_evaluator([]), max_nodes="x")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="wraps a network evaluator"):
         ThreatAwareEvaluator("uniform")
 
 
-def test_the_loss_report_reads_an_arena_folder(tmp_path) -> None:
+class _Fixed:
+    """A player that always answers ``move``."""
+
+    name = "fixed"
+
+    def __init__(self, move: str) -> None:
+        self.move = move
+
+    def reset(self, state: Gomoku) -> None: ...
+
+    def observe(self, action: int) -> None: ...
+
+    def choose(self, state: Gomoku) -> int:
+        return state.str_to_action(self.move)
+
+
+def test_the_guard_keeps_an_answer_that_its_budget_did_not_reach() -> None:
+    # With 120 nodes the root analysis tries b5 and runs out before f5 (both answer X's open
+    # three): the guard checks f5 itself and keeps it; a1 answers nothing and is replaced.
+    from pyaz.eval.threat_guard import ThreatGuardPlayer
+
+    state = _board(9, "c5 d5 e5", "a1 i1")
+    for move, played, decided in (("f5", "f5", "inner"), ("a5", "b5", "defend")):
+        guard = ThreatGuardPlayer(_Fixed(move))
+        guard.mentor = GomokuMentor(time_ms=0, max_nodes=120)
+        assert state.action_to_str(guard.choose(state)) == played
+        assert guard.decisions == {decided: 1}
+
+
+def test_the_loss_report_reads_an_arena_folder(mentor: GomokuMentor, tmp_path) -> None:
     # bench/gomoku_losses.py on two games by hand: X builds e5-g5 (an open three), O ignores it,
     # X makes an open four and five. Game 1: A is X (a VCF, then the win); game 2: A is O
     # (it missed the defence, then faced two fives).
@@ -449,9 +506,16 @@ def test_the_loss_report_reads_an_arena_folder(tmp_path) -> None:
     spec.loader.exec_module(module)
     game = "e5 a1 f5 a2 g5 a3 h5 a9 d5 1-0"
     (tmp_path / "games.txt").write_text(f"# A = x, B = y\n{game}\n{game}\n")
-    kinds, games = module.analyse(tmp_path, 9, 200.0, opening_plies=2)
+    summary = {"game_options": {"size": 9}, "opening_plies": 2}
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    kinds, games = module.analyse(tmp_path, 200.0)
     assert dict(kinds) == {"none": 3, "vcf": 1, "win": 1, "defend-missed": 1, "block": 1}
-    assert dict(games) == {("win", False): 1, ("loss", False): 1}
+    assert dict(games) == {("win", False, False): 1, ("loss", False, True): 1}
+    # 120 nodes try b5 but not f5 (both answer X's open three): f5 is unproven, not missed.
+    state, small = _board(9, "c5 d5 e5", "a1 i1"), GomokuMentor(time_ms=0, max_nodes=120)
+    assert module.position_kind(small, state, state.str_to_action("b5")) == "defend-kept"
+    assert module.position_kind(small, state, state.str_to_action("f5")) == "defend-unproven"
+    assert module.position_kind(mentor, state, state.str_to_action("a5")) == "defend-missed"
 
 
 # --- bad input ----------------------------------------------------------------------------------

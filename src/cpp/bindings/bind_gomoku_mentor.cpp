@@ -124,10 +124,19 @@ void register_gomoku_mentor(py::module_& m) {
             "choose()'s threat analysis alone, within the same limits: [the move] that a five or "
             "a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the "
             "moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none "
-            "was found: every move loses, unless last_info['answers_complete'] is False); else [] "
-            "('none'). Errors as choose().")
+            "was found among the moves tried: its strongest 24 (VCT) or 40 (VCF) candidates, the "
+            "threat's cells and its own fours; when last_info['answers_complete'] is False the "
+            "budget ran out before all were tried); else [] ('none'). Errors as choose().")
         .def_property_readonly(
-            "last_info", [](const GomokuMentor& mentor) { return info_dict(mentor.last_info()); },
+            "last_info",
+            [](const GomokuMentor& mentor) {
+                GomokuMentorInfo info;
+                {
+                    py::gil_scoped_release release;  // a call in another thread may hold the lock
+                    info = mentor.last_info();
+                }
+                return info_dict(info);
+            },
             "What the last choose() or forced_moves() did: reason ('opening', 'win', 'block', 'vcf', 'vct', "
             "'defend', 'search', 'none'), depth (completed alpha-beta depth), nodes, score (alpha-beta, "
             "for the mover; wins near +-1,000,000), time_ms, line (the forced win played, as "

@@ -44,7 +44,8 @@ struct GomokuMentorOptions {
 
 // What the last choose() did.
 struct GomokuMentorInfo {
-    std::string reason;             // "opening", "win", "block", "vcf", "vct", "defend", "search"
+    std::string reason;             // "opening", "win", "block", "vcf", "vct", "defend", "search",
+                                    // "none" (forced_moves only)
     int depth = 0;                  // completed alpha-beta depth (0 if it did not run)
     std::int64_t nodes = 0;         // nodes of every phase
     int score = 0;                  // alpha-beta score for the mover (wins near +-1,000,000)
@@ -83,13 +84,18 @@ public:
     // polled every few milliseconds; when it returns true the search stops and the best move
     // so far is returned (the caller raises).
     Action choose(const Gomoku& state, const std::function<bool()>& interrupted = {});
-    const GomokuMentorInfo& last_info() const { return info_; }
+    // A copy, taken under the lock (a call from another thread may be writing it).
+    GomokuMentorInfo last_info() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return info_;
+    }
 
     // The threat analysis of choose() without its opening book and alpha-beta, within the same
     // limits: the one move that a five or a forced win dictates (reason "win", "block", "vcf",
     // "vct"), else the moves after which the opponent no longer wins by force ("defend"; empty
-    // when none was found, a proof only if info.answers_complete), else none ("none"). Same
-    // input errors as choose().
+    // when none of the moves tried does: the strongest 24 (VCT) or 40 (VCF) candidates, the
+    // threat's cells and our fours; incomplete unless info.answers_complete), else none
+    // ("none"). Same input errors as choose().
     std::vector<Action> forced_moves(const Gomoku& state, const std::function<bool()>& interrupted = {});
 
     // A VCF / VCT for the side to move as actions (attacker, reply, attacker, ..., the five), or
@@ -110,7 +116,7 @@ public:
     struct Tables;  // the search tables (gomoku_mentor.cpp), kept between calls to save allocations
 
 private:
-    std::mutex mutex_;  // one call at a time: the tables are shared
+    mutable std::mutex mutex_;  // one call at a time: the tables and info_ are shared
     GomokuMentorOptions options_;
     std::unique_ptr<Tables> tables_;
     Rng rng_;

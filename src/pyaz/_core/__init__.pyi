@@ -1067,7 +1067,7 @@ class GomokuMentor:
         """
     def forced_moves(self, state: Gomoku) -> list[int]:
         """
-        choose()'s threat analysis alone, within the same limits: [the move] that a five or a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none was found: every move loses, unless last_info['answers_complete'] is False); else [] ('none'). Errors as choose().
+        choose()'s threat analysis alone, within the same limits: [the move] that a five or a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none was found among the moves tried: its strongest 24 (VCT) or 40 (VCF) candidates, the threat's cells and its own fours; when last_info['answers_complete'] is False the budget ran out before all were tried); else [] ('none'). Errors as choose().
         """
     @property
     def last_info(self) -> dict:

@@ -89,7 +89,7 @@ class MatchWorker:
         self.openings = plan.openings_for(self.start)
         self._engines: dict[int, Player] = {}
         if plan.torch_threads > 0 and any(
-            presets.spec_kind(spec) == "model" for spec in (plan.a, plan.b)
+            presets.spec_kind(presets.guarded_spec(spec)) == "model" for spec in (plan.a, plan.b)
         ):
             import torch
 

@@ -80,6 +80,7 @@ __all__ = [
     "MODEL_KIND_PRESETS",
     "PRESETS_HELP",
     "PresetSpec",
+    "guarded_spec",
     "is_external",
     "make_player",
     "spec_kind",
@@ -240,20 +241,45 @@ def _mentor(spec: _Spec) -> Player:
     return MentorPlayer(time_ms, seed=spec.seed, name=spec.text)
 
 
+_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]*)?")
+
+
+def _guard_fields(rest: str) -> tuple[list[str], str]:
+    """``guard``'s leading number fields (MS, NODES: at most two) and the guarded player's
+    spec, from the text after ``guard:``."""
+    numbers: list[str] = []
+    while len(numbers) < 2:
+        head, _, tail = rest.partition(":")
+        if not _NUMBER.fullmatch(head.strip()):
+            break
+        numbers.append(head.strip())
+        rest = tail
+    return numbers, rest.strip()
+
+
+def guarded_spec(spec: str) -> str:
+    """The player spec inside ``guard[:MS[:NODES]]:`` (``spec`` itself if it is no guard)."""
+    kind, rest = _split(spec)
+    return _guard_fields(rest)[1] if kind == "guard" else spec
+
+
 def _guard(spec: _Spec) -> Player:
     spec.need("gomoku")
     check_mentor_game(spec.state, repr(spec.text))
-    numbers, inner = [DEFAULT_GUARD_MS, DEFAULT_TREE_NODES], spec.rest
-    for index in range(2):  # the leading integer fields: MS, then NODES
-        head, _, tail = inner.partition(":")
-        if not head.strip().isdigit():
-            break
-        numbers[index], inner = int(head), tail
-    time_ms, tree_nodes = numbers
+    fields, inner = _guard_fields(spec.rest)
+    values = [DEFAULT_GUARD_MS, DEFAULT_TREE_NODES]
+    for index, (name, field) in enumerate(zip(("MS", "NODES"), fields, strict=False)):
+        try:
+            values[index] = int(field)
+        except ValueError:
+            raise ValueError(f"{spec.text!r}: {name} must be an integer, got {field!r}") from None
+    time_ms, tree_nodes = values
     spec.check_range("the time per move (ms)", time_ms, 1, 10**7)
     spec.check_range("the node budget of a leaf's analysis", tree_nodes, 0, 10**9)
-    if not inner.strip():
+    if not inner:
         raise ValueError(f"{spec.text!r}: say which player to guard, guard[:MS[:NODES]]:SPEC")
+    if spec_kind(inner) == "guard":
+        raise ValueError(f"{spec.text!r}: a guard of a guard analyses every position twice")
     player = make_player(inner, spec.state, spec.seed, spec.runtime)
     return ThreatGuardPlayer(player, time_ms, tree_nodes, name=spec.text)
 

@@ -1,4 +1,4 @@
-"""A Gomoku player behind seed 004's mentor's threat analysis (``guard[:MS]:SPEC``).
+"""A Gomoku player behind seed 004's mentor's threat analysis (``guard[:MS[:NODES]]:SPEC``).
 
 Not in the paper: a hybrid, the way strong Gomoku engines pair a network with a threat-space
 search. :meth:`pyaz._core.GomokuMentor.forced_moves` says, for a position, whether a five or
@@ -39,6 +39,7 @@ DEFAULT_TREE_NODES = 3000
 """The node budget of each leaf's analysis (deterministic: a node budget, not a time)."""
 
 _MASK_GAP = 100.0  # logits this far below the kept ones: a prior of e^-100 beside them
+_FIVE = 6  # GomokuMentor.threat_map's code of a cell that completes five
 
 
 class ThreatAwareEvaluator:
@@ -46,7 +47,9 @@ class ThreatAwareEvaluator:
     :mod:`pyaz.search`) with the mentor's threat analysis at every leaf, ``max_nodes`` nodes
     each: a leaf whose side to move completes a five or wins by VCF/VCT gets the value 1 and its
     prior on that move; one that must block a five, or answer the opponent's VCF/VCT, gets its
-    prior on the moves that do; one where no move answers it gets the value -1. A "defend"
+    prior on the moves that do; one where no move the mentor tries answers it (its strongest
+    24-40 candidates, the threat's cells, its own fours), or where the opponent has two fives
+    to complete, gets the value -1. A "defend"
     whose budget ran out before every answer was tried proves nothing and changes nothing
     (counted as ``"unproven"``). The leaf's position is read from its first two planes (the
     side to move's stones, the opponent's: every Gomoku encoding starts so); ``overline_wins``
@@ -60,18 +63,16 @@ class ThreatAwareEvaluator:
     ) -> None:
         if not callable(evaluator):
             raise TypeError(f"the threat analysis wraps a network evaluator, got {evaluator!r}")
-        if max_nodes < 1:
-            raise ValueError(f"the leaf analysis's node budget must be >= 1, got {max_nodes}")
         self.evaluator = evaluator
-        self.max_nodes = int(max_nodes)
+        self.max_nodes = _node_budget(max_nodes, least=1)
         self.overline_wins = bool(overline_wins)
         self.mentor = GomokuMentor(time_ms=0.0, max_nodes=self.max_nodes)
         self.changed: dict[str, int] = {}
 
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         logits, values = self.evaluator(planes)
-        logits = np.array(logits, dtype=np.float32)  # copies: the network's arrays stay
-        values = np.array(values, dtype=np.float32)
+        logits = np.array(logits, dtype=np.float64)  # copies: the network's arrays stay
+        values = np.array(values, dtype=np.float64).reshape(len(planes))
         for row in range(planes.shape[0]):
             self._analyse(self._position(planes[row]), logits[row], values, row)
         return logits, values
@@ -93,16 +94,31 @@ class ThreatAwareEvaluator:
         reason = str(info["reason"])
         if reason == "defend" and not info["answers_complete"]:
             reason = "unproven"
-        elif reason == "defend" and not moves:
+        elif (reason == "defend" and not moves) or (reason == "block" and _two_fives(state)):
             reason = "lost"
             values[row] = -1.0
         elif reason != "none":
             if reason in WINNING_REASONS:
                 values[row] = 1.0
-            keep = logits[moves].copy()
+            keep = logits[moves] - logits[moves].max()  # the same priors, within float range
             logits[:] = keep.min() - _MASK_GAP
             logits[moves] = keep
         self.changed[reason] = self.changed.get(reason, 0) + 1
+
+
+def _two_fives(state: Gomoku) -> bool:
+    """Whether the opponent of the side to move has two cells that complete five (one block
+    cannot stop both)."""
+    opponent = 1 - int(state.to_move())
+    return int((GomokuMentor.threat_map(state, opponent) == _FIVE).sum()) >= 2
+
+
+def _node_budget(value: object, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"the leaf analysis's node budget must be an integer, got {value!r}")
+    if value < least:
+        raise ValueError(f"the leaf analysis's node budget must be >= {least}, got {value}")
+    return int(value)
 
 
 class ThreatGuardPlayer:
@@ -111,8 +127,9 @@ class ThreatGuardPlayer:
 
     - a five to complete or to block, or a forced win of its own (VCF, then VCT): that move;
     - else, if the opponent would win by VCF/VCT were it to move: ``inner``'s move if it is
-      among the moves that stop it, else the one of those that ``inner``'s search visited most
-      (the mentor's order breaks ties); if no move stops it, ``inner``'s move;
+      among the moves that stop it (or, when the budget ran out before every answer was tried,
+      if the opponent has no forced win after it), else the one of those that ``inner``'s
+      search visited most (the mentor's order breaks ties); if none was found, ``inner``'s move;
     - else ``inner``'s move.
 
     ``inner`` is any Gomoku player (``model:PATH:SIMS``, ``alphagomoku:PATH``, ``uct:N``) and
@@ -130,8 +147,7 @@ class ThreatGuardPlayer:
     ) -> None:
         if not time_ms > 0:
             raise ValueError(f"the threat guard's time per move must be > 0 ms, got {time_ms}")
-        if tree_nodes < 0:
-            raise ValueError(f"the leaf analysis's node budget must be >= 0, got {tree_nodes}")
+        tree_nodes = _node_budget(tree_nodes, least=0)
         self.inner = inner
         self.name = name if name is not None else f"guard:{inner.name}"
         self.mentor = GomokuMentor(time_ms=float(time_ms))
@@ -151,13 +167,21 @@ class ThreatGuardPlayer:
     def choose(self, state: BoardState) -> int:
         """The forced move, else ``inner``'s move kept or replaced by a defence."""
         forced = [int(a) for a in self.mentor.forced_moves(state)]  # type: ignore[arg-type]
-        reason = str(self.mentor.last_info["reason"])
+        info = self.mentor.last_info
+        reason = str(info["reason"])
         if reason in FORCING_REASONS:
             return self._decided(reason, forced[0])
         action = int(self.inner.choose(state))
         if not forced or action in forced:
             return self._decided("inner", action)
+        if not info["answers_complete"] and self._stops_the_threat(state, action):
+            return self._decided("inner", action)  # an answer the budget did not reach
         return self._decided("defend", self._best_answer(forced))
+
+    def _stops_the_threat(self, state: BoardState, action: int) -> bool:
+        """Whether the opponent has no five and no VCF/VCT after ``action``."""
+        self.mentor.forced_moves(state.child(action))  # type: ignore[arg-type]
+        return str(self.mentor.last_info["reason"]) not in WINNING_REASONS
 
     def observe(self, action: int) -> None:
         """Tells ``inner``."""
