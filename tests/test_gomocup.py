@@ -113,3 +113,32 @@ def test_a_trained_pair_plays_and_refuses_another_board_size(tmp_path: Path) -> 
         assert Gomoku(9).is_legal(_cell(manager.answer(), 9))
     finally:
         assert manager.close() == 0
+
+
+def test_any_gomoku_preset_plays_and_a_file_that_is_no_model_stops_it(tmp_path: Path) -> None:
+    manager = Manager("--player", "guard:50:uct:50")
+    try:
+        manager.send("START 9", "BEGIN")
+        assert manager.answer() == "OK"
+        first = _cell(manager.answer(), 9)
+        reply = next(a for a in Gomoku(9).legal_actions() if a != first)
+        manager.send(f"TURN {reply % 9},{reply // 9}")
+        second = _cell(manager.answer(), 9)
+        assert second not in (first, reply)
+    finally:
+        assert manager.close() == 0
+    (tmp_path / "notes.pt").write_text("not a network")
+    for spec, named in (
+        ("model:missing.pt", "missing.pt"),
+        ("guard:100:model:notes.pt:80", "notes.pt is not a pyaz network file"),
+        ("bogus:1", "got 'bogus:1'"),
+    ):
+        done = subprocess.run(
+            [*COMMAND, "--player", spec],
+            input="END\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 2 and named in done.stderr, (spec, done.stderr[-500:])

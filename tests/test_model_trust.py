@@ -169,6 +169,8 @@ def _command(name: str, path: Path, tmp_path: Path, run: Path) -> tuple[list[str
         return [*python, "pyaz.cli.uci", "--model", str(path)], path
     if name == "pyaz-gomocup":
         return [*python, "pyaz.cli.gomocup", "--player", f"alphagomoku:{path}"], path
+    if name == "pyaz-gomocup guard":
+        return [*python, "pyaz.cli.gomocup", "--player", f"guard:model:{path}:8"], path
     assert name == "pyaz-selfplay --resume"
     out = tmp_path / "someone-elses-run"
     shutil.copytree(run, out)
@@ -178,7 +180,14 @@ def _command(name: str, path: Path, tmp_path: Path, run: Path) -> tuple[list[str
     )
 
 
-COMMANDS = ["pyaz-arena", "pyaz-gtp", "pyaz-uci", "pyaz-gomocup", "pyaz-selfplay --resume"]
+COMMANDS = [
+    "pyaz-arena",
+    "pyaz-gtp",
+    "pyaz-uci",
+    "pyaz-gomocup",
+    "pyaz-gomocup guard",
+    "pyaz-selfplay --resume",
+]
 
 
 @pytest.mark.parametrize("name", COMMANDS)

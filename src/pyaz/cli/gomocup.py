@@ -1,8 +1,10 @@
 """``pyaz-gomocup``: pyaz as a Gomocup / Piskvork ``pbrain`` engine on stdin/stdout.
 
 Point a manager (Piskvork, the Gomocup manager) at the command ``pyaz-gomocup`` (the mentor,
-following the manager's time per move), ``pyaz-gomocup --player mentor:MS`` (a fixed time) or
-``pyaz-gomocup --player alphagomoku:PATH[:SIMS]`` (a trained pair). The protocol is in
+following the manager's time per move), ``pyaz-gomocup --player mentor:MS`` (a fixed time),
+``pyaz-gomocup --player alphagomoku:PATH[:SIMS]`` (a trained pair) or any other Gomoku player
+preset of ``pyaz-arena`` with its own fixed budget, e.g. ``--player guard:model:RUN:800`` (a
+network behind the mentor's threat analysis). The protocol is in
 :mod:`pyaz.engines.gomocup_server`.
 """
 
@@ -14,6 +16,7 @@ import sys
 from pyaz._core import Gomoku
 from pyaz.alphagomoku.players import DEFAULT_SIMULATIONS
 from pyaz.engines.gomocup_server import GomocupBrain, PlayerFactory, serve
+from pyaz.eval import presets
 from pyaz.eval.players import MentorPlayer, Player, check_mentor_game
 
 
@@ -29,8 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--player",
         default="mentor",
-        help="mentor (the manager's time per move), mentor:MS, or alphagomoku:PATH[:SIMS] "
-        f"(a pair.pt or its run folder, default {DEFAULT_SIMULATIONS} simulations)",
+        help="mentor (the manager's time per move), mentor:MS, alphagomoku:PATH[:SIMS] "
+        f"(a pair.pt or its run folder, default {DEFAULT_SIMULATIONS} simulations), or any "
+        "Gomoku preset of pyaz-arena with its own budget, e.g. model:RUN:800 or "
+        "guard:model:RUN:800 (the network behind the mentor's threat analysis)",
     )
     return parser
 
@@ -63,6 +68,33 @@ def pair_factory(path: str, simulations: int) -> PlayerFactory:
     return make
 
 
+def preset_factory(spec: str) -> PlayerFactory:
+    """Any Gomoku player preset (:func:`pyaz.eval.presets.make_player`) with its own budget (the
+    manager's time is not followed). A model file that ``spec`` names is read now, so that a
+    file that is not a pyaz model stops the command; the player is made for each board size
+    and five rule that the manager starts, and kept for the session."""
+    inner = presets.guarded_spec(spec)
+    if presets.spec_kind(inner) in ("model", "alphagomoku"):
+        from pyaz.alphagomoku.pair import load_pair
+        from pyaz.nets import load_model
+
+        path, _ = presets.PresetSpec(inner, Gomoku(15), 0, None).path_and_simulations(1)
+        load = load_model if presets.spec_kind(inner) == "model" else load_pair
+        load(path)  # ValueError naming the file if it is no pyaz model; nothing runs from it
+    made: dict[tuple[int, bool], Player] = {}
+
+    def make(start: Gomoku, time_ms: float) -> Player:
+        key = (start.size, start.overline_wins)
+        if key not in made:
+            try:
+                made[key] = presets.make_player(spec, start)
+            except OSError as error:  # the file went away since: an ERROR line, not a crash
+                raise ValueError(str(error)) from None
+        return made[key]
+
+    return make
+
+
 def _factory(spec: str) -> PlayerFactory:
     kind, _, rest = spec.partition(":")
     if kind == "mentor":
@@ -81,7 +113,11 @@ def _factory(spec: str) -> PlayerFactory:
         if head and tail.isdigit():
             path, simulations = head, int(tail)
         return pair_factory(path, simulations)
-    raise ValueError(f"--player is mentor, mentor:MS or alphagomoku:PATH[:SIMS], got {spec!r}")
+    if presets.spec_kind(spec) in (*presets.BUILDERS, *presets.METHOD_PRESETS):
+        return preset_factory(spec)
+    raise ValueError(
+        f"--player is mentor, mentor:MS, alphagomoku:PATH[:SIMS] or a player preset, got {spec!r}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
