@@ -49,12 +49,10 @@ class ThreatAwareEvaluator:
     prior on that move; one that must block a five, or answer the opponent's VCF/VCT, gets its
     prior on the moves that do; one where no move the mentor tries answers it (its strongest
     24-40 candidates, the threat's cells, its own fours), or where the opponent has two fives
-    to complete, gets the value -1. A "defend"
-    whose budget ran out before every answer was tried proves nothing and changes nothing
-    (counted as ``"unproven"``). The leaf's position is read from its first two planes (the
-    side to move's stones, the opponent's: every Gomoku encoding starts so); ``overline_wins``
-    is the game's rule.
-    ``changed`` counts the leaves by what the analysis found: ``"none"``, ``"unproven"``,
+    to complete, gets the value -1. A "defend" whose budget ran out before every answer was
+    tried proves nothing and changes nothing (counted as ``"unproven"``). The leaf's position
+    is read from its first two planes (the side to move's stones, the opponent's: every Gomoku
+    encoding starts so); ``overline_wins`` is the game's rule. ``changed`` counts the leaves by what the analysis found: ``"none"``, ``"unproven"``,
     ``"lost"`` and the mentor's reasons (``"win"``, ``"block"``, ``"vcf"``, ``"vct"``,
     ``"defend"``)."""
 
@@ -180,7 +178,10 @@ class ThreatGuardPlayer:
 
     def _stops_the_threat(self, state: BoardState, action: int) -> bool:
         """Whether the opponent has no five and no VCF/VCT after ``action``."""
-        self.mentor.forced_moves(state.child(action))  # type: ignore[arg-type]
+        child = state.child(action)
+        if child.is_terminal():  # the board is full: a draw stops every threat
+            return True
+        self.mentor.forced_moves(child)  # type: ignore[arg-type]
         return str(self.mentor.last_info["reason"]) not in WINNING_REASONS
 
     def observe(self, action: int) -> None:
