@@ -52,9 +52,9 @@ class ThreatAwareEvaluator:
     to complete, gets the value -1. A "defend" whose budget ran out before every answer was
     tried proves nothing and changes nothing (counted as ``"unproven"``). The leaf's position
     is read from its first two planes (the side to move's stones, the opponent's: every Gomoku
-    encoding starts so); ``overline_wins`` is the game's rule. ``changed`` counts the leaves by what the analysis found: ``"none"``, ``"unproven"``,
-    ``"lost"`` and the mentor's reasons (``"win"``, ``"block"``, ``"vcf"``, ``"vct"``,
-    ``"defend"``)."""
+    encoding starts so); ``overline_wins`` is the game's rule. ``changed`` counts the leaves
+    by what the analysis found: ``"none"``, ``"unproven"``, ``"lost"`` and the mentor's reasons
+    (``"win"``, ``"block"``, ``"vcf"``, ``"vct"``, ``"defend"``)."""
 
     def __init__(
         self, evaluator: Any, max_nodes: int = DEFAULT_TREE_NODES, overline_wins: bool = True
