@@ -252,6 +252,8 @@ def test_the_guard_preset_wraps_any_gomoku_player_and_refuses_bad_input(tmp_path
         make_player("guard:20", state)
     with pytest.raises(ValueError, match="time per move"):
         make_player("guard:0:random", state)
+    with pytest.raises(ValueError, match="NODES is the leaf analysis of a network's search"):
+        make_player("guard:30:500:uct:8", state)
     root_only = make_player("guard:30:0:uct:8", state)
     assert isinstance(root_only, ThreatGuardPlayer) and root_only.tree is None
     with pytest.raises(ValueError, match="node budget of a leaf's analysis"):

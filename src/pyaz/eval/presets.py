@@ -281,7 +281,13 @@ def _guard(spec: _Spec) -> Player:
     if spec_kind(inner) == "guard":
         raise ValueError(f"{spec.text!r}: a guard of a guard analyses every position twice")
     player = make_player(inner, spec.state, spec.seed, spec.runtime)
-    return ThreatGuardPlayer(player, time_ms, tree_nodes, name=spec.text)
+    guard = ThreatGuardPlayer(player, time_ms, tree_nodes, name=spec.text)
+    if len(fields) == 2 and tree_nodes > 0 and guard.tree is None:
+        raise ValueError(
+            f"{spec.text!r}: NODES is the leaf analysis of a network's search; {inner!r} has "
+            "none (give MS alone, or NODES 0)"
+        )
+    return guard
 
 
 def _model(spec: _Spec) -> Player:
