@@ -50,37 +50,25 @@ def mentor_factory(fixed_ms: float | None = None) -> PlayerFactory:
     return make
 
 
-def pair_factory(path: str, simulations: int) -> PlayerFactory:
-    """An AlphaGomoku pair (its file or run folder) with ``simulations`` a move (the manager's
-    time is not followed: a search of fixed size)."""
-    from pyaz.alphagomoku.pair import load_pair
-    from pyaz.alphagomoku.players import pair_player
-
-    pair = load_pair(path)
-    made: list[Player] = []
-
-    def make(start: Gomoku, time_ms: float) -> Player:
-        pair.check(start)
-        if not made:  # one player (one exported evaluator) for the whole session
-            made.append(pair_player(pair, simulations))
-        return made[0]
-
-    return make
-
-
 def preset_factory(spec: str) -> PlayerFactory:
-    """Any Gomoku player preset (:func:`pyaz.eval.presets.make_player`) with its own budget (the
-    manager's time is not followed). A model file that ``spec`` names is read now, so that a
-    file that is not a pyaz model stops the command; the player is made for each board size
-    and five rule that the manager starts, and kept for the session."""
+    """Any Gomoku player preset (:func:`pyaz.eval.presets.make_player`: an AlphaGomoku pair,
+    a network, a guarded one, ...) with its own budget (the manager's time is not followed). A
+    model file that ``spec`` names is read now, so that a file that is not a pyaz model stops
+    the command; the player is made for each board size and five rule that the manager starts
+    (a pair or network for another board: an ERROR line), and kept for the session (one
+    exported evaluator)."""
     inner = presets.guarded_spec(spec)
-    if presets.spec_kind(inner) in ("model", "alphagomoku"):
+    kind = presets.spec_kind(inner)
+    if kind in ("model", "alphagomoku"):
         from pyaz.alphagomoku.pair import load_pair
         from pyaz.nets import load_model
 
-        path, _ = presets.PresetSpec(inner, Gomoku(15), 0, None).path_and_simulations(1)
-        load = load_model if presets.spec_kind(inner) == "model" else load_pair
-        load(path)  # ValueError naming the file if it is no pyaz model; nothing runs from it
+        what = "network" if kind == "model" else "pair"
+        path, _ = presets.PresetSpec(inner, Gomoku(15), 0, None).path_and_simulations(1, what)
+        if kind == "model":
+            load_model(path, cached=True)  # the players made below read the same cached copy
+        else:
+            load_pair(path)  # ValueError naming the file if it is no pair; nothing runs from it
     made: dict[tuple[int, bool], Player] = {}
 
     def make(start: Gomoku, time_ms: float) -> Player:
@@ -107,12 +95,6 @@ def _factory(spec: str) -> PlayerFactory:
         if not ms > 0:
             raise ValueError(f"the mentor's time per move must be > 0 ms, got {rest}")
         return mentor_factory(ms)
-    if kind == "alphagomoku" and rest:
-        path, simulations = rest, DEFAULT_SIMULATIONS
-        head, _, tail = rest.rpartition(":")
-        if head and tail.isdigit():
-            path, simulations = head, int(tail)
-        return pair_factory(path, simulations)
     if presets.spec_kind(spec) in (*presets.BUILDERS, *presets.METHOD_PRESETS):
         return preset_factory(spec)
     raise ValueError(
