@@ -434,6 +434,60 @@ def test_an_unfinished_defence_changes_nothing() -> None:
     assert evaluator.mentor.last_info["reason"] == "defend"
 
 
+def test_threat_targets_correct_self_play_targets_as_worked_by_hand() -> None:
+    # Rows: X completes five (e5); O blocks five (e5); O answers X's open three (b5 or f5:
+    # the search gave b5 0.2, a non-answer 0.8); the same with nothing on the answers; O
+    # facing two fives (lost); a quiet position (unchanged).
+    from pyaz.train.targets import threat_targets
+
+    states = [
+        _board(9, "a5 b5 c5 d5", "a1 b1 c1 i9"),
+        _board(9, "a5 b5 c5 d5 i9", "a1 b1 c1 h9"),
+        _board(9, "c5 d5 e5", "a1 i1"),
+        _board(9, "c5 d5 e5", "a1 i1"),
+        _board(9, "b5 c5 d5 e5", "a1 i1 i9"),
+        _board(9, "e5 f6", "d4 g7"),
+    ]
+    planes = np.stack([np.asarray(s.encode()) for s in states])
+    policy = np.full((6, 81), 1 / 81, dtype=np.float32)
+    a = states[2].str_to_action
+    policy[2] = 0.0
+    policy[2][a("b5")], policy[2][a("i9")] = 0.2, 0.8
+    policy[3] = 0.0
+    policy[3][a("i9")] = 1.0
+    outcome = np.array([-1, -1, 1, 0, 1, 1], dtype=np.float32)
+    new_policy, new_outcome, counts = threat_targets(planes, policy, outcome, max_nodes=3000)
+    e5 = a("e5")
+    assert new_policy[0][e5] == 1.0 and new_policy[1][e5] == 1.0
+    assert new_policy[2][a("b5")] == 1.0  # the search's share on the answers, renormalised
+    assert new_policy[3][a("b5")] == new_policy[3][a("f5")] == 0.5  # none: uniform on them
+    assert np.array_equal(new_policy[4:], policy[4:])  # lost and quiet: the search's target
+    assert new_outcome.tolist() == [1, -1, 1, 0, -1, 1]  # the won five, the lost two fives
+    assert new_policy.sum(axis=1) == pytest.approx(np.ones(6))
+    assert counts == {
+        "win": 1, "block": 1, "defend": 2, "lost": 1, "none": 1,
+        "policy_changed": 4, "value_changed": 2,
+    }  # fmt: skip
+    assert outcome.tolist() == [-1, -1, 1, 0, 1, 1] and policy[2][a("i9")] == 0.8  # inputs kept
+
+
+def test_a_gomoku_run_trains_on_threat_targets(tmp_path) -> None:
+    from pyaz.common.runlog import read_metrics
+    from pyaz.train.loop import TrainConfig, TrainingLoop
+
+    config = TrainConfig(
+        game="gomoku", game_options={"size": 9}, iterations=2, episodes=4, simulations=16,
+        epochs=1, net="tiny", parallel_games=4, eval_opponent="none", threat_targets=300,
+        sampling_plies=30, seed=1,
+    )  # fmt: skip
+    TrainingLoop(config, tmp_path / "run", progress=False).run()
+    rows = [r for r in read_metrics(tmp_path / "run") if r["kind"] == "iteration"]
+    assert len(rows) == 2
+    # random-ish self-play reaches fives and blocks: some targets change, never all
+    assert all(0 < r["threat_policy_changed"] < 1 for r in rows)
+    assert all(0 <= r["threat_value_changed"] < 1 for r in rows)
+
+
 def test_the_guard_puts_the_threat_analysis_into_a_network_search() -> None:
     from pyaz.eval.players import SearchPlayer
     from pyaz.eval.threat_guard import ThreatAwareEvaluator, ThreatGuardPlayer

@@ -236,6 +236,12 @@ def tiny_config(**changes: Any) -> TrainConfig:
         ({"simulations_schedule": [25, 0]}, ValueError, r"simulations_schedule must hold .*1\.\."),
         ({"simulations_schedule": [10**7]}, ValueError, "simulations_schedule must hold"),
         ({"simulations_schedule": "25,50"}, TypeError, "simulations_schedule must be list"),
+        ({"threat_targets": -1}, ValueError, "threat_targets must be >= 0, got -1"),
+        (
+            {"threat_targets": 300},
+            ValueError,
+            r"threat_targets \(300\): the threat analysis plays Gomoku only, not connect_four",
+        ),
     ],
 )
 def test_bad_values_are_errors_naming_the_option(

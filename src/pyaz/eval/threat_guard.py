@@ -24,6 +24,8 @@ __all__ = [
     "FORCING_REASONS",
     "ThreatAwareEvaluator",
     "ThreatGuardPlayer",
+    "position_from_planes",
+    "read_threats",
 ]
 
 FORCING_REASONS = ("win", "block", "vcf", "vct")
@@ -76,32 +78,51 @@ class ThreatAwareEvaluator:
         return logits, values
 
     def _position(self, planes: np.ndarray) -> Gomoku:
-        own, other = planes[0] > 0.5, planes[1] > 0.5
-        black, white = (own, other) if own.sum() == other.sum() else (other, own)
-        grid = np.full(own.shape, ".", dtype="<U1")
-        grid[black] = "X"
-        grid[white] = "O"
-        text = "\n".join(" ".join(row) for row in grid)
-        return Gomoku.from_text(text, 5, self.overline_wins)
+        return position_from_planes(planes, self.overline_wins)
 
     def _analyse(self, state: Gomoku, logits: np.ndarray, values: np.ndarray, row: int) -> None:
         if state.is_terminal():
             return
-        moves = self.mentor.forced_moves(state)
-        info = self.mentor.last_info
-        reason = str(info["reason"])
-        if reason == "defend" and not info["answers_complete"]:
-            reason = "unproven"
-        elif (reason == "defend" and not moves) or (reason == "block" and _two_fives(state)):
-            reason = "lost"
+        reason, moves = read_threats(self.mentor, state)
+        if reason == "lost":
             values[row] = -1.0
-        elif reason != "none":
+        elif reason in FORCING_REASONS or reason == "defend":
             if reason in WINNING_REASONS:
                 values[row] = 1.0
             keep = logits[moves] - logits[moves].max()  # the same priors, within float range
             logits[:] = keep.min() - _MASK_GAP
             logits[moves] = keep
         self.changed[reason] = self.changed.get(reason, 0) + 1
+
+
+def position_from_planes(planes: np.ndarray, overline_wins: bool = True) -> Gomoku:
+    """The Gomoku position of a network input: its first two planes are the side to move's
+    stones and the opponent's (every Gomoku encoding starts so); black has as many stones as
+    white, or one more."""
+    own, other = planes[0] > 0.5, planes[1] > 0.5
+    black, white = (own, other) if own.sum() == other.sum() else (other, own)
+    grid = np.full(own.shape, ".", dtype="<U1")
+    grid[black] = "X"
+    grid[white] = "O"
+    text = "\n".join(" ".join(row) for row in grid)
+    return Gomoku.from_text(text, 5, bool(overline_wins))
+
+
+def read_threats(mentor: GomokuMentor, state: Gomoku) -> tuple[str, list[int]]:
+    """The threat analysis of a position that is not over (:meth:`GomokuMentor.forced_moves`
+    within ``mentor``'s limits), read as a verdict and its moves: a forcing reason (``"win"``,
+    ``"block"``, ``"vcf"``, ``"vct"``) and the one move; ``"defend"`` and every move that stops
+    the opponent's forced win; ``"lost"`` (no move the mentor tries stops it, or the opponent
+    has two fives to complete) and []; ``"unproven"`` (the budget ran out before every answer
+    was tried: proves nothing) and []; ``"none"`` and []."""
+    moves = [int(a) for a in mentor.forced_moves(state)]
+    info = mentor.last_info
+    reason = str(info["reason"])
+    if reason == "defend" and not info["answers_complete"]:
+        return "unproven", []
+    if (reason == "defend" and not moves) or (reason == "block" and _two_fives(state)):
+        return "lost", []
+    return reason, moves
 
 
 def _two_fives(state: Gomoku) -> bool:

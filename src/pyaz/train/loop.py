@@ -47,7 +47,7 @@ from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
-from pyaz.eval.players import SearchPlayer, close_player
+from pyaz.eval.players import SearchPlayer, check_mentor_game, close_player
 from pyaz.games import canonical_name, make
 from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
@@ -85,7 +85,7 @@ from pyaz.train.schedules import (
 )
 from pyaz.train.selfplay_engine import SelfPlayEngine, SelfPlayJob
 from pyaz.train.selfplay_parts import PARTS_DIR, PartsPlay, kept_games, remove_parts
-from pyaz.train.targets import merge_duplicates, value_targets
+from pyaz.train.targets import merge_duplicates, threat_targets, value_targets
 from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 
 GATINGS = ("none", "threshold", "score", "wilson")
@@ -279,6 +279,16 @@ class TrainConfig:
         "auto: what measured best (connect_four on, gomoku deep, 2026-11-26), off for the "
         "other games; a run saves the value auto chose",
     )
+    threat_targets: int = setting(
+        0,
+        low=0,
+        high=10_000_000,
+        help="gomoku: the targets of each self-play position corrected by seed 004's mentor's "
+        "threat analysis, N nodes a position: the move a five, a block or a forced win "
+        "(VCF/VCT) dictates; against the opponent's forced win, the search's share on the "
+        "moves that stop it; value +1/-1 where a win/loss is proven (not in the paper: a "
+        "hybrid; logged as threat_policy_changed, threat_value_changed); 0: off",
+    )
     curriculum: str = setting(
         "none",
         accepts="none, reversi, racingkings or a TOML file",
@@ -337,6 +347,8 @@ class TrainConfig:
                 f"threat_planes {self.threat_planes!r} needs a game of lines "
                 f"({', '.join(THREAT_GAMES)}), not {self.game}"
             )
+        if self.threat_targets > 0:
+            check_mentor_game(state, f"threat_targets ({self.threat_targets}): the threat analysis")
         self._check_curriculum()
         if self.opening_spread > 0 and self.curriculum != "none":
             raise ValueError(
@@ -614,6 +626,23 @@ class TrainingLoop(TrainingRun):
         assert merged.score is not None
         return merged.planes, merged.policy, merged.value, merged.score, measured
 
+    def _threat_targets(self, records: SelfPlayRecords) -> tuple[SelfPlayRecords, dict[str, Any]]:
+        """``records`` with Gomoku's targets corrected (:func:`~pyaz.train.targets.threat_targets`)
+        and the share of positions whose policy / value target changed."""
+        policy, outcome, counts = threat_targets(
+            records.planes,
+            records.policy,
+            records.outcome,
+            self.config.threat_targets,
+            bool(getattr(self.start_state, "overline_wins", True)),
+        )
+        positions = max(1, records.num_positions)
+        measured = {
+            "threat_policy_changed": counts["policy_changed"] / positions,
+            "threat_value_changed": counts["value_changed"] / positions,
+        }
+        return replace(records, policy=policy, outcome=outcome), measured
+
     def _self_play(self, iteration: int) -> SelfPlayRecords:
         job = self._self_play_job(iteration)
         net = self.best if self.config.gating != "none" else self.current
@@ -868,6 +897,9 @@ class TrainingLoop(TrainingRun):
         began = _seconds()
         records = self._self_play(iteration)
         fault_point("self-play")
+        corrected: dict[str, Any] = {}
+        if c.threat_targets > 0:
+            records, corrected = self._threat_targets(records)
         kept = self.buffer.add(
             records, iteration, int(self.counters["games"]), c.drop_draw, self.rng
         )
@@ -891,6 +923,7 @@ class TrainingLoop(TrainingRun):
         }
         if c.simulations_schedule:
             record["simulations"] = self._simulations(iteration)
+        record.update(corrected)
         if self.engine is not None:
             record.update(self.engine.metrics())
         if self.buffer.num_games >= max(1, self._min_buffer_games()):

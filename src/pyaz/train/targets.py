@@ -9,6 +9,9 @@ value, and duplicate positions merged into one example.
   under the given symmetries) become one example with the mean policy and the mean value target
   (the Oracle series' position averaging; 30-40% of Connect Four's training positions repeat),
   and the mean score target when there is one (a final score is the same under every symmetry).
+- :func:`threat_targets` (Gomoku): each position's targets corrected by seed 004's mentor's
+  threat analysis: the move a five, a block or a forced win dictates; the moves that stop the
+  opponent's forced win; +1 / -1 where the analysis proves the position won / lost.
 
 >>> import numpy as np
 >>> value_targets(np.array([1.0, -1.0]), np.array([0.2, -0.4]), 0.5)
@@ -21,10 +24,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pyaz._core import GomokuMentor
+from pyaz.eval.threat_guard import (
+    FORCING_REASONS,
+    WINNING_REASONS,
+    position_from_planes,
+    read_threats,
+)
 from pyaz.games import BoardState
 from pyaz.games.symmetry import transform_planes, transform_policy
 
-__all__ = ["Merged", "merge_duplicates", "value_targets"]
+__all__ = ["Merged", "merge_duplicates", "threat_targets", "value_targets"]
 
 
 def value_targets(outcome: np.ndarray, root_value: np.ndarray, weight: float) -> np.ndarray:
@@ -124,3 +134,64 @@ def merge_duplicates(
         count,
         mean_score,
     )
+
+
+def threat_targets(
+    planes: np.ndarray,
+    policy: np.ndarray,
+    outcome: np.ndarray,
+    max_nodes: int,
+    overline_wins: bool = True,
+) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+    """Gomoku self-play targets corrected by the mentor's threat analysis
+    (:func:`pyaz.eval.threat_guard.read_threats`, ``max_nodes`` nodes a position, deterministic).
+    Not in seed 004: a hybrid, in the spirit of its mentor's supervision. Per position:
+
+    - a five to complete or block, or a forced win (VCF, VCT): the policy target is that move;
+    - the opponent threatens a forced win: the target keeps the search's share on the moves that
+      stop it, renormalised (uniform over them if the search gave them nothing);
+    - a forced win proven (``"win"``, ``"vcf"``, ``"vct"``): value target +1; proven lost
+      (no answer stops the opponent, or two fives to block): -1, the policy target unchanged;
+    - nothing forced, or a defence the budget did not finish: unchanged.
+
+    Returns new policy and outcome arrays (the inputs stay) and the count of positions per
+    verdict, ``"policy_changed"`` (the target moved more than 1e-6 of its mass) and
+    ``"value_changed"``.
+    """
+    new_policy = np.array(policy, dtype=np.float32)
+    new_outcome = np.array(outcome, dtype=np.float32)
+    mentor = GomokuMentor(time_ms=0.0, max_nodes=int(max_nodes))
+    counts: dict[str, int] = {"policy_changed": 0, "value_changed": 0}
+    for row in range(planes.shape[0]):
+        state = position_from_planes(planes[row], overline_wins)
+        if state.is_terminal():
+            continue
+        reason, moves = read_threats(mentor, state)
+        counts[reason] = counts.get(reason, 0) + 1
+        target = _forced_target(new_policy[row], reason, moves)
+        if target is not None:
+            if float(np.abs(target - new_policy[row]).sum()) > 1e-6:
+                counts["policy_changed"] += 1
+            new_policy[row] = target
+        value = 1.0 if reason in WINNING_REASONS else -1.0 if reason == "lost" else None
+        if value is not None and new_outcome[row] != value:
+            counts["value_changed"] += 1
+            new_outcome[row] = value
+    return new_policy, new_outcome, counts
+
+
+def _forced_target(pi: np.ndarray, reason: str, moves: list[int]) -> np.ndarray | None:
+    """The corrected policy target of :func:`threat_targets`, None where it stays."""
+    if reason in FORCING_REASONS:
+        target = np.zeros_like(pi)
+        target[moves[0]] = 1.0
+        return target
+    if reason != "defend":
+        return None
+    target = np.zeros_like(pi)
+    target[moves] = pi[moves]
+    mass = float(target.sum())
+    if mass > 0:
+        return target / mass
+    target[moves] = 1.0 / len(moves)
+    return target
