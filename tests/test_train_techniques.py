@@ -350,3 +350,20 @@ def test_an_opening_spread_reaches_self_play_as_a_spread_random_opening(tmp_path
     plain = TrainingLoop(tiny_config(), tmp_path / "plain", progress=False)._self_play_job(1)
     assert plain.options["random_opening_plies"] == 0
     assert plain.options["random_opening_spread"] is False
+
+
+def test_training_counts_subnormal_floats_as_zero(tmp_path: Path) -> None:
+    # Weight decay drives dead units' weights into the subnormal range, where the CPU is 10-100
+    # times slower (bench/test_training_bench.py); the trainer flushes them to zero.
+    torch.set_flush_denormal(False)
+    tiny = torch.tensor([1e-39])
+    assert (tiny * 1.0).item() != 0.0  # the CPU's default keeps subnormals
+    training = TrainingLoop(tiny_config(), tmp_path / "run", progress=False)
+    try:
+        records = hand_records()
+        planes = np.zeros((5, *training.start_state.planes_shape), dtype=np.float32)
+        policy = np.full((5, training.start_state.num_actions), 0.25, dtype=np.float32)
+        training.trainer.train_epoch(planes, policy, records.outcome, np.random.default_rng(0))
+        assert (tiny * 1.0).item() == 0.0
+    finally:
+        training.finish()

@@ -52,6 +52,7 @@ from pyaz.curling.players import NetSnapshot, evaluation_games, match_summary, s
 from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
 from pyaz.eval.arena import MatchResult
 from pyaz.games import curling
+from pyaz.nets.evaluator import flush_denormals
 from pyaz.nets.files import ModelFile, model_bytes, read_model_file
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
@@ -231,6 +232,7 @@ class CurlingTrainingLoop(TrainingRun):
         if len(shots) == 0 or steps == 0:
             return {}
         c = self.config
+        flush_denormals()
         self.net.train()
         totals = np.zeros(3)
         bar = tqdm(range(steps), desc=desc, unit="step", disable=not self.progress)

@@ -31,6 +31,7 @@ from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, atomic_write_with, config_from
 from pyaz.games.symmetry import transform_board, transform_planes
+from pyaz.nets.evaluator import flush_denormals
 from pyaz.nets.files import read_torch_file
 from pyaz.train.checkpoint import torch_bytes
 from pyaz.zetago.net import (
@@ -394,6 +395,7 @@ class ReinforceTrainer(TrainingRun):
         self.episodes += config.games
         if self.episodes // config.snapshot_every > before // config.snapshot_every:
             self.pool.add(self.net)
+        flush_denormals()
         self.net.train()
         losses, norms, values = [], [], []
         for _ in range(config.updates):
