@@ -2,7 +2,7 @@
 command's network (Othello 6x6, tiny, batch 64, one thread) whose weights are 7% subnormal, as
 a seed 000 curriculum run's were after 20 iterations of weight decay, with pyaz's
 :func:`~pyaz.nets.evaluator.flush_denormals` against the CPU's default handling. The ratio is
-the flushed passes per second over the default's, interleaved within one run (see
+the flushed positions per second over the default's, interleaved within one run (see
 ``test_search_bench``)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_flushed_subnormals_against_the_default(
     bench_cfg: BenchConfig,
     record_row: Callable[[dict[str, Any]], None],
 ) -> None:
-    """Training passes per second, flushed vs the CPU's default, on subnormal weights."""
+    """Training positions per second, flushed vs the CPU's default, on subnormal weights."""
     from pyaz.nets import PolicyValueNet, net_config_for
 
     before = torch.get_num_threads()
@@ -65,8 +65,8 @@ def test_flushed_subnormals_against_the_default(
     info = paired_info(flushed, default, engine="flush_denormals", peer_name="the CPU's default")
     info.update(
         game="Othello 6x6, tiny net, 7% subnormal weights",
-        measure="training passes/s (forward + backward, batch 64)",
-        unit="passes/s",
+        measure="training positions/s (forward + backward, batch 64)",
+        unit="positions/s",
     )
     benchmark.extra_info.update(info)
     record_row(info)
