@@ -111,10 +111,8 @@ class CurriculumExperiment(Experiment):
     seed_paper = "seed 000, Figs. 4-6"
     costs = {  # noqa: RUF012
         "short": "about 3 minutes on 2 cores (CI)",
-        "cpu": "Reversi 6x6, 3 runs of both players: one run alone (both players, 40 "
-        "iterations each) took 53 minutes on 2 loaded cores; two at once (--workers 2) reached "
-        "30 of 40 iterations in about 75 minutes, the last ones slower, so about 3 to 3.5 hours "
-        "with --workers 2 (measured)",
+        "cpu": "Reversi 6x6, 3 runs of both players (40 iterations each): 44 minutes with "
+        "--workers 2 on the idle 2-core machine (measured 2026-11-27; the third run, alone, 21)",
         "full": "the paper's 10x512 networks, 3 settings x 3 runs of both players: weeks "
         "without a GPU (the paper trained each for about 100 hours on GPUs)",
     }
