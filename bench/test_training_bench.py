@@ -60,7 +60,7 @@ def test_flushed_subnormals_against_the_default(
     try:
         run_paired(benchmark, flushed, default, bench_cfg)
     finally:
-        torch.set_flush_denormal(True)
+        torch.set_flush_denormal(False)
         torch.set_num_threads(before)
     info = paired_info(flushed, default, engine="flush_denormals", peer_name="the CPU's default")
     info.update(

@@ -437,7 +437,8 @@ def test_an_unfinished_defence_changes_nothing() -> None:
 def test_threat_targets_correct_self_play_targets_as_worked_by_hand() -> None:
     # Rows: X completes five (e5); O blocks five (e5); O answers X's open three (b5 or f5:
     # the search gave b5 0.2, a non-answer 0.8); the same with nothing on the answers; O
-    # facing two fives (lost); a quiet position (unchanged).
+    # facing two fives (lost); a quiet position (unchanged); X to move with its open three,
+    # a VCF (the mentor's first move b5, as in the leaf evaluator's test above).
     from pyaz.train.targets import threat_targets
 
     states = [
@@ -447,45 +448,60 @@ def test_threat_targets_correct_self_play_targets_as_worked_by_hand() -> None:
         _board(9, "c5 d5 e5", "a1 i1"),
         _board(9, "b5 c5 d5 e5", "a1 i1 i9"),
         _board(9, "e5 f6", "d4 g7"),
+        _board(9, "c5 d5 e5", "a1 i1 a9"),
     ]
     planes = np.stack([np.asarray(s.encode()) for s in states])
-    policy = np.full((6, 81), 1 / 81, dtype=np.float32)
+    policy = np.full((7, 81), 1 / 81, dtype=np.float32)
     a = states[2].str_to_action
     policy[2] = 0.0
     policy[2][a("b5")], policy[2][a("i9")] = 0.2, 0.8
     policy[3] = 0.0
     policy[3][a("i9")] = 1.0
-    outcome = np.array([-1, -1, 1, 0, 1, 1], dtype=np.float32)
-    new_policy, new_outcome, counts = threat_targets(planes, policy, outcome, max_nodes=3000)
+    outcome = np.array([-1, -1, 1, 0, 1, 1, -1], dtype=np.float32)
+    new_policy, new_outcome, decided, counts = threat_targets(planes, policy, outcome, 3000)
     e5 = a("e5")
     assert new_policy[0][e5] == 1.0 and new_policy[1][e5] == 1.0
     assert new_policy[2][a("b5")] == 1.0  # the search's share on the answers, renormalised
     assert new_policy[3][a("b5")] == new_policy[3][a("f5")] == 0.5  # none: uniform on them
-    assert np.array_equal(new_policy[4:], policy[4:])  # lost and quiet: the search's target
-    assert new_outcome.tolist() == [1, -1, 1, 0, -1, 1]  # the won five, the lost two fives
-    assert new_policy.sum(axis=1) == pytest.approx(np.ones(6))
+    assert np.array_equal(new_policy[4:6], policy[4:6])  # lost and quiet: the search's target
+    assert new_policy[6][a("b5")] == 1.0  # the VCF's first move
+    assert new_outcome.tolist() == [1, -1, 1, 0, -1, 1, 1]  # five, two fives, the VCF
+    assert decided.tolist() == [True, False, False, False, True, False, True]
+    assert new_policy.sum(axis=1) == pytest.approx(np.ones(7))
     assert counts == {
-        "win": 1, "block": 1, "defend": 2, "lost": 1, "none": 1,
-        "policy_changed": 4, "value_changed": 2,
+        "win": 1, "block": 1, "defend": 2, "lost": 1, "none": 1, "vcf": 1,
+        "policy_changed": 5, "value_changed": 3,
     }  # fmt: skip
-    assert outcome.tolist() == [-1, -1, 1, 0, 1, 1] and policy[2][a("i9")] == 0.8  # inputs kept
+    assert outcome.tolist() == [-1, -1, 1, 0, 1, 1, -1] and policy[2][a("i9")] == 0.8  # kept
 
 
 def test_a_gomoku_run_trains_on_threat_targets(tmp_path) -> None:
-    from pyaz.common.runlog import read_metrics
     from pyaz.train.loop import TrainConfig, TrainingLoop
+    from pyaz.train.targets import threat_targets
 
     config = TrainConfig(
         game="gomoku", game_options={"size": 9}, iterations=2, episodes=4, simulations=16,
         epochs=1, net="tiny", parallel_games=4, eval_opponent="none", threat_targets=300,
         sampling_plies=30, seed=1,
     )  # fmt: skip
-    TrainingLoop(config, tmp_path / "run", progress=False).run()
-    rows = [r for r in read_metrics(tmp_path / "run") if r["kind"] == "iteration"]
+    training = TrainingLoop(config, tmp_path / "run", progress=False)
+    try:
+        records = training.run_step(1) + training.run_step(2)
+        planes, policy, outcome = training.buffer.arrays()
+        root_value = training.buffer.root_values()
+    finally:
+        training.finish()
+    rows = [r for r in records if r["kind"] == "iteration"]
     assert len(rows) == 2
     # random-ish self-play reaches fives and blocks: some targets change, never all
     assert all(0 < r["threat_policy_changed"] < 1 for r in rows)
-    assert all(0 <= r["threat_value_changed"] < 1 for r in rows)
+    assert all(0 <= r["threat_value_changed"] < 1 and r["time_threats"] > 0 for r in rows)
+    # the buffer holds the corrected targets: correcting them again changes nothing
+    again_policy, again_outcome, decided, counts = threat_targets(planes, policy, outcome, 300)
+    assert counts["policy_changed"] == counts["value_changed"] == 0
+    assert np.array_equal(again_policy, policy) and np.array_equal(again_outcome, outcome)
+    assert decided.any()
+    assert np.array_equal(root_value[decided], outcome[decided])  # q follows the analysis
 
 
 def test_the_guard_puts_the_threat_analysis_into_a_network_search() -> None:

@@ -89,6 +89,7 @@ class CurlingTrainingLoop(TrainingRun):
     ) -> None:
         config.check()
         self.config = config
+        flush_denormals()  # before torch's threads exist: they inherit it
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
         self.rng = np.random.default_rng(config.seed)

@@ -63,7 +63,7 @@ from pyaz.nets import (
     to_torchscript,
     torchscript_bytes,
 )
-from pyaz.nets.evaluator import TorchEvaluator
+from pyaz.nets.evaluator import TorchEvaluator, flush_denormals
 from pyaz.nets.loading import net_file_bytes
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
 from pyaz.search import SelfPlayRecords
@@ -286,8 +286,9 @@ class TrainConfig:
         help="gomoku: the targets of each self-play position corrected by seed 004's mentor's "
         "threat analysis, N nodes a position: the move a five, a block or a forced win "
         "(VCF/VCT) dictates; against the opponent's forced win, the search's share on the "
-        "moves that stop it; value +1/-1 where a win/loss is proven (not in the paper: a "
-        "hybrid; logged as threat_policy_changed, threat_value_changed); 0: off",
+        "moves that stop it; value +1 where it finds a forced win, -1 where none of the "
+        "defences it tries holds (not in the paper: a hybrid; logged as threat_policy_changed, "
+        "threat_value_changed, time_threats); 0: off",
     )
     curriculum: str = setting(
         "none",
@@ -499,6 +500,7 @@ class TrainingLoop(TrainingRun):
             score_head=config.score_weight > 0,
             threats=config.threat_mode,
         )
+        flush_denormals()  # before torch's threads exist: they inherit it
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
         self.rng = np.random.default_rng(config.seed)
@@ -627,21 +629,27 @@ class TrainingLoop(TrainingRun):
         return merged.planes, merged.policy, merged.value, merged.score, measured
 
     def _threat_targets(self, records: SelfPlayRecords) -> tuple[SelfPlayRecords, dict[str, Any]]:
-        """``records`` with Gomoku's targets corrected (:func:`~pyaz.train.targets.threat_targets`)
-        and the share of positions whose policy / value target changed."""
-        policy, outcome, counts = threat_targets(
+        """``records`` with Gomoku's targets corrected (:func:`~pyaz.train.targets.threat_targets`;
+        a value the analysis gives replaces the root value q too, so that ``value_target_q``
+        keeps it) and what it measured: the share of positions whose policy / value target
+        changed, and its time."""
+        began = _seconds()
+        policy, outcome, decided, counts = threat_targets(
             records.planes,
             records.policy,
             records.outcome,
             self.config.threat_targets,
             bool(getattr(self.start_state, "overline_wins", True)),
         )
+        root_value = np.where(decided, outcome, records.root_value).astype(np.float32)
         positions = max(1, records.num_positions)
         measured = {
             "threat_policy_changed": counts["policy_changed"] / positions,
             "threat_value_changed": counts["value_changed"] / positions,
+            "time_threats": _seconds() - began,
         }
-        return replace(records, policy=policy, outcome=outcome), measured
+        corrected = replace(records, policy=policy, outcome=outcome, root_value=root_value)
+        return corrected, measured
 
     def _self_play(self, iteration: int) -> SelfPlayRecords:
         job = self._self_play_job(iteration)

@@ -142,24 +142,27 @@ def threat_targets(
     outcome: np.ndarray,
     max_nodes: int,
     overline_wins: bool = True,
-) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int]]:
     """Gomoku self-play targets corrected by the mentor's threat analysis
     (:func:`pyaz.eval.threat_guard.read_threats`, ``max_nodes`` nodes a position, deterministic).
     Not in seed 004: a hybrid, in the spirit of its mentor's supervision. Per position:
 
-    - a five to complete or block, or a forced win (VCF, VCT): the policy target is that move;
+    - a five to complete or block, or a forced win the analysis finds (VCF, VCT): the policy
+      target is that move, and for a win the value target +1;
     - the opponent threatens a forced win: the target keeps the search's share on the moves that
       stop it, renormalised (uniform over them if the search gave them nothing);
-    - a forced win proven (``"win"``, ``"vcf"``, ``"vct"``): value target +1; proven lost
-      (no answer stops the opponent, or two fives to block): -1, the policy target unchanged;
+    - ``"lost"``: the opponent has two fives to complete, or none of the defences the mentor
+      tries (its strongest candidates, the threat's cells, its own fours: not every move, so
+      not an exhaustive proof) stops its forced win: value target -1, the policy target kept;
     - nothing forced, or a defence the budget did not finish: unchanged.
 
-    Returns new policy and outcome arrays (the inputs stay) and the count of positions per
-    verdict, ``"policy_changed"`` (the target moved more than 1e-6 of its mass) and
-    ``"value_changed"``.
+    Returns new policy and outcome arrays (the inputs stay), which rows got a value from the
+    analysis (bool), and the count of positions per verdict, ``"policy_changed"`` (the target
+    moved more than 1e-6 of its mass) and ``"value_changed"``.
     """
     new_policy = np.array(policy, dtype=np.float32)
     new_outcome = np.array(outcome, dtype=np.float32)
+    decided = np.zeros(len(new_outcome), dtype=bool)
     mentor = GomokuMentor(time_ms=0.0, max_nodes=int(max_nodes))
     counts: dict[str, int] = {"policy_changed": 0, "value_changed": 0}
     for row in range(planes.shape[0]):
@@ -174,10 +177,12 @@ def threat_targets(
                 counts["policy_changed"] += 1
             new_policy[row] = target
         value = 1.0 if reason in WINNING_REASONS else -1.0 if reason == "lost" else None
-        if value is not None and new_outcome[row] != value:
-            counts["value_changed"] += 1
-            new_outcome[row] = value
-    return new_policy, new_outcome, counts
+        if value is not None:
+            decided[row] = True
+            if new_outcome[row] != value:
+                counts["value_changed"] += 1
+                new_outcome[row] = value
+    return new_policy, new_outcome, decided, counts
 
 
 def _forced_target(pi: np.ndarray, reason: str, moves: list[int]) -> np.ndarray | None:

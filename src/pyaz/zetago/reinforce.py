@@ -290,6 +290,7 @@ class ReinforceTrainer(TrainingRun):
     ) -> None:
         if config.baseline and not net.has_value:
             raise ValueError("baseline=True needs a network with a value head (value_head=True)")
+        flush_denormals()
         self.net, self.config = net, config
         parameters = [p for p in net.parameters() if p.requires_grad]
         if config.optimizer == "adam":
