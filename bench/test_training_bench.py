@@ -1,7 +1,7 @@
 """Training with subnormal weights (2026-11-27): a forward and backward pass of the main
 command's network (Othello 6x6, tiny, batch 64, one thread) whose weights are 7% subnormal, as
 a seed 000 curriculum run's were after 20 iterations of weight decay, with pyaz's
-:func:`~pyaz.nets.evaluator.flush_denormals` against the CPU's default handling. The ratio is
+:func:`~pyaz.nets.evaluator.denormals_flushed` against the CPU's default handling. The ratio is
 the flushed positions per second over the default's, interleaved within one run (see
 ``test_search_bench``)."""
 
@@ -62,7 +62,7 @@ def test_flushed_subnormals_against_the_default(
     finally:
         torch.set_flush_denormal(False)
         torch.set_num_threads(before)
-    info = paired_info(flushed, default, engine="flush_denormals", peer_name="the CPU's default")
+    info = paired_info(flushed, default, engine="denormals_flushed", peer_name="the CPU's default")
     info.update(
         game="Othello 6x6, tiny net, 7% subnormal weights",
         measure="training positions/s (forward + backward, batch 64)",

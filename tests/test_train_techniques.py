@@ -354,20 +354,34 @@ def test_an_opening_spread_reaches_self_play_as_a_spread_random_opening(tmp_path
 
 def test_training_counts_subnormal_floats_as_zero(tmp_path: Path) -> None:
     # Weight decay drives dead units' weights into the subnormal range, where the CPU is 10-100
-    # times slower (bench/test_training_bench.py); the trainer flushes them to zero.
+    # times slower (bench/test_training_bench.py); training steps flush them to zero, and the
+    # caller's floating-point mode is left as it was (Hypothesis, for one, checks it).
+    from pyaz.nets.evaluator import _flushing, denormals_flushed
+
     if not torch.set_flush_denormal(False):
         pytest.skip("this CPU has no flush-to-zero mode")
-    tiny = torch.tensor([1e-39])
-    assert (tiny * 1.0).item() != 0.0  # the CPU's default keeps subnormals
+    assert not _flushing() and (torch.tensor([1e-39]) * 1.0).item() != 0.0
+    with denormals_flushed():
+        assert _flushing() and (torch.tensor([1e-39]) * 1.0).item() == 0.0
+        with denormals_flushed():
+            assert _flushing()
+        assert _flushing()  # an inner block keeps the outer one's mode
+    assert not _flushing()
     training = TrainingLoop(tiny_config(), tmp_path / "run", progress=False)
-    assert (tiny * 1.0).item() == 0.0  # from the start, before torch's threads exist
-    torch.set_flush_denormal(False)
+    seen: list[bool] = []
+    forward = training.trainer.net.forward
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        seen.append(_flushing())
+        return forward(*args, **kwargs)
+
+    training.trainer.net.forward = recording  # type: ignore[method-assign]
     try:
         records = hand_records()
         planes = np.zeros((5, *training.start_state.planes_shape), dtype=np.float32)
         policy = np.full((5, training.start_state.num_actions), 0.25, dtype=np.float32)
         training.trainer.train_epoch(planes, policy, records.outcome, np.random.default_rng(0))
-        assert (tiny * 1.0).item() == 0.0  # and again for the training
     finally:
         training.finish()
-        torch.set_flush_denormal(False)
+    assert seen and all(seen)  # every training step flushed
+    assert not _flushing()  # and the mode is back

@@ -60,7 +60,6 @@ from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena
 from pyaz.eval.players import MentorPlayer, check_mentor_game
 from pyaz.nets import THREAT_MODES, PolicyValueNet, net_config_for
-from pyaz.nets.evaluator import flush_denormals
 from pyaz.nets.files import read_torch_file
 from pyaz.search import SelfPlay
 from pyaz.train.checkpoint import torch_bytes
@@ -166,7 +165,6 @@ class AlphaGomokuRun(TrainingRun):
         _refuse_an_old_folder(folder)
         self.state = Gomoku(config.size, 5, True)
         check_mentor_game(self.state, "AlphaGomoku")
-        flush_denormals()  # before torch's threads exist: they inherit it
         torch.manual_seed(config.seed)
         torch.set_num_threads(config.torch_threads)
         self.rng = np.random.default_rng(config.seed)

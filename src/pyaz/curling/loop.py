@@ -52,7 +52,7 @@ from pyaz.curling.players import NetSnapshot, evaluation_games, match_summary, s
 from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
 from pyaz.eval.arena import MatchResult
 from pyaz.games import curling
-from pyaz.nets.evaluator import flush_denormals
+from pyaz.nets.evaluator import denormals_flushed
 from pyaz.nets.files import ModelFile, model_bytes, read_model_file
 from pyaz.train.checkpoint import (
     CHECKPOINT_FILE,
@@ -89,7 +89,6 @@ class CurlingTrainingLoop(TrainingRun):
     ) -> None:
         config.check()
         self.config = config
-        flush_denormals()  # before torch's threads exist: they inherit it
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
         self.rng = np.random.default_rng(config.seed)
@@ -233,31 +232,31 @@ class CurlingTrainingLoop(TrainingRun):
         if len(shots) == 0 or steps == 0:
             return {}
         c = self.config
-        flush_denormals()
-        self.net.train()
-        totals = np.zeros(3)
-        bar = tqdm(range(steps), desc=desc, unit="step", disable=not self.progress)
-        for _ in bar:
-            idx = self.rng.choice(len(shots), size=min(c.batch_size, len(shots)), replace=False)
-            mirror = self.rng.random(len(idx)) < 0.5
-            planes = unpack_planes(shots.planes[idx], shots.shot[idx])
-            planes[mirror] = planes[mirror][..., ::-1]
-            cells = shots.cells[idx].astype(np.int64)
-            cells[mirror] = curling.mirror_actions(cells[mirror])
-            target = np.zeros((len(idx), curling.NUM_ACTIONS), dtype=np.float32)
-            np.add.at(target, (np.arange(len(idx))[:, None], cells), shots.weights[idx])
-            logits, value_logits = self.net(torch.from_numpy(planes))
-            loss_policy = -(torch.from_numpy(target) * functional.log_softmax(logits, 1)).sum(1)
-            loss_value = functional.cross_entropy(
-                value_logits, torch.from_numpy(shots.value_bin[idx].astype(np.int64))
-            )
-            loss = loss_policy.mean() + loss_value
-            self.optimizer.zero_grad()
-            loss.backward()
-            self.optimizer.step()
-            totals += (loss.item(), loss_policy.mean().item(), loss_value.item())
-            self.counters["train_steps"] += 1
-            bar.set_postfix(loss=f"{loss.item():.3f}")
+        with denormals_flushed():
+            self.net.train()
+            totals = np.zeros(3)
+            bar = tqdm(range(steps), desc=desc, unit="step", disable=not self.progress)
+            for _ in bar:
+                idx = self.rng.choice(len(shots), size=min(c.batch_size, len(shots)), replace=False)
+                mirror = self.rng.random(len(idx)) < 0.5
+                planes = unpack_planes(shots.planes[idx], shots.shot[idx])
+                planes[mirror] = planes[mirror][..., ::-1]
+                cells = shots.cells[idx].astype(np.int64)
+                cells[mirror] = curling.mirror_actions(cells[mirror])
+                target = np.zeros((len(idx), curling.NUM_ACTIONS), dtype=np.float32)
+                np.add.at(target, (np.arange(len(idx))[:, None], cells), shots.weights[idx])
+                logits, value_logits = self.net(torch.from_numpy(planes))
+                loss_policy = -(torch.from_numpy(target) * functional.log_softmax(logits, 1)).sum(1)
+                loss_value = functional.cross_entropy(
+                    value_logits, torch.from_numpy(shots.value_bin[idx].astype(np.int64))
+                )
+                loss = loss_policy.mean() + loss_value
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                totals += (loss.item(), loss_policy.mean().item(), loss_value.item())
+                self.counters["train_steps"] += 1
+                bar.set_postfix(loss=f"{loss.item():.3f}")
         self.net.eval()
         mean = totals / steps
         return {"loss": mean[0], "loss_policy": mean[1], "loss_value": mean[2]}

@@ -16,7 +16,6 @@ from typing import Any
 from pyaz.distributed.records import chunk_seed
 from pyaz.games import make
 from pyaz.nets import net_from_state
-from pyaz.nets.evaluator import flush_denormals
 from pyaz.nets.runtimes import make_evaluator
 from pyaz.search import SelfPlay, SelfPlayRecords
 
@@ -64,7 +63,6 @@ class SelfPlayWorker:
     ) -> None:
         import torch
 
-        flush_denormals()  # before torch's threads exist: they inherit it
         torch.set_num_threads(max(1, threads))
         self.start = make(game, **game_options)
         self.runtime = runtime

@@ -1,5 +1,5 @@
 """``TorchEvaluator``: a PyTorch policy-value module as the search's batched evaluator, and
-:func:`flush_denormals`, which every pyaz training loop and torch evaluator calls first.
+:func:`denormals_flushed`, the block every pyaz training step and torch evaluator call runs in.
 
 The module (TorchScript or a plain ``nn.Module``) maps float planes ``[B, C, H, W]`` to
 ``(policy_logits [B, A], value [B] or [B, 1])`` with values in [-1, 1] (a tanh head).
@@ -7,22 +7,40 @@ The module (TorchScript or a plain ``nn.Module``) maps float planes ``[B, C, H, 
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import torch
 
 
-def flush_denormals() -> None:
-    """Makes the CPU treat subnormal floats (below 1.2e-38) as zero in this thread's torch work
-    (:func:`torch.set_flush_denormal`). Weight decay drives the weights of dead units towards
-    zero through the subnormal range, where x86 arithmetic is 10-100 times slower: measured
-    on a seed 000 curriculum run (Reversi 6x6, tiny network, l2 1e-4), a training step went
-    from 15 ms to 200 ms once 7% of the weights were subnormal, and an iteration's training
-    from 20 s to 200-600 s. Flushed, such a weight is 0, which it was all but in value.
-    Returns nothing; a CPU without the mode (torch says so) is left as it is."""
-    torch.set_flush_denormal(True)
+@contextlib.contextmanager
+def denormals_flushed() -> Iterator[None]:
+    """Within the block, the CPU treats subnormal floats (below 1.2e-38) as zero in this
+    thread (:func:`torch.set_flush_denormal`); after it, the thread's mode is what it was, so
+    that pyaz leaves its caller's floating-point state as it found it. Weight decay drives the
+    weights of dead units towards zero through the subnormal range, where x86 arithmetic is
+    10-100 times slower: measured on a seed 000 curriculum run (Reversi 6x6, tiny network, l2
+    1e-4), a training step went from 15 ms to 200 ms once 7% of the weights were subnormal,
+    and an iteration's training from 20 s to 200-600 s. Flushed, such a weight is 0, which it
+    was all but in value. Every pyaz training step and torch evaluator call runs in such a
+    block. torch's own worker threads (``torch_threads`` > 1) keep the mode of the moment they
+    were created."""
+    was_on = _flushing()
+    if not was_on:
+        torch.set_flush_denormal(True)
+    try:
+        yield
+    finally:
+        if not was_on:
+            torch.set_flush_denormal(False)
+
+
+def _flushing() -> bool:
+    """Whether this thread flushes subnormal floats to zero now."""
+    return float(np.float32(1e-39) * np.float32(1.0)) == 0.0
 
 
 class TorchEvaluator:
@@ -72,8 +90,7 @@ class TorchEvaluator:
 
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         self.calls += 1
-        flush_denormals()  # per thread: the search may call from any thread
-        with torch.inference_mode():
+        with denormals_flushed(), torch.inference_mode():
             if len(planes) <= self.max_batch:
                 return self._forward(planes)
             parts = [

@@ -63,7 +63,7 @@ from pyaz.nets import (
     to_torchscript,
     torchscript_bytes,
 )
-from pyaz.nets.evaluator import TorchEvaluator, flush_denormals
+from pyaz.nets.evaluator import TorchEvaluator
 from pyaz.nets.loading import net_file_bytes
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
 from pyaz.search import SelfPlayRecords
@@ -500,7 +500,6 @@ class TrainingLoop(TrainingRun):
             score_head=config.score_weight > 0,
             threats=config.threat_mode,
         )
-        flush_denormals()  # before torch's threads exist: they inherit it
         torch.manual_seed(config.seed)
         torch.set_num_threads(max(1, config.torch_threads))
         self.rng = np.random.default_rng(config.seed)

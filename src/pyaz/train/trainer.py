@@ -24,7 +24,7 @@ import torch
 from pyaz.games import BoardState
 from pyaz.games.symmetry import symmetry_ids, transform_planes, transform_policy
 from pyaz.nets import PolicyValueNet
-from pyaz.nets.evaluator import flush_denormals
+from pyaz.nets.evaluator import denormals_flushed
 
 LOSSES = ("plus", "policy", "value", "product", "lambda")
 OPTIMIZERS = ("adam", "sgd")
@@ -155,8 +155,18 @@ class Trainer:
         """One pass over the examples in random order, in batches of ``batch_size``. ``score``
         (the score targets, one per example) is needed when ``score_weight`` > 0, else unused;
         augmentation leaves it as it is (a final score is the same under every symmetry).
-        Subnormal floats count as zero (:func:`~pyaz.nets.evaluator.flush_denormals`)."""
-        flush_denormals()
+        Subnormal floats count as zero (:func:`~pyaz.nets.evaluator.denormals_flushed`)."""
+        with denormals_flushed():
+            return self._train_epoch(planes, policy, outcome, rng, score)
+
+    def _train_epoch(
+        self,
+        planes: np.ndarray,
+        policy: np.ndarray,
+        outcome: np.ndarray,
+        rng: np.random.Generator,
+        score: np.ndarray | None,
+    ) -> EpochStats:
         s = self.settings
         if s.score_weight > 0 and (score is None or score.shape != outcome.shape):
             shape = None if score is None else score.shape

@@ -31,7 +31,7 @@ from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, atomic_write_with, config_from
 from pyaz.games.symmetry import transform_board, transform_planes
-from pyaz.nets.evaluator import flush_denormals
+from pyaz.nets.evaluator import denormals_flushed
 from pyaz.nets.files import read_torch_file
 from pyaz.train.checkpoint import torch_bytes
 from pyaz.zetago.net import (
@@ -290,7 +290,6 @@ class ReinforceTrainer(TrainingRun):
     ) -> None:
         if config.baseline and not net.has_value:
             raise ValueError("baseline=True needs a network with a value head (value_head=True)")
-        flush_denormals()
         self.net, self.config = net, config
         parameters = [p for p in net.parameters() if p.requires_grad]
         if config.optimizer == "adam":
@@ -396,22 +395,22 @@ class ReinforceTrainer(TrainingRun):
         self.episodes += config.games
         if self.episodes // config.snapshot_every > before // config.snapshot_every:
             self.pool.add(self.net)
-        flush_denormals()
-        self.net.train()
-        losses, norms, values = [], [], []
-        for _ in range(config.updates):
-            batch = self.buffer.sample(config.minibatch, self.rng)
-            loss, parts = reinforce_loss(
-                self.net, batch, config.baseline, config.value_weight, config.log_prob_floor
-            )
-            self.optimizer.zero_grad()
-            loss.backward()
-            norms.append(_gradient_norm(self.net))
-            if config.max_grad_norm is not None:
-                torch.nn.utils.clip_grad_norm_(self.net.parameters(), config.max_grad_norm)
-            self.optimizer.step()
-            losses.append(parts["policy_loss"])
-            values.append(parts["value_loss"])
+        with denormals_flushed():
+            self.net.train()
+            losses, norms, values = [], [], []
+            for _ in range(config.updates):
+                batch = self.buffer.sample(config.minibatch, self.rng)
+                loss, parts = reinforce_loss(
+                    self.net, batch, config.baseline, config.value_weight, config.log_prob_floor
+                )
+                self.optimizer.zero_grad()
+                loss.backward()
+                norms.append(_gradient_norm(self.net))
+                if config.max_grad_norm is not None:
+                    torch.nn.utils.clip_grad_norm_(self.net.parameters(), config.max_grad_norm)
+                self.optimizer.step()
+                losses.append(parts["policy_loss"])
+                values.append(parts["value_loss"])
         self.net.eval()
         fault_point("train-epoch")
         self.elapsed += time.perf_counter() - started
