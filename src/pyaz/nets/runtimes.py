@@ -95,7 +95,6 @@ class OnnxEvaluator:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.add_session_config_entry("session.set_denormal_as_zero", "1")  # as torch's
         self.session = onnxruntime.InferenceSession(
             onnx_bytes(module, planes_shape), options, providers=["CPUExecutionProvider"]
         )
