@@ -227,36 +227,36 @@ class CurlingTrainingLoop(TrainingRun):
             results[w::workers] = part
         return results
 
+    @denormals_flushed()
     def train(self, shots: Shots, steps: int, desc: str = "training") -> dict[str, float]:
         """``steps`` SGD minibatches on eq. 13, each example mirrored left-right at random."""
         if len(shots) == 0 or steps == 0:
             return {}
         c = self.config
-        with denormals_flushed():
-            self.net.train()
-            totals = np.zeros(3)
-            bar = tqdm(range(steps), desc=desc, unit="step", disable=not self.progress)
-            for _ in bar:
-                idx = self.rng.choice(len(shots), size=min(c.batch_size, len(shots)), replace=False)
-                mirror = self.rng.random(len(idx)) < 0.5
-                planes = unpack_planes(shots.planes[idx], shots.shot[idx])
-                planes[mirror] = planes[mirror][..., ::-1]
-                cells = shots.cells[idx].astype(np.int64)
-                cells[mirror] = curling.mirror_actions(cells[mirror])
-                target = np.zeros((len(idx), curling.NUM_ACTIONS), dtype=np.float32)
-                np.add.at(target, (np.arange(len(idx))[:, None], cells), shots.weights[idx])
-                logits, value_logits = self.net(torch.from_numpy(planes))
-                loss_policy = -(torch.from_numpy(target) * functional.log_softmax(logits, 1)).sum(1)
-                loss_value = functional.cross_entropy(
-                    value_logits, torch.from_numpy(shots.value_bin[idx].astype(np.int64))
-                )
-                loss = loss_policy.mean() + loss_value
-                self.optimizer.zero_grad()
-                loss.backward()
-                self.optimizer.step()
-                totals += (loss.item(), loss_policy.mean().item(), loss_value.item())
-                self.counters["train_steps"] += 1
-                bar.set_postfix(loss=f"{loss.item():.3f}")
+        self.net.train()
+        totals = np.zeros(3)
+        bar = tqdm(range(steps), desc=desc, unit="step", disable=not self.progress)
+        for _ in bar:
+            idx = self.rng.choice(len(shots), size=min(c.batch_size, len(shots)), replace=False)
+            mirror = self.rng.random(len(idx)) < 0.5
+            planes = unpack_planes(shots.planes[idx], shots.shot[idx])
+            planes[mirror] = planes[mirror][..., ::-1]
+            cells = shots.cells[idx].astype(np.int64)
+            cells[mirror] = curling.mirror_actions(cells[mirror])
+            target = np.zeros((len(idx), curling.NUM_ACTIONS), dtype=np.float32)
+            np.add.at(target, (np.arange(len(idx))[:, None], cells), shots.weights[idx])
+            logits, value_logits = self.net(torch.from_numpy(planes))
+            loss_policy = -(torch.from_numpy(target) * functional.log_softmax(logits, 1)).sum(1)
+            loss_value = functional.cross_entropy(
+                value_logits, torch.from_numpy(shots.value_bin[idx].astype(np.int64))
+            )
+            loss = loss_policy.mean() + loss_value
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            totals += (loss.item(), loss_policy.mean().item(), loss_value.item())
+            self.counters["train_steps"] += 1
+            bar.set_postfix(loss=f"{loss.item():.3f}")
         self.net.eval()
         mean = totals / steps
         return {"loss": mean[0], "loss_policy": mean[1], "loss_value": mean[2]}

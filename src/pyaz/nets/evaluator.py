@@ -26,8 +26,8 @@ def denormals_flushed() -> Iterator[None]:
     1e-4), a training step went from 15 ms to 200 ms once 7% of the weights were subnormal,
     and an iteration's training from 20 s to 200-600 s. Flushed, such a weight is 0, which it
     was all but in value. Every pyaz training step and torch evaluator call runs in such a
-    block. torch's own worker threads (``torch_threads`` > 1) keep the mode of the moment they
-    were created."""
+    block (it serves as a decorator too: ``@denormals_flushed()``). torch's own worker threads
+    (``torch_threads`` > 1) keep the mode of the moment they were created."""
     was_on = _flushing()
     if not was_on:
         torch.set_flush_denormal(True)

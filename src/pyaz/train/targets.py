@@ -11,7 +11,7 @@ value, and duplicate positions merged into one example.
   and the mean score target when there is one (a final score is the same under every symmetry).
 - :func:`threat_targets` (Gomoku): each position's targets corrected by seed 004's mentor's
   threat analysis: the move a five, a block or a forced win dictates; the moves that stop the
-  opponent's forced win; +1 / -1 where the analysis proves the position won / lost.
+  opponent's forced win; +1 where it finds a forced win, -1 where no defence it tries holds.
 
 >>> import numpy as np
 >>> value_targets(np.array([1.0, -1.0]), np.array([0.2, -0.4]), 0.5)

@@ -144,6 +144,7 @@ class Trainer:
     def l2_term(self) -> torch.Tensor:
         return sum((p**2).sum() for p in self.net.parameters() if p.dim() > 1)  # type: ignore[return-value]
 
+    @denormals_flushed()
     def train_epoch(
         self,
         planes: np.ndarray,
@@ -156,17 +157,6 @@ class Trainer:
         (the score targets, one per example) is needed when ``score_weight`` > 0, else unused;
         augmentation leaves it as it is (a final score is the same under every symmetry).
         Subnormal floats count as zero (:func:`~pyaz.nets.evaluator.denormals_flushed`)."""
-        with denormals_flushed():
-            return self._train_epoch(planes, policy, outcome, rng, score)
-
-    def _train_epoch(
-        self,
-        planes: np.ndarray,
-        policy: np.ndarray,
-        outcome: np.ndarray,
-        rng: np.random.Generator,
-        score: np.ndarray | None,
-    ) -> EpochStats:
         s = self.settings
         if s.score_weight > 0 and (score is None or score.shape != outcome.shape):
             shape = None if score is None else score.shape

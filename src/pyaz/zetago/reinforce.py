@@ -372,6 +372,7 @@ class ReinforceTrainer(TrainingRun):
             first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
             raise ValueError(f"{path} is not a ZetaGo training checkpoint ({first})") from None
 
+    @denormals_flushed()  # its updates; the mode is put back after the step
     def run_step(self, step: int) -> list[dict[str, Any]]:
         """One iteration: the games against a pool opponent, the buffer, the gradient steps."""
         started = time.perf_counter()
@@ -395,22 +396,21 @@ class ReinforceTrainer(TrainingRun):
         self.episodes += config.games
         if self.episodes // config.snapshot_every > before // config.snapshot_every:
             self.pool.add(self.net)
-        with denormals_flushed():
-            self.net.train()
-            losses, norms, values = [], [], []
-            for _ in range(config.updates):
-                batch = self.buffer.sample(config.minibatch, self.rng)
-                loss, parts = reinforce_loss(
-                    self.net, batch, config.baseline, config.value_weight, config.log_prob_floor
-                )
-                self.optimizer.zero_grad()
-                loss.backward()
-                norms.append(_gradient_norm(self.net))
-                if config.max_grad_norm is not None:
-                    torch.nn.utils.clip_grad_norm_(self.net.parameters(), config.max_grad_norm)
-                self.optimizer.step()
-                losses.append(parts["policy_loss"])
-                values.append(parts["value_loss"])
+        self.net.train()
+        losses, norms, values = [], [], []
+        for _ in range(config.updates):
+            batch = self.buffer.sample(config.minibatch, self.rng)
+            loss, parts = reinforce_loss(
+                self.net, batch, config.baseline, config.value_weight, config.log_prob_floor
+            )
+            self.optimizer.zero_grad()
+            loss.backward()
+            norms.append(_gradient_norm(self.net))
+            if config.max_grad_norm is not None:
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), config.max_grad_norm)
+            self.optimizer.step()
+            losses.append(parts["policy_loss"])
+            values.append(parts["value_loss"])
         self.net.eval()
         fault_point("train-epoch")
         self.elapsed += time.perf_counter() - started
