@@ -5,7 +5,8 @@ Labels random-play positions (plies 6-30, not over) with their exact values
 (:func:`pyaz.solve_value`; 8,000 take about 16 minutes on one core, kept in ``--data``), trains
 the tiny network's value head on them alone (Adam, batch 64, a random mirror per example, value
 loss only) once with each ``--threat-line`` (0: the board alone; 4: Connect Four's threat
-planes), and reports the squared error on 1,000 held-out positions and the value head's ranking
+planes) and each ``--value-planes`` (the value head's 1x1 convolution; AlphaZero's 1), and
+reports the squared error on 1,000 held-out positions and the value head's ranking
 of won over drawn positions on the probe's hard positions
 (:func:`pyaz.eval.oracle.hard_positions`, seed 0, early / middle / late plies as in
 ``bench/connect_four_probe.py``; positions in those sets are removed from the training data).
@@ -16,6 +17,7 @@ of won over drawn positions on the probe's hard positions
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 from pathlib import Path
@@ -59,11 +61,13 @@ def value_rank(net: PolicyValueNet, positions: list[Any]) -> float:
     return float(np.mean(pairs > 0))
 
 
-def train(planes: np.ndarray, value: np.ndarray, line: int, epochs: int, seed: int) -> Any:
+def train(
+    planes: np.ndarray, value: np.ndarray, line: int, epochs: int, seed: int, value_planes: int = 1
+) -> Any:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     state = pyaz.make("connect_four", width=6, height=6)
-    net = PolicyValueNet(net_config_for(state, "tiny", threat_line=line))
+    net = PolicyValueNet(net_config_for(state, "tiny", threat_line=line, value_planes=value_planes))
     optimiser = torch.optim.Adam(net.parameters(), lr=0.005)
     for _ in range(epochs):
         net.train()
@@ -86,6 +90,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, required=True, help="labelled positions (.npz)")
     parser.add_argument("--positions", type=int, default=8000, help="to label when --data is new")
     parser.add_argument("--threat-lines", default="0,4", help="networks to train (0: none)")
+    parser.add_argument("--value-planes", default="1", help="value head planes to try (1)")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--seeds", default="0", help="training seeds, comma-separated")
     args = parser.parse_args(argv)
@@ -100,12 +105,15 @@ def main(argv: list[str] | None = None) -> None:
     held = (torch.from_numpy(planes[-HELD_OUT:]), value[-HELD_OUT:])
     planes, value = planes[:-HELD_OUT], value[:-HELD_OUT]
     for seed in map(int, args.seeds.split(",")):
-        for line in map(int, args.threat_lines.split(",")):
+        for line, width in itertools.product(
+            map(int, args.threat_lines.split(",")), map(int, args.value_planes.split(","))
+        ):
             began = time.time()
-            net = train(planes, value, line, args.epochs, seed)
+            net = train(planes, value, line, args.epochs, seed, width)
             with torch.no_grad():
                 error = float(np.mean((net(held[0])[1].reshape(-1).numpy() - held[1]) ** 2))
-            row: dict[str, Any] = {"threat_line": line, "seed": seed, "examples": len(value)}
+            row: dict[str, Any] = {"threat_line": line, "value_planes": width, "seed": seed}
+            row["examples"] = len(value)
             row["held_out_mse"] = round(error, 3)
             row.update({name: round(value_rank(net, s), 3) for name, s in sets.items()})
             row["seconds"] = round(time.time() - began)

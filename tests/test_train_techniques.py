@@ -237,6 +237,13 @@ def tiny_config(**changes: Any) -> TrainConfig:
         ({"simulations_schedule": [10**7]}, ValueError, "simulations_schedule must hold"),
         ({"simulations_schedule": "25,50"}, TypeError, "simulations_schedule must be list"),
         ({"threat_targets": -1}, ValueError, "threat_targets must be >= 0, got -1"),
+        ({"value_planes": 0}, ValueError, "value_planes must be >= 1, got 0"),
+        ({"value_planes": 257}, ValueError, "value_planes must be in 1..256, got 257"),
+        (
+            {"value_planes": 4, "net": "azg"},
+            ValueError,
+            r"value_planes \(4\) is a setting of the resnet networks, not of --net azg",
+        ),
         (
             {"threat_targets": 300},
             ValueError,
@@ -385,3 +392,34 @@ def test_training_counts_subnormal_floats_as_zero(tmp_path: Path) -> None:
         training.finish()
     assert seen and all(seen)  # every training step flushed
     assert not _flushing()  # and the mode is back
+
+
+def test_value_planes_widen_the_value_heads_convolution(tmp_path: Path) -> None:
+    """``--value-planes K``: the value head's 1x1 convolution gives K planes (AlphaZero's 1 by
+    default, the same parameters as before the option), its hidden layer reads K * area inputs,
+    and a run's saved network keeps K and plays."""
+    from pyaz.eval.presets import make_player
+    from pyaz.nets import PolicyValueNet, load_model, net_config_for
+
+    state = pyaz.make("connect_four", width=6, height=6)
+    default = PolicyValueNet(net_config_for(state))
+    assert default.value_head[0].weight.shape == (1, 32, 1, 1)
+    assert default.value_head[5].in_features == 36
+    wide = PolicyValueNet(net_config_for(state, value_planes=4))
+    assert wide.value_head[0].weight.shape == (4, 32, 1, 1)
+    assert wide.value_head[1].num_features == 4
+    assert wide.value_head[5].in_features == 4 * 36
+    assert default.state_dict().keys() == wide.state_dict().keys()
+    logits, value = wide.eval()(torch.from_numpy(state.encode()[None].astype(np.float32)))
+    assert logits.shape == (1, 6) and value.shape == (1, 1)
+    with pytest.raises(ValueError, match=r"value_planes \(2\) is a setting of the resnet network"):
+        net_config_for(state, "azg", value_planes=2)
+
+    out = tmp_path / "run"
+    assert cli.main([*TINY, "--iterations", "1", "--value-planes", "3", "--out", str(out)]) == 0
+    loaded = load_model(out / "checkpoint.pt")
+    assert loaded.config is not None and loaded.config.value_planes == 3
+    board = pyaz.make("connect_four", width=4, height=4)
+    player = make_player(f"model:{out}:8", board)
+    player.reset(board)
+    assert player.choose(board) in board.legal_actions()

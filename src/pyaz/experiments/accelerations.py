@@ -159,6 +159,11 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # the same two planes and two more: the cells where a stone makes a new threat (a line of
     # four with three of the player's stones and the fourth cell empty); Gomoku's default
     "threat-deep": {"threat_planes": "deep"},
+    # eight planes in the value head's 1x1 convolution, not AlphaZero's one: on 6x6 the one
+    # plane after its ReLU was positive in 16-23% of the cells, and a third of the hidden units
+    # never fired, in the Connect Four runs of 2026-11-26/27 (Leela Chess Zero's value head has
+    # 32 such planes)
+    "value-planes": {"value_planes": 8},
 }
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
 the track's horizon)."""

@@ -5,7 +5,8 @@
 - ``"resnet"`` (:class:`ResNet`): a 3x3 convolution stem and ``blocks`` residual blocks of
   ``filters`` channels (seed 000 Fig. 2, seed 004 Table I); the policy head is a 1x1
   convolution to 2 planes and a linear layer to the action space (logits); the value head is a
-  1x1 convolution to 1 plane, a hidden layer of ``value_hidden`` units and a tanh output.
+  1x1 convolution to ``value_planes`` planes (AlphaZero's 1, the default), a hidden layer of
+  ``value_hidden`` units and a tanh output.
   ``dropout`` (seed 001's d) applies before the heads' linear layers.
 - ``"azg"`` (:class:`AzgNet`): alpha-zero-general's network, the one seed 001 ran ("4
   convolutional layers and 2 fully connected layers"): four 3x3 convolutions of ``filters``
@@ -61,6 +62,7 @@ class NetConfig:
     blocks: int = 2
     filters: int = 32
     value_hidden: int = 64
+    value_planes: int = 1  # the value head's 1x1 convolution (AlphaZero: 1; resnet only)
     dropout: float = 0.3
     arch: str = "resnet"
     score_head: bool = False  # a score head for the auxiliary score target (training only)
@@ -110,6 +112,11 @@ def net_config_for(
         config = replace(config, threat_line=line, threat_depth=THREAT_DEPTHS[threats])
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
+    if config.value_planes != 1 and config.arch != "resnet":
+        raise ValueError(
+            f"value_planes ({config.value_planes}) is a setting of the resnet network, "
+            f"not of {config.arch}"
+        )
     return config
 
 
@@ -272,12 +279,12 @@ class ResNet(PolicyValueNet):
             nn.Linear(2 * area, c.actions),
         )
         self.value_head = nn.Sequential(
-            nn.Conv2d(c.filters, 1, 1, bias=False),
-            nn.BatchNorm2d(1),
+            nn.Conv2d(c.filters, c.value_planes, 1, bias=False),
+            nn.BatchNorm2d(c.value_planes),
             nn.ReLU(),
             nn.Flatten(),
             nn.Dropout(c.dropout),
-            nn.Linear(area, c.value_hidden),
+            nn.Linear(c.value_planes * area, c.value_hidden),
             nn.ReLU(),
             nn.Linear(c.value_hidden, 1),
             nn.Tanh(),

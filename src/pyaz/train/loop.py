@@ -223,6 +223,13 @@ class TrainConfig:
     value_hidden: int | None = setting(
         None, low=1, high=4096, help="value head width (none: --net's)"
     )
+    value_planes: int | None = setting(
+        None,
+        low=1,
+        high=256,
+        help="planes of the value head's 1x1 convolution (none: --net's, AlphaZero's 1); the "
+        "resnet networks only",
+    )
     dirichlet_alpha: float = setting(0.3, low=1e-9, high=1e6, help="root Dirichlet noise shape")
     dirichlet_epsilon: float = setting(0.25, low=0.0, high=1.0, help="root noise weight (0: none)")
     search_rule: str = setting(
@@ -335,6 +342,11 @@ class TrainConfig:
             )
         if self.forced_playouts and self.search_rule != "puct":
             raise ValueError("forced_playouts needs search_rule 'puct'")
+        if self.value_planes not in (None, 1) and NET_PRESETS[self.net].get("arch") == "azg":
+            raise ValueError(
+                f"value_planes ({self.value_planes}) is a setting of the resnet networks, not of "
+                f"--net {self.net}"
+            )
         check_window_growth(self.window_growth, self.retrain_iterations)
         state = make(self.game, **self.game_options)  # ValueError/TypeError naming the game
         if self.score_weight > 0 and not state.has_score:
@@ -496,6 +508,7 @@ class TrainingLoop(TrainingRun):
             blocks=config.blocks,
             filters=config.filters,
             value_hidden=config.value_hidden,
+            value_planes=config.value_planes,
             dropout=config.dropout,
             score_head=config.score_weight > 0,
             threats=config.threat_mode,
