@@ -127,7 +127,7 @@ class RaySelfPlay:
             max_task_retries=s.max_restarts,
         )
         device = "cuda" if s.worker_gpus > 0 else "cpu"
-        threads = max(1, c.torch_threads)
+        threads = c.network_threads
         return [
             actor.remote(c.game, c.game_options, c.runtime, threads, index, device)
             for index in range(s.workers)

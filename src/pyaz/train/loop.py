@@ -31,6 +31,7 @@ resumed run plays only the missing parts and ends as the uninterrupted run would
 from __future__ import annotations
 
 import copy
+import os
 import sys
 import time
 from dataclasses import asdict, dataclass, replace
@@ -312,8 +313,20 @@ class TrainConfig:
         "--curriculum",
     )
     parallel_games: int = setting(32, low=1, help="self-play games in flight (one network batch)")
-    threads: int = setting(1, low=1, high=1024, help="threads for the tree work of self-play")
-    torch_threads: int = setting(1, low=1, high=256, help="intra-op threads for the network")
+    threads: int = setting(
+        1,
+        low=1,
+        high=1024,
+        help="threads of the tree work of self-play and, unless --torch-threads says otherwise, "
+        "of the network (capped at the machine's cores)",
+    )
+    torch_threads: int | None = setting(
+        None,
+        low=1,
+        high=256,
+        help="intra-op threads of the network, in self-play and training (none: --threads, "
+        "capped at the machine's cores)",
+    )
     runtime: str = setting(
         "onnxruntime", choices=RUNTIMES, help="network runtime of self-play, gates, evaluations"
     )
@@ -328,6 +341,16 @@ class TrainConfig:
     elo_games: int = setting(0, low=0, help="games a pair for the Elo of the iterations (0: off)")
     elo_every: int = setting(1, low=1, help="Elo of every this many iterations (and the last)")
     seed: int = setting(0, low=0, high=2**64 - 1, help="deterministic with --threads 1")
+
+    @property
+    def network_threads(self) -> int:
+        """The network's intra-op threads (ONNX Runtime's or PyTorch's, playing and training):
+        ``torch_threads``, else ``threads`` capped at the machine's cores. On a 2-core machine
+        ``--threads 2`` with one network thread (the default before 2026-11-27) played self-play
+        1.8x and trained 1.4x slower than with two (docs/results/accelerations-cpu.md)."""
+        if self.torch_threads is not None:
+            return self.torch_threads
+        return max(1, min(self.threads, os.cpu_count() or 1))
 
     def validate(self) -> None:
         """TypeError/ValueError naming the setting when a value has the wrong type or is out of
@@ -514,7 +537,7 @@ class TrainingLoop(TrainingRun):
             threats=config.threat_mode,
         )
         torch.manual_seed(config.seed)
-        torch.set_num_threads(max(1, config.torch_threads))
+        torch.set_num_threads(config.network_threads)
         self.rng = np.random.default_rng(config.seed)
         self.current = PolicyValueNet(net_config)
         self.best = copy.deepcopy(self.current)
@@ -544,7 +567,7 @@ class TrainingLoop(TrainingRun):
         c = self.config
         if c.runtime != "torchscript":
             shape = (net.config.planes, net.config.height, net.config.width)
-            return make_evaluator(net, shape, c.runtime, threads=max(1, c.torch_threads))
+            return make_evaluator(net, shape, c.runtime, threads=c.network_threads)
         scripted = self._scripted[slot]
         scripted.load_state_dict(net.state_dict())
         return TorchEvaluator(scripted)
