@@ -78,3 +78,43 @@ def test_selfplay_batch(
     )
     benchmark.extra_info.update(info)
     record_row(info)
+
+
+@pytest.mark.benchmark(group="selfplay-threads")
+def test_tree_threads_beside_network_threads(
+    benchmark: Any,
+    pyaz: ModuleType,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+) -> None:
+    """Self-play leaves/s with two tree threads against one, the network on two ONNX Runtime
+    threads (what ``pyaz-selfplay --threads 2`` runs). The tree work is a few percent of a round,
+    so near 1.0 is right; the tree workers once spun while the network evaluated and took its
+    cores (0.3-0.4 on the 2-core machine, 2026-11-27)."""
+    from pyaz.nets import PolicyValueNet, make_evaluator, net_config_for
+
+    torch.manual_seed(0)
+    start = pyaz.make("othello", size=6)
+    net = PolicyValueNet(net_config_for(start)).eval()
+    network = make_evaluator(net, tuple(start.planes_shape), "onnxruntime", threads=2)
+
+    def play(threads: int) -> Callable[[], int]:
+        def once() -> int:
+            records = pyaz.SelfPlay(start, simulations=100, threads=threads, seed=1).play(
+                GAMES, network
+            )
+            return int(records.evaluated_leaves)
+
+        return once
+
+    two = Contender("2 tree threads", play(2))
+    one = Contender("1 tree thread", play(1))
+    run_paired(benchmark, two, one, bench_cfg)
+    info = paired_info(two, one)
+    info.update(
+        game="Othello 6x6",
+        measure="self-play leaves/s, 2 tree threads vs 1, the network on 2 onnxruntime threads",
+        unit="leaves/s",
+    )
+    benchmark.extra_info.update(info)
+    record_row(info)
