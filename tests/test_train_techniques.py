@@ -423,3 +423,14 @@ def test_value_planes_widen_the_value_heads_convolution(tmp_path: Path) -> None:
     player = make_player(f"model:{out}:8", board)
     player.reset(board)
     assert player.choose(board) in board.legal_actions()
+
+
+def test_threads_give_the_network_its_threads_unless_torch_threads_says() -> None:
+    """``--threads N`` gives the network N threads too, capped at the cores (one stays one, so
+    ``--threads 1`` runs stay deterministic); ``--torch-threads`` sets them apart."""
+    cores = os.cpu_count() or 1
+    assert tiny_config(threads=1).network_threads == 1
+    assert tiny_config(threads=32).network_threads == min(32, cores)
+    assert tiny_config(threads=32, torch_threads=3).network_threads == 3
+    assert tiny_config(threads=1, torch_threads=2).network_threads == 2
+    assert TrainConfig().torch_threads is None
