@@ -47,7 +47,7 @@ public:
     // workers spin for up to kSpinWindow before sleeping, so that the call does not wait for them
     // to be scheduled again) or will first work on its own for longer, e.g. evaluate a network
     // with threads of its own (then a spinning worker would only take their cores: 2 tree
-    // threads beside 2 ONNX Runtime threads played 2.5-3.4x slower than 1 on a 2-core machine
+    // threads beside 2 ONNX Runtime threads played 3x slower than 1 on a 2-core machine
     // with a spin of 2,000 yields). Off until said.
     void set_spin_after(bool next_call_follows_at_once) {
         spin_after_.store(next_call_follows_at_once, std::memory_order_relaxed);
