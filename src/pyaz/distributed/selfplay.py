@@ -127,7 +127,8 @@ class RaySelfPlay:
             max_task_retries=s.max_restarts,
         )
         device = "cuda" if s.worker_gpus > 0 else "cpu"
-        threads = c.network_threads
+        # each worker's network takes the CPUs the worker holds, unless --torch-threads says
+        threads = c.torch_threads if c.torch_threads is not None else max(1, int(cpus))
         return [
             actor.remote(c.game, c.game_options, c.runtime, threads, index, device)
             for index in range(s.workers)

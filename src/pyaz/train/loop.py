@@ -346,8 +346,9 @@ class TrainConfig:
     def network_threads(self) -> int:
         """The network's intra-op threads (ONNX Runtime's or PyTorch's, playing and training):
         ``torch_threads``, else ``threads`` capped at the machine's cores. On a 2-core machine
-        ``--threads 2`` with one network thread (the default before 2026-11-27) played self-play
-        1.8x and trained 1.4x slower than with two (docs/results/accelerations-cpu.md)."""
+        ``--threads 32`` with one network thread (the default before 2026-11-27) played self-play
+        1.7x and trained 1.3x slower than with two (docs/results/accelerations-cpu.md). Ray's
+        workers give their network the CPUs each holds instead (``--worker-cpus``)."""
         if self.torch_threads is not None:
             return self.torch_threads
         return max(1, min(self.threads, os.cpu_count() or 1))
