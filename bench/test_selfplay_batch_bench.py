@@ -25,15 +25,20 @@ SETTINGS = [(8, 1), (16, 1), (64, 1), (128, 1), (32, 2), (32, 4), (64, 2)]
 GAMES = 64
 
 
-@pytest.fixture(scope="module")
-def evaluator(pyaz: ModuleType) -> Any:
+def tiny_othello_network(pyaz: ModuleType, threads: int) -> Any:
+    """The main command's network (tiny, Othello 6x6, seed 0) on ONNX Runtime with ``threads``."""
     from pyaz.nets import PolicyValueNet, make_evaluator, net_config_for
 
     torch.manual_seed(0)
     start = pyaz.make("othello", size=6)
     net = PolicyValueNet(net_config_for(start))
     net.eval()
-    return make_evaluator(net, tuple(start.planes_shape), "onnxruntime", threads=1)
+    return make_evaluator(net, tuple(start.planes_shape), "onnxruntime", threads=threads)
+
+
+@pytest.fixture(scope="module")
+def evaluator(pyaz: ModuleType) -> Any:
+    return tiny_othello_network(pyaz, threads=1)
 
 
 @pytest.mark.benchmark(group="selfplay-batch")
@@ -91,12 +96,8 @@ def test_tree_threads_beside_network_threads(
     threads (what ``pyaz-selfplay --threads 2`` runs). The tree work is a few percent of a round,
     so near 1.0 is right; the tree workers once spun while the network evaluated and took its
     cores (0.3-0.4 on the 2-core machine, 2026-11-27)."""
-    from pyaz.nets import PolicyValueNet, make_evaluator, net_config_for
-
-    torch.manual_seed(0)
     start = pyaz.make("othello", size=6)
-    net = PolicyValueNet(net_config_for(start)).eval()
-    network = make_evaluator(net, tuple(start.planes_shape), "onnxruntime", threads=2)
+    network = tiny_othello_network(pyaz, threads=2)
 
     def play(threads: int) -> Callable[[], int]:
         def once() -> int:

@@ -267,14 +267,13 @@ SelfPlayRecords SelfPlay<Game>::play(BatchEvaluator<Game>& evaluator, Progress&&
     std::vector<const Game*> states;
     std::vector<float> priors;
     std::vector<float> values;
-    std::chrono::steady_clock::duration last_evaluation{};
+    // The workers wait between their phases spinning until an evaluation proves slow (a
+    // network): then its own threads need the cores, and workers spinning while the owner
+    // finishes the moves took 25% of the self-play speed of 2 tree threads beside 2 ONNX
+    // Runtime threads on a 2-core machine. Each evaluation decides for the rounds after it.
+    pool_->set_spin_after(true);
     while (done < config_.games) {
         if (interrupt != nullptr) interrupt->poll();
-        // The workers wait between their phases spinning only when the evaluation was quick
-        // last round (a cheap evaluator): with a network, its own threads need the cores, and
-        // workers spinning while the owner finishes the moves took 25% of the self-play speed
-        // of 2 tree threads beside 2 ONNX Runtime threads on a 2-core machine.
-        pool_->set_spin_after(last_evaluation < kQuickEvaluation);
         parallel_over_slots([&](Slot& slot) { collect_slot(slot); });
         states.clear();
         for (Slot& slot : slots_) {
@@ -293,7 +292,8 @@ SelfPlayRecords SelfPlay<Game>::play(BatchEvaluator<Game>& evaluator, Progress&&
                 }
                 throw;
             }
-            last_evaluation = std::chrono::steady_clock::now() - evaluation_began;
+            const auto evaluation_took = std::chrono::steady_clock::now() - evaluation_began;
+            pool_->set_spin_after(evaluation_took < kQuickEvaluation);
             ++out.evaluator_calls;
             out.evaluated_leaves += static_cast<std::int64_t>(states.size());
             std::size_t offset = 0;
@@ -301,7 +301,6 @@ SelfPlayRecords SelfPlay<Game>::play(BatchEvaluator<Game>& evaluator, Progress&&
                 slot.first_result = offset;
                 offset += slot.leaves.size();
             }
-            pool_->set_spin_after(last_evaluation < kQuickEvaluation);
             parallel_over_slots([&](Slot& slot) {
                 slot.searched += static_cast<int>(slot.leaves.size());
                 for (std::size_t i = 0; i < slot.leaves.size(); ++i) {
