@@ -357,6 +357,24 @@ def test_the_pipeline_runs_its_phases_and_resumes(tmp_path: Path) -> None:
     assert pair.net(0).config.threat_line == 0  # the paper's networks read the board alone
 
 
+def test_the_pipeline_trains_on_its_threads_or_the_processs(tmp_path: Path) -> None:
+    import torch
+
+    from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        AlphaGomokuRun(AlphaGomokuConfig(**_tiny(iterations=0)), tmp_path / "a")  # type: ignore[arg-type]
+        assert torch.get_num_threads() == 2  # none: the process's (an experiment's share)
+        AlphaGomokuRun(AlphaGomokuConfig(**_tiny(iterations=0, torch_threads=1)), tmp_path / "b")  # type: ignore[arg-type]
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+    with pytest.raises(ValueError, match="torch_threads must be >= 1, got 0"):
+        AlphaGomokuConfig(**_tiny(torch_threads=0)).validate()  # type: ignore[arg-type]
+
+
 def test_the_pair_can_read_the_deep_threat_planes(tmp_path: Path) -> None:
     from pyaz.alphagomoku.pair import BLACK, WHITE
     from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun

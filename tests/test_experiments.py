@@ -184,3 +184,10 @@ def test_the_losses_runs_train_the_documented_number_of_iterations(
             25,
             4,
         )
+
+
+def test_experiment_workers_share_the_cores_among_them() -> None:
+    from pyaz.experiments.runner import worker_threads
+
+    assert [worker_threads(w, cores=16) for w in (1, 2, 3, 16, 32)] == [16, 8, 5, 1, 1]
+    assert worker_threads(2, cores=2) == 1 and worker_threads(1) >= 1

@@ -121,7 +121,12 @@ class AlphaGomokuConfig:
     eval_games: int = setting(100, low=0, help="V-A: games against the mentor")
     eval_mentor_ms: float = setting(100.0, low=0.1, high=1e7, help="V-A: the mentor's ms a move")
     eval_simulations: int = setting(200, low=1, help="V-A: the pair's simulations a move")
-    torch_threads: int = setting(1, low=1, help="PyTorch threads")
+    torch_threads: int | None = setting(
+        None,
+        low=1,
+        help="PyTorch's threads in training (none: the process's, all cores alone and cores / "
+        "workers in an experiment); the pair's evaluators play on one thread, faster here",
+    )
     seed: int = setting(0, low=0, high=2**64 - 1, help="random seed")
 
     def validate(self) -> None:
@@ -142,9 +147,9 @@ class AlphaGomokuRun(TrainingRun):
 
     A resumed run (``resume``; None: when the folder holds a checkpoint) continues from its last
     step with the pair, the optimisers' and random generators' states, the replay buffer and the
-    mentor games saved: phases 1 and 3 go on as the uninterrupted run would (with one thread),
-    phase 2 with the mentor's games and matches, which depend on its time limit. ``iterations``,
-    ``torch_threads`` and ``eval_games`` may change on resume, nothing else."""
+    mentor games saved: phases 1 and 3 go on as the uninterrupted run would (on the same PyTorch
+    threads), phase 2 with the mentor's games and matches, which depend on its time limit.
+    ``iterations``, ``torch_threads`` and ``eval_games`` may change on resume, nothing else."""
 
     RESUMABLE = ("iterations", "torch_threads", "eval_games")
     STEP_KEY = "step"
@@ -166,7 +171,8 @@ class AlphaGomokuRun(TrainingRun):
         self.state = Gomoku(config.size, 5, True)
         check_mentor_game(self.state, "AlphaGomoku")
         torch.manual_seed(config.seed)
-        torch.set_num_threads(config.torch_threads)
+        if config.torch_threads is not None:
+            torch.set_num_threads(config.torch_threads)
         self.rng = np.random.default_rng(config.seed)
         self.done: dict[str, Any] = {
             "phase": 0 if config.curriculum else 2, "round": 0, "iteration": 0, "times": {},

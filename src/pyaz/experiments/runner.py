@@ -171,13 +171,22 @@ _STOP: Any = None
 """In a pool worker: the experiment's stop event (set after its Ctrl-C)."""
 
 
-def _start_worker(parent: int, stop: Any) -> None:
+def worker_threads(workers: int, cores: int | None = None) -> int:
+    """PyTorch's threads in each of ``workers`` processes side by side: their share of the
+    machine's ``cores``, at least one. A run that sets its own (most runs set one) keeps it."""
+    return max(1, (cores if cores is not None else os.cpu_count() or 1) // max(1, workers))
+
+
+def _start_worker(parent: int, stop: Any, threads: int) -> None:
     """A pool worker's initializer: it dies with ``parent``
-    (:func:`~pyaz.common.workers.die_with_parent`), keeps the experiment's ``stop`` event, and
-    ignores SIGINT except while it plays a run (:func:`execute_run_in_worker`), so that a
-    Ctrl-C stops runs, not idle workers."""
+    (:func:`~pyaz.common.workers.die_with_parent`), keeps the experiment's ``stop`` event,
+    gives PyTorch ``threads`` (:func:`worker_threads`), and ignores SIGINT except while it plays
+    a run (:func:`execute_run_in_worker`), so that a Ctrl-C stops runs, not idle workers."""
+    import torch
+
     global _STOP
     _STOP = stop
+    torch.set_num_threads(threads)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
 
@@ -587,7 +596,7 @@ def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Prog
         max_workers=workers,
         mp_context=context,
         initializer=_start_worker,
-        initargs=(os.getpid(), stop),
+        initargs=(os.getpid(), stop, worker_threads(workers)),
     ) as pool:
         futures: dict[Future[float], RunSpec] = {
             pool.submit(execute_run_in_worker, str(out), spec): spec for spec in pending
