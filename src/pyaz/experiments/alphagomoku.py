@@ -72,8 +72,8 @@ class AlphaGomokuExperiment(Experiment):
     costs = {  # noqa: RUF012
         "short": "9x9, seconds of each phase and 4 games against the mentor: under a minute (CI)",
         "cpu": "9x9, 20,000 positions, up to 3 imitation rounds of 60 mentor games, 6 self-play "
-        "iterations of 40 games and 100 games against a 20 ms mentor: about 7 minutes a run "
-        "on 2 cores, 35 minutes with all three ablations",
+        "iterations of 40 games and 100 games against a 20 ms mentor: about 5 minutes for a run "
+        "alone on 2 cores (4.6 on 2026-11-27), 35 minutes with all three ablations",
         "full": "15x15, 80,000 positions, the mentor at 1 s a move, 100 iterations: days",
     }
     option_help = {  # noqa: RUF012
