@@ -143,7 +143,8 @@ def test_every_technique_is_a_valid_training_setting_at_every_scale() -> None:
         assert list(configs) == [BASELINE, *connect4, ALL] and "score_weight" not in configs[ALL]
         assert configs["opening-spread"]["opening_spread"] == 24
         # "all" keeps the curriculum, which also chooses the opening plies
-        assert configs[ALL]["curriculum"] == "reversi" and "opening_spread" not in configs[ALL]
+        assert configs[ALL]["curriculum"] == "reversi" and configs[ALL]["opening_spread"] == 0
+        assert configs[BASELINE]["opening_spread"] == 0  # the measurements' baseline: no spread
         othello = specs[1].kwargs["configs"]
         lines_only = ("opening-spread", "threat-planes", "threat-deep")  # Othello has neither
         assert list(othello) == [BASELINE, *[t for t in TECHNIQUES if t not in lines_only], ALL]

@@ -303,6 +303,7 @@ def test_older_runs_and_the_seed_presets_keep_the_board_alone() -> None:
     assert TrainingLoop.upgrade_settings({"threat_planes": "deep"})["threat_planes"] == "deep"
     for preset in ("connect4-5x5-seed001", "gobang5-seed001", "gomoku15-seed004"):
         assert train_config(load_preset(preset)).threat_planes == "off"
+    assert train_config(load_preset("connect4-5x5-seed001")).opening_spread_plies == 0
 
 
 def test_a_run_from_before_the_planes_resumes_without_them(tmp_path: Path) -> None:

@@ -354,9 +354,26 @@ def test_an_opening_spread_reaches_self_play_as_a_spread_random_opening(tmp_path
     assert job.options["random_opening_plies"] == 6
     assert job.options["random_opening_spread"] is True
     assert job.options["opening_rollback_plies"] == -1
-    plain = TrainingLoop(tiny_config(), tmp_path / "plain", progress=False)._self_play_job(1)
-    assert plain.options["random_opening_plies"] == 0
-    assert plain.options["random_opening_spread"] is False
+    plain = TrainingLoop(tiny_config(opening_spread=0), tmp_path / "plain", progress=False)
+    assert plain._self_play_job(1).options["random_opening_plies"] == 0
+    assert plain._self_play_job(1).options["random_opening_spread"] is False
+
+
+def test_connect_four_opens_its_self_play_games_with_a_spread_by_default(tmp_path: Path) -> None:
+    # none resolves to the game's spread (Connect Four 24, measured best on 6x6), 0 elsewhere
+    # and beside a curriculum; the run saves the number, so a resume plays the same games
+    assert tiny_config().opening_spread is None
+    assert tiny_config().opening_spread_plies == 24
+    assert TrainConfig(game="othello", game_options={"size": 6}).opening_spread_plies == 0
+    assert tiny_config(curriculum="reversi").opening_spread_plies == 0
+    assert tiny_config(opening_spread=5).opening_spread_plies == 5
+    loop = TrainingLoop(tiny_config(), tmp_path / "run", progress=False)
+    assert loop.config.opening_spread == 24
+    job = loop._self_play_job(1).options
+    assert (job["random_opening_plies"], job["random_opening_spread"]) == (24, True)
+    # a config.json from before the setting is a run without random opening plies
+    assert TrainingLoop.upgrade_settings({"game": "connect_four"})["opening_spread"] == 0
+    assert TrainingLoop.upgrade_settings({"opening_spread": 24})["opening_spread"] == 24
 
 
 def test_training_counts_subnormal_floats_as_zero(tmp_path: Path) -> None:

@@ -208,6 +208,7 @@ _SHORT = {
 _CONNECT4 = {
     "game": "connect_four", "width": 6, "height": 6, "eval_opponent": "perfect",
     "threat_planes": "off",  # the baseline of every measurement before they were the default
+    "opening_spread": 0,  # the same: before 2026-11-27 self-play games opened without it
 }  # fmt: skip
 _OTHELLO = {"game": "othello", "size": 8, "eval_opponent": "uct200"}
 SETTINGS: dict[str, dict[str, dict[str, Any]]] = {

@@ -97,6 +97,8 @@ THREAT_GAMES = ("connect_four", "gomoku")  # the games of lines: TrainConfig.thr
 THREAT_AUTO = {"connect_four": "on", "gomoku": "deep"}
 THREAT_AUTO_BEFORE = {"connect_four": "on"}  # what auto meant in runs saved before 2026-11-27
 THREAT_PLANES = ("auto", *THREAT_MODES)  # TrainConfig.threat_planes: auto, on, deep, forks, off
+# opening_spread none: the spread measured best per game (Connect Four 6x6, 2026-11-27); else 0
+OPENING_SPREAD_AUTO = {"connect_four": 24}
 
 
 @dataclass
@@ -303,14 +305,15 @@ class TrainConfig:
         accepts="none, reversi, racingkings or a TOML file",
         help="end-game-first zeta(t) (seed 000 II-B2): a preset or a TOML file of steps",
     )
-    opening_spread: int = setting(
-        0,
+    opening_spread: int | None = setting(
+        None,
         low=0,
         high=1000,
         help="each self-play game opens with a number of uniformly random plies drawn uniformly "
         "in 0..N, neither searched nor recorded, so that training sees the positions random play "
         "reaches (the hard positions of --eval-opponent perfect are such); 0: off; not with "
-        "--curriculum",
+        "--curriculum; none: the game's (connect_four 24, measured best on 6x6, 2026-11-27; "
+        "0 for the other games and with --curriculum); a run saves the value none chose",
     )
     parallel_games: int = setting(32, low=1, help="self-play games in flight (one network batch)")
     threads: int = setting(
@@ -387,7 +390,7 @@ class TrainConfig:
         if self.threat_targets > 0:
             check_mentor_game(state, f"threat_targets ({self.threat_targets}): the threat analysis")
         self._check_curriculum()
-        if self.opening_spread > 0 and self.curriculum != "none":
+        if (self.opening_spread or 0) > 0 and self.curriculum != "none":
             raise ValueError(
                 f"opening_spread ({self.opening_spread}) and curriculum ({self.curriculum!r}) "
                 "both choose the random opening plies: use one of them"
@@ -408,6 +411,16 @@ class TrainConfig:
         if game not in THREAT_GAMES:
             return "off"
         return THREAT_AUTO.get(game, "off") if self.threat_planes == "auto" else self.threat_planes
+
+    @property
+    def opening_spread_plies(self) -> int:
+        """``opening_spread`` with none resolved: the game's (:data:`OPENING_SPREAD_AUTO`), 0
+        beside a curriculum, which chooses the opening plies itself."""
+        if self.opening_spread is not None:
+            return self.opening_spread
+        if self.curriculum != "none":
+            return 0
+        return OPENING_SPREAD_AUTO.get(canonical_name(self.game), 0)
 
     def check_players(self) -> None:
         """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
@@ -493,8 +506,9 @@ class TrainingLoop(TrainingRun):
     def upgrade_settings(cls, saved: dict[str, Any]) -> dict[str, Any]:
         """A config.json from before threat_planes (2026-11-26) is a run without them; one
         that saved auto (before 2026-11-27, when runs began to save what auto chose) had them
-        on Connect Four alone."""
-        upgraded = {"threat_planes": "off", **saved}
+        on Connect Four alone. One from before opening_spread is a run without random
+        opening plies (every run since saves the number)."""
+        upgraded = {"threat_planes": "off", "opening_spread": 0, **saved}
         if upgraded["threat_planes"] == "auto":
             try:
                 game = canonical_name(str(upgraded.get("game")))
@@ -520,7 +534,9 @@ class TrainingLoop(TrainingRun):
         :class:`~pyaz.common.run.TrainingRun`)."""
         config.validate()
         config.check_players()
-        config = replace(config, threat_planes=config.threat_mode)  # config.json says which
+        config = replace(  # config.json says which planes and spread the defaults chose
+            config, threat_planes=config.threat_mode, opening_spread=config.opening_spread_plies
+        )
         self.config = config
         self.engine = self_play
         self.start_state = make(config.game, **config.game_options)
@@ -608,15 +624,15 @@ class TrainingLoop(TrainingRun):
         epoch = self.counters["epochs"]
         mean_length = self.counters["mean_game_length"]
         version = int(self.counters["best_iteration"]) if c.gating != "none" else iteration - 1
+        spread = c.opening_spread_plies
         options = {
             "simulations": self._simulations(iteration),
             "parallel_games": c.parallel_games,
             "sampling_plies": c.sampling_plies,
-            "random_opening_plies": c.opening_spread
-            or self.curriculum.random_plies(epoch, mean_length),
-            "random_opening_spread": c.opening_spread > 0,
+            "random_opening_plies": spread or self.curriculum.random_plies(epoch, mean_length),
+            "random_opening_spread": spread > 0,
             "opening_rollback_plies": -1
-            if c.opening_spread
+            if spread
             else self.curriculum.rollback_plies(epoch, mean_length),
             "threads": c.threads,
             "c_puct": c.c_puct,
