@@ -7,6 +7,7 @@ never killed."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import os
 import signal
@@ -369,6 +370,8 @@ def test_connect_four_opens_its_self_play_games_with_a_spread_by_default(tmp_pat
     assert tiny_config(opening_spread=5).opening_spread_plies == 5
     loop = TrainingLoop(tiny_config(), tmp_path / "run", progress=False)
     assert loop.config.opening_spread == 24
+    saved = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert saved["opening_spread"] == 24
     job = loop._self_play_job(1).options
     assert (job["random_opening_plies"], job["random_opening_spread"]) == (24, True)
     # a config.json from before the setting is a run without random opening plies
