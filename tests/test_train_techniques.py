@@ -377,6 +377,11 @@ def test_connect_four_opens_its_self_play_games_with_a_spread_by_default(tmp_pat
     # a config.json from before the setting is a run without random opening plies
     assert TrainingLoop.upgrade_settings({"game": "connect_four"})["opening_spread"] == 0
     assert TrainingLoop.upgrade_settings({"opening_spread": 24})["opening_spread"] == 24
+    # a none written by hand (the loop saves the number) is the game's
+    saved = {"game": "connect_four", "opening_spread": None}
+    assert TrainingLoop.upgrade_settings(saved)["opening_spread"] == 24
+    saved["curriculum"] = "reversi"
+    assert TrainingLoop.upgrade_settings(saved)["opening_spread"] == 0
 
 
 def test_training_counts_subnormal_floats_as_zero(tmp_path: Path) -> None:

@@ -507,14 +507,17 @@ class TrainingLoop(TrainingRun):
         """A config.json from before threat_planes (2026-11-26) is a run without them; one
         that saved auto (before 2026-11-27, when runs began to save what auto chose) had them
         on Connect Four alone. One from before opening_spread is a run without random
-        opening plies (every run since saves the number)."""
+        opening plies (the loop saves the number; a none written by hand is the game's)."""
         upgraded = {"threat_planes": "off", "opening_spread": 0, **saved}
+        try:
+            game = canonical_name(str(upgraded.get("game")))
+        except ValueError:
+            return upgraded  # not a game: validate() names it
         if upgraded["threat_planes"] == "auto":
-            try:
-                game = canonical_name(str(upgraded.get("game")))
-            except ValueError:
-                return upgraded  # not a game: validate() names it
             upgraded["threat_planes"] = THREAT_AUTO_BEFORE.get(game, "off")
+        if upgraded["opening_spread"] is None:
+            curriculum = upgraded.get("curriculum", "none") != "none"
+            upgraded["opening_spread"] = 0 if curriculum else OPENING_SPREAD_AUTO.get(game, 0)
         return upgraded
 
     def __init__(
