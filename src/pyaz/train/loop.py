@@ -101,6 +101,12 @@ THREAT_PLANES = ("auto", *THREAT_MODES)  # TrainConfig.threat_planes: auto, on, 
 OPENING_SPREAD_AUTO = {"connect_four": 24}
 
 
+def game_opening_spread(game: str, curriculum: str) -> int:
+    """What ``opening_spread`` none means: the game's (:data:`OPENING_SPREAD_AUTO`, for
+    ``game``'s canonical name), 0 beside a curriculum, which chooses the opening plies itself."""
+    return 0 if curriculum != "none" else OPENING_SPREAD_AUTO.get(game, 0)
+
+
 @dataclass
 class TrainConfig:
     """Every setting of a run, declared once (:func:`~pyaz.common.settings.setting`): its help,
@@ -414,13 +420,10 @@ class TrainConfig:
 
     @property
     def opening_spread_plies(self) -> int:
-        """``opening_spread`` with none resolved: the game's (:data:`OPENING_SPREAD_AUTO`), 0
-        beside a curriculum, which chooses the opening plies itself."""
+        """``opening_spread`` with none resolved (:func:`game_opening_spread`)."""
         if self.opening_spread is not None:
             return self.opening_spread
-        if self.curriculum != "none":
-            return 0
-        return OPENING_SPREAD_AUTO.get(canonical_name(self.game), 0)
+        return game_opening_spread(canonical_name(self.game), self.curriculum)
 
     def check_players(self) -> None:
         """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
@@ -516,8 +519,8 @@ class TrainingLoop(TrainingRun):
         if upgraded["threat_planes"] == "auto":
             upgraded["threat_planes"] = THREAT_AUTO_BEFORE.get(game, "off")
         if upgraded["opening_spread"] is None:
-            curriculum = upgraded.get("curriculum", "none") != "none"
-            upgraded["opening_spread"] = 0 if curriculum else OPENING_SPREAD_AUTO.get(game, 0)
+            curriculum = str(upgraded.get("curriculum", "none"))
+            upgraded["opening_spread"] = game_opening_spread(game, curriculum)
         return upgraded
 
     def __init__(
