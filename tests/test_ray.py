@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -28,6 +29,16 @@ from pyaz.train.loop import TrainConfig, TrainingLoop
 from pyaz.train.selfplay_parts import merge_records
 
 BIN = Path(sys.executable).parent
+
+
+def ray_command() -> str:
+    """Ray's command line: the one beside this interpreter (a venv's), else the one on PATH (a
+    venv made with --system-site-packages takes Ray from outside it)."""
+    found = shutil.which("ray", path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    if found is None:
+        pytest.skip("the ray command is not installed (pip install '.[test]')")
+    return found
+
 TINY: dict[str, Any] = {
     "game": "connect_four",
     "game_options": {"width": 5, "height": 4},
@@ -231,7 +242,7 @@ def start_node(args: list[str], log: Path) -> subprocess.Popen[bytes]:
     """``ray start --block``: the node's processes live as long as this one (stopped by pid)."""
     with log.open("wb") as out:
         return subprocess.Popen(
-            [str(BIN / "ray"), "start", "--block", "--node-ip-address=127.0.0.1", *args],
+            [ray_command(), "start", "--block", "--node-ip-address=127.0.0.1", *args],
             stdout=out,
             stderr=subprocess.STDOUT,
             env=cluster_env(),
