@@ -39,6 +39,7 @@ def ray_command() -> str:
         pytest.skip("the ray command is not installed (pip install '.[test]')")
     return found
 
+
 TINY: dict[str, Any] = {
     "game": "connect_four",
     "game_options": {"width": 5, "height": 4},
