@@ -197,6 +197,17 @@ def test_window_growth_and_progressive_simulations_as_worked_by_hand() -> None:
     assert sims == [25, 25, 25, 25, 50, 50, 50, 100, 100, 100, 100, 100]
 
 
+def test_schedules_follow_the_share_of_the_minutes_when_it_is_further_on() -> None:
+    # a run of --iterations 1000 stopped by --max-minutes: iteration 2 with half the time spent
+    assert lr_factor("cosine", 2, 1000, time_share=0.5) == pytest.approx(0.505)
+    assert lr_factor("cosine", 2, 1000, time_share=1.7) == pytest.approx(0.01)  # held past it
+    assert lr_factor("cosine", 6, 11, time_share=0.1) == pytest.approx(0.505)  # iterations ahead
+    assert scheduled_simulations([25, 50, 100], 2, 1000, time_share=0.34) == 50
+    assert scheduled_simulations([25, 50, 100], 2, 1000, time_share=0.9) == 100
+    with pytest.raises(ValueError, match=r"time_share must be >= 0, got -0\.1"):
+        lr_factor("cosine", 1, 10, time_share=-0.1)
+
+
 # -- the options ------------------------------------------------------------------------------
 
 TINY = [

@@ -197,7 +197,7 @@ class TrainConfig:
         choices=LR_SCHEDULES,
         help="constant; cosine (lr down to lr/100); onecycle (lr/10 up to lr over the first 30% "
         "of the run, then down to lr/100: Smith's 1cycle, Oracle, part 6), over --iterations "
-        "(also with --max-minutes); the last value holds after",
+        "or --max-minutes, whichever share is further on; the last value holds after",
     )
     window_growth: list[int] = setting(  # noqa: RUF009
         [],
@@ -209,8 +209,9 @@ class TrainConfig:
         [],
         low=1,
         high=10**6,
-        help="self-play simulations over equal shares of --iterations (MiniZero's progressive "
-        "simulation, e.g. 25,50,100); gates and evaluations keep m",
+        help="self-play simulations over equal shares of --iterations or --max-minutes, whichever "
+        "is further on (MiniZero's progressive simulation, e.g. 25,50,100); gates and "
+        "evaluations keep m",
     )
     drop_draw: float = setting(
         0.0, low=0.0, high=1.0, help="chance to drop a drawn game (seed 000)"
@@ -476,7 +477,8 @@ from an uninterrupted run's (as with threads > 1), not what the run learns from 
 against: the value targets (value_target_q, dedupe) and the schedules (lr_schedule,
 window_growth, simulations_schedule) stay, and so does the schedules' horizon, the iterations
 the run was started with (kept in the checkpoint): a resume with more iterations holds their
-last values after it."""
+last values after it. A resume with another max_minutes moves the schedules' time share
+(:mod:`pyaz.train.schedules`)."""
 
 
 def _naming(setting: str, value: str, error: Exception) -> ValueError:
@@ -578,6 +580,8 @@ class TrainingLoop(TrainingRun):
             "best_iteration": 0,
             # the schedules' horizon: the iterations the run was started with (see RESUMABLE)
             "schedule_horizon": config.iterations,
+            # 1: the schedules follow the share of max_minutes spent too (0 in runs saved before)
+            "schedule_by_time": 1,
         }
         super().__init__(run_dir, asdict(config), resume, progress, lock)
 
@@ -660,7 +664,8 @@ class TrainingLoop(TrainingRun):
         schedule = self.config.simulations_schedule
         if not schedule:
             return self.config.simulations
-        return scheduled_simulations(schedule, iteration, int(self.counters["schedule_horizon"]))
+        horizon = int(self.counters["schedule_horizon"])
+        return scheduled_simulations(schedule, iteration, horizon, self._schedule_time_share())
 
     def _examples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
         """The training examples of the buffer (planes, policy, value target) and what making
@@ -723,7 +728,8 @@ class TrainingLoop(TrainingRun):
         rate of ``lr_schedule``; each epoch's losses (every target) are logged."""
         c = self.config
         planes, policy, outcome, score, measured = self._examples_with_score()
-        factor = lr_factor(c.lr_schedule, iteration, int(self.counters["schedule_horizon"]))
+        horizon = int(self.counters["schedule_horizon"])
+        factor = lr_factor(c.lr_schedule, iteration, horizon, self._schedule_time_share())
         self.trainer.set_lr(c.lr * factor)
         if c.lr_schedule != "constant":
             measured["lr"] = c.lr * factor
@@ -888,6 +894,11 @@ class TrainingLoop(TrainingRun):
         """Whether every iteration has been played, or the run time passed ``max_minutes``."""
         played = int(self.counters["iteration"]) >= self.config.iterations
         return played or self._time_share() >= 1.0
+
+    def _schedule_time_share(self) -> float:
+        """The share of ``max_minutes`` spent before the iteration in progress, where the
+        schedules follow it (:mod:`pyaz.train.schedules`; not in runs saved before they did)."""
+        return self._time_share() if self.counters.get("schedule_by_time", 0) else 0.0
 
     def _time_share(self) -> float:
         """The share of ``max_minutes`` spent (0 without a time budget)."""
@@ -1090,7 +1101,7 @@ class TrainingLoop(TrainingRun):
         self.trainer.optimizer.load_state_dict(data["optimizer"])
         self.rng.bit_generator.state = data["rng"]
         torch.set_rng_state(data["torch_rng"])
-        self.counters.update(data["counters"])
+        self.counters.update({"schedule_by_time": 0, **data["counters"]})
         self.buffer = ReplayBuffer.from_bytes(buffer)
         if self.config.score_weight > 0 and not self.buffer.has_scores:
             raise ValueError(

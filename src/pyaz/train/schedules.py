@@ -15,10 +15,13 @@ horizon, so that a resumed run follows them exactly (the horizon is kept in the 
   simulation counts applied over equal shares of the horizon ([25, 50, 100] over 30
   iterations: 25 in iterations 1-10, 50 in 11-20, 100 from 21 on).
 
-The horizon is the number of iterations the run was started with (``iterations``): with
-``max_minutes`` the run may stop before it (the schedules are then cut short: give
-``iterations`` as many as the time allows), and a resume with more iterations holds the last
-value after the first horizon.
+The horizon is the number of iterations the run was started with (``iterations``), and with
+``max_minutes`` also the time: a schedule's progress is the larger of the share of the
+iterations and the share of the minutes spent before the iteration (``time_share``), so that a
+run stopped by its time budget ends its schedules with it (before 2026-11-28 only the
+iterations counted: a run of ``--iterations 1000 --max-minutes 30`` that stopped at iteration
+300 had barely started its schedules). A resume with more iterations holds the last value after
+the first horizon.
 
 >>> [round(lr_factor("onecycle", t, 11), 3) for t in (1, 4, 11)]
 [0.1, 1.0, 0.01]
@@ -26,6 +29,8 @@ value after the first horizon.
 [4, 4, 5, 20]
 >>> [scheduled_simulations([25, 50, 100], t, 30) for t in (1, 10, 11, 21, 99)]
 [25, 25, 50, 100, 100]
+>>> round(lr_factor("cosine", 2, 1000, time_share=0.5), 3)  # half the minutes spent
+0.505
 """
 
 from __future__ import annotations
@@ -50,25 +55,29 @@ ONECYCLE_PEAK = 0.3
 """The share of the horizon over which the one-cycle schedule rises to lr."""
 
 
-def _progress(iteration: int, horizon: int) -> float:
-    """0 at iteration 1, 1 at iteration ``horizon`` and after."""
+def _progress(iteration: int, horizon: int, time_share: float = 0.0) -> float:
+    """0 at iteration 1, 1 at iteration ``horizon`` and after; at least ``time_share`` (the
+    share of the run's minutes spent), at most 1."""
     if iteration < 1 or horizon < 1:
         raise ValueError(f"iteration and horizon must be >= 1, got {iteration} and {horizon}")
+    if not time_share >= 0.0:  # NaN too
+        raise ValueError(f"time_share must be >= 0, got {time_share}")
     if horizon == 1:
-        return 1.0 if iteration > 1 else 0.0
-    return min(1.0, (iteration - 1) / (horizon - 1))
+        return 1.0 if iteration > 1 else min(1.0, time_share)
+    return min(1.0, max((iteration - 1) / (horizon - 1), time_share))
 
 
 def _half_cosine(progress: float, top: float, bottom: float) -> float:
     return bottom + (top - bottom) * 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
-def lr_factor(schedule: str, iteration: int, horizon: int) -> float:
+def lr_factor(schedule: str, iteration: int, horizon: int, time_share: float = 0.0) -> float:
     """The share of the base lr that ``schedule`` gives iteration ``iteration`` of a run of
-    ``horizon`` iterations (see the module docstring); ValueError naming an unknown schedule."""
+    ``horizon`` iterations, ``time_share`` of whose minutes are spent (see the module
+    docstring); ValueError naming an unknown schedule."""
     if schedule not in LR_SCHEDULES:
         raise ValueError(f"lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got {schedule!r}")
-    progress = _progress(iteration, horizon)
+    progress = _progress(iteration, horizon, time_share)
     if schedule == "cosine":
         return _half_cosine(progress, 1.0, LR_FLOOR)
     if schedule == "onecycle":
@@ -103,13 +112,15 @@ def window_size(growth: list[int], iteration: int, most: int) -> int:
     return min(most, start + (iteration - 1) // every)
 
 
-def scheduled_simulations(schedule: list[int], iteration: int, horizon: int) -> int:
+def scheduled_simulations(
+    schedule: list[int], iteration: int, horizon: int, time_share: float = 0.0
+) -> int:
     """The self-play simulations of iteration ``iteration``: entry k of ``schedule`` for the
-    iterations of the k-th of len(schedule) equal shares of ``horizon`` (the last one past it).
-    ValueError for an empty schedule."""
+    iterations of the k-th of len(schedule) equal shares of ``horizon`` (the last one past it),
+    or of the run's minutes when ``time_share`` of them is further on. ValueError for an empty
+    schedule."""
     if not schedule:
         raise ValueError("simulations_schedule is empty")
-    if iteration < 1 or horizon < 1:
-        raise ValueError(f"iteration and horizon must be >= 1, got {iteration} and {horizon}")
-    stage = (iteration - 1) * len(schedule) // horizon
+    _progress(iteration, horizon, time_share)  # the checks
+    stage = max((iteration - 1) * len(schedule) // horizon, int(time_share * len(schedule)))
     return schedule[min(stage, len(schedule) - 1)]
