@@ -254,7 +254,7 @@ def tiny_config(**changes: Any) -> TrainConfig:
         (
             {"value_planes": 4, "net": "azg"},
             ValueError,
-            r"value_planes \(4\) is a setting of the resnet networks, not of --net azg",
+            r"value_planes \(4\) is a setting of the resnet network, not of azg",
         ),
         (
             {"threat_targets": 300},

@@ -49,7 +49,7 @@ from pyaz.common.run import TrainingRun
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
 from pyaz.eval.players import SearchPlayer, check_mentor_game, close_player
-from pyaz.games import canonical_name, make
+from pyaz.games import BoardState, canonical_name, make
 from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
     PRESETS as NET_PRESETS,
@@ -57,6 +57,7 @@ from pyaz.nets import (
 from pyaz.nets import (
     THREAT_MODES,
     TORCHSCRIPT_FILE,
+    NetConfig,
     PolicyValueNet,
     net_config_for,
     net_from_state,
@@ -376,13 +377,9 @@ class TrainConfig:
             )
         if self.forced_playouts and self.search_rule != "puct":
             raise ValueError("forced_playouts needs search_rule 'puct'")
-        if self.value_planes not in (None, 1) and NET_PRESETS[self.net].get("arch") == "azg":
-            raise ValueError(
-                f"value_planes ({self.value_planes}) is a setting of the resnet networks, not of "
-                f"--net {self.net}"
-            )
         check_window_growth(self.window_growth, self.retrain_iterations)
         state = make(self.game, **self.game_options)  # ValueError/TypeError naming the game
+        self.net_config(state)  # ValueError naming value_planes beside a network without it
         if self.score_weight > 0 and not state.has_score:
             raise ValueError(
                 f"score_weight must be 0 for {self.game}, which has no final score (Othello "
@@ -410,6 +407,21 @@ class TrainConfig:
             )
         if self.eval_opponent == PERFECT_OPPONENT:
             self._check_perfect_opponent()
+
+    def net_config(self, state: BoardState) -> NetConfig:
+        """The network of the run for ``state``: ``net`` with the explicit sizes, dropout, the
+        score head and the threat planes (ValueError for value_planes beside --net azg)."""
+        return net_config_for(
+            state,
+            self.net,
+            blocks=self.blocks,
+            filters=self.filters,
+            value_hidden=self.value_hidden,
+            value_planes=self.value_planes,
+            dropout=self.dropout,
+            score_head=self.score_weight > 0,
+            threats=self.threat_mode,
+        )
 
     @property
     def threat_mode(self) -> str:
@@ -550,17 +562,7 @@ class TrainingLoop(TrainingRun):
         self.start_state = make(config.game, **config.game_options)
         self._oracle_positions: list[oracle.OraclePosition] | None = None  # eval_opponent perfect
         self.curriculum = Curriculum.named(config.curriculum)
-        net_config = net_config_for(
-            self.start_state,
-            config.net,
-            blocks=config.blocks,
-            filters=config.filters,
-            value_hidden=config.value_hidden,
-            value_planes=config.value_planes,
-            dropout=config.dropout,
-            score_head=config.score_weight > 0,
-            threats=config.threat_mode,
-        )
+        net_config = config.net_config(self.start_state)
         torch.manual_seed(config.seed)
         torch.set_num_threads(config.network_threads)
         self.rng = np.random.default_rng(config.seed)
