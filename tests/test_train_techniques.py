@@ -231,7 +231,11 @@ def tiny_config(**changes: Any) -> TrainConfig:
         ({"value_target_q": 1.5}, ValueError, r"value_target_q must be in \[0, 1\], got 1.5"),
         ({"value_target_q": -0.5}, ValueError, "value_target_q must be in"),
         ({"dedupe": "yes"}, TypeError, "dedupe must be bool"),
-        ({"lr_schedule": "linear"}, ValueError, "lr_schedule must be one of constant, cosine"),
+        (
+            {"lr_schedule": "linear"},
+            ValueError,
+            "lr_schedule must be one of auto, constant, cosine",
+        ),
         ({"window_growth": [4]}, ValueError, "window_growth must be two integers START,EVERY"),
         ({"window_growth": [4, 0]}, ValueError, "window_growth START,EVERY must both be >= 1"),
         (
@@ -275,7 +279,7 @@ def test_bad_values_are_errors_naming_the_option(
     [
         (["--dedupe", "maybe"], "argument --dedupe: expected on or off, got 'maybe'"),
         (["--window-growth", "4,x"], "argument --window-growth: expected integers"),
-        (["--lr-schedule", "step"], "lr_schedule must be one of constant, cosine, onecycle"),
+        (["--lr-schedule", "step"], "lr_schedule must be one of auto, constant, cosine, onecycle"),
         (["--value-target-q", "2"], "value_target_q must be in [0, 1], got 2.0"),
     ],
 )
@@ -393,6 +397,23 @@ def test_connect_four_opens_its_self_play_games_with_a_spread_by_default(tmp_pat
     assert TrainingLoop.upgrade_settings(saved)["opening_spread"] == 24
     saved["curriculum"] = "reversi"
     assert TrainingLoop.upgrade_settings(saved)["opening_spread"] == 0
+
+
+def test_connect_four_trains_along_a_cosine_schedule_by_default(tmp_path: Path) -> None:
+    # auto resolves to the game's schedule (Connect Four cosine, measured best on 6x6 in 30
+    # minutes), constant elsewhere; the run saves the schedule, so a resume keeps it
+    assert tiny_config().lr_schedule == "auto"
+    assert tiny_config().lr_schedule_used == "cosine"
+    assert TrainConfig(game="othello", game_options={"size": 6}).lr_schedule_used == "constant"
+    assert tiny_config(lr_schedule="onecycle").lr_schedule_used == "onecycle"
+    loop = TrainingLoop(tiny_config(), tmp_path / "run", progress=False)
+    assert loop.config.lr_schedule == "cosine"
+    assert json.loads((tmp_path / "run" / "config.json").read_text())["lr_schedule"] == "cosine"
+    # a config.json from before the setting trained at a constant rate; a hand-written auto
+    # is the game's
+    assert TrainingLoop.upgrade_settings({"game": "connect_four"})["lr_schedule"] == "constant"
+    saved = {"game": "connect_four", "lr_schedule": "auto"}
+    assert TrainingLoop.upgrade_settings(saved)["lr_schedule"] == "cosine"
 
 
 def test_training_counts_subnormal_floats_as_zero(tmp_path: Path) -> None:

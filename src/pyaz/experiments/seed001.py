@@ -60,6 +60,7 @@ BASE: dict[str, Any] = {
     "net": "azg",
     "threat_planes": "off",  # alpha-zero-general's network reads the board alone
     "opening_spread": 0,  # and its self-play games open from the start
+    "lr_schedule": "constant",  # at a constant rate
     "gating": "threshold",
     "dirichlet_epsilon": 0.0,  # alpha-zero-general adds no root noise
     "eval_opponent": "none",

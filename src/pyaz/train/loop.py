@@ -100,6 +100,9 @@ THREAT_AUTO_BEFORE = {"connect_four": "on"}  # what auto meant in runs saved bef
 THREAT_PLANES = ("auto", *THREAT_MODES)  # TrainConfig.threat_planes: auto, on, deep, forks, off
 # opening_spread none: the spread measured best per game (Connect Four 6x6, 2026-11-27); else 0
 OPENING_SPREAD_AUTO = {"connect_four": 24}
+# lr_schedule auto: the schedule measured best per game (Connect Four 6x6, 2026-11-28);
+# constant for the others
+LR_SCHEDULE_AUTO = {"connect_four": "cosine"}
 
 
 def game_opening_spread(game: str, curriculum: str) -> int:
@@ -194,11 +197,13 @@ class TrainConfig:
         "one example with their mean targets (Oracle, part 6); logged as dedupe_share",
     )
     lr_schedule: str = setting(
-        "constant",
-        choices=LR_SCHEDULES,
+        "auto",
+        choices=("auto", *LR_SCHEDULES),
         help="constant; cosine (lr down to lr/100); onecycle (lr/10 up to lr over the first 30% "
         "of the run, then down to lr/100: Smith's 1cycle, Oracle, part 6), over --iterations "
-        "or --max-minutes, whichever share is further on; the last value holds after",
+        "or --max-minutes, whichever share is further on; the last value holds after; auto: "
+        "the game's (connect_four cosine, measured best on 6x6 in 30 minutes, 2026-11-28; "
+        "constant for the other games); a run saves the value auto chose",
     )
     window_growth: list[int] = setting(  # noqa: RUF009
         [],
@@ -432,6 +437,13 @@ class TrainConfig:
         return THREAT_AUTO.get(game, "off") if self.threat_planes == "auto" else self.threat_planes
 
     @property
+    def lr_schedule_used(self) -> str:
+        """``lr_schedule`` with auto resolved for the game (:data:`LR_SCHEDULE_AUTO`)."""
+        if self.lr_schedule != "auto":
+            return self.lr_schedule
+        return LR_SCHEDULE_AUTO.get(canonical_name(self.game), "constant")
+
+    @property
     def opening_spread_plies(self) -> int:
         """``opening_spread`` with none resolved (:func:`game_opening_spread`)."""
         if self.opening_spread is not None:
@@ -524,14 +536,18 @@ class TrainingLoop(TrainingRun):
         """A config.json from before threat_planes (2026-11-26) is a run without them; one
         that saved auto (before 2026-11-27, when runs began to save what auto chose) had them
         on Connect Four alone. One from before opening_spread is a run without random
-        opening plies (the loop saves the number; a none written by hand is the game's)."""
-        upgraded = {"threat_planes": "off", "opening_spread": 0, **saved}
+        opening plies (the loop saves the number; a none written by hand is the game's), one
+        from before lr_schedule a run at a constant rate (the loop saves the schedule; an auto
+        written by hand is the game's)."""
+        upgraded = {"threat_planes": "off", "opening_spread": 0, "lr_schedule": "constant", **saved}
         try:
             game = canonical_name(str(upgraded.get("game")))
         except ValueError:
             return upgraded  # not a game: validate() names it
         if upgraded["threat_planes"] == "auto":
             upgraded["threat_planes"] = THREAT_AUTO_BEFORE.get(game, "off")
+        if upgraded["lr_schedule"] == "auto":
+            upgraded["lr_schedule"] = LR_SCHEDULE_AUTO.get(game, "constant")
         if upgraded["opening_spread"] is None:
             curriculum = str(upgraded.get("curriculum", "none"))
             upgraded["opening_spread"] = game_opening_spread(game, curriculum)
@@ -554,8 +570,11 @@ class TrainingLoop(TrainingRun):
         :class:`~pyaz.common.run.TrainingRun`)."""
         config.validate()
         config.check_players()
-        config = replace(  # config.json says which planes and spread the defaults chose
-            config, threat_planes=config.threat_mode, opening_spread=config.opening_spread_plies
+        config = replace(  # config.json says which planes, spread and schedule auto chose
+            config,
+            threat_planes=config.threat_mode,
+            opening_spread=config.opening_spread_plies,
+            lr_schedule=config.lr_schedule_used,
         )
         self.config = config
         self.engine = self_play
