@@ -297,8 +297,9 @@ def test_bad_options_are_one_line_errors(
 
 
 def test_the_defaults_are_todays_behaviour() -> None:
-    config = TrainConfig()
-    assert (config.value_target_q, config.dedupe, config.lr_schedule) == (0.0, False, "constant")
+    config = TrainConfig()  # Othello: auto is a constant rate (Connect Four's is cosine)
+    assert (config.value_target_q, config.dedupe, config.lr_schedule) == (0.0, False, "auto")
+    assert config.lr_schedule_used == "constant"
     assert config.window_growth == [] and config.simulations_schedule == []
 
 
