@@ -123,7 +123,7 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # the one-cycle learning rate over the run (Smith 2018; Oracle, part 6)
     "lr-onecycle": {"lr_schedule": "onecycle", "iterations": HORIZON},
     # the learning rate down to lr/100 along half a cosine over the run (Loshchilov & Hutter
-    # 2017); over the time budget of the 6x6 main command, 0.948 and 0.938 against 0.926
+    # 2017); over the time budget of the 6x6 main command, 0.948 and 0.938 against 0.926, 0.908
     "lr-cosine": {"lr_schedule": "cosine", "iterations": HORIZON},
     # the retained window growing from 4 iterations, one more every 2 (Oracle, part 6)
     "window-growth": {"window_growth": [4, 2]},

@@ -202,8 +202,8 @@ class TrainConfig:
         help="constant; cosine (lr down to lr/100); onecycle (lr/10 up to lr over the first 30% "
         "of the run, then down to lr/100: Smith's 1cycle, Oracle, part 6), over --iterations "
         "or --max-minutes, whichever share is further on; the last value holds after; auto: "
-        "the game's (connect_four cosine, measured best on 6x6 in 30 minutes, 2026-11-28; "
-        "constant for the other games); a run saves the value auto chose",
+        "the game's (connect_four cosine, measured best on 6x6 and level on 7x6 in 30 minutes, "
+        "2026-11-28; constant for the other games); a run saves the value auto chose",
     )
     window_growth: list[int] = setting(  # noqa: RUF009
         [],
