@@ -203,7 +203,7 @@ class TrainConfig:
         "of the run, then down to lr/100: Smith's 1cycle, Oracle, part 6), over --iterations "
         "or --max-minutes, whichever share is further on; the last value holds after; auto: "
         "the game's (connect_four cosine, measured best on 6x6 and level on 7x6 in 30 minutes, "
-        "2026-11-28; constant for the other games: cosine level on Othello 8x8 and not better on "
+        "2026-11-28; constant for the other games: cosine not better on Othello 8x8 nor on "
         "Gomoku 9x9, one run each); a run saves the value auto chose",
     )
     window_growth: list[int] = setting(  # noqa: RUF009
