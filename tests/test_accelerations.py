@@ -146,7 +146,7 @@ def test_every_technique_is_a_valid_training_setting_at_every_scale() -> None:
         assert configs[ALL]["curriculum"] == "reversi" and configs[ALL]["opening_spread"] == 0
         assert configs[BASELINE]["opening_spread"] == 0  # the measurements' baseline: no spread
         othello = specs[1].kwargs["configs"]
-        lines_only = ("opening-spread", "threat-planes", "threat-deep")  # Othello has neither
+        lines_only = ("opening-spread", "threat-planes", "threat-deep", "threat-parity")
         assert list(othello) == [BASELINE, *[t for t in TECHNIQUES if t not in lines_only], ALL]
         assert othello["score-head"]["score_weight"] == othello[ALL]["score_weight"] == 0.5
         assert configs["lr-onecycle"]["iterations"] == HORIZONS[scale]["connect4"]

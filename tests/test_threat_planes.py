@@ -2,8 +2,8 @@
 the network computes itself, the empty cells where the player to move (plane 0) and the
 opponent (plane 1) would complete a line, and with ``deep`` (NetConfig.threat_depth 2) the cells
 where a stone makes a new threat. Checked on hand-worked positions and against a plain loop over
-the board's lines; saved and loaded with the network; by default on for Connect Four and deep for
-Gomoku only, off for the runs and seed presets from before; a clear error elsewhere."""
+the board's lines; saved and loaded with the network; by default parity for Connect Four and deep
+for Gomoku only, off for the runs and seed presets from before; a clear error elsewhere."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import torch
 import pyaz
 from pyaz.cli import selfplay
 from pyaz.nets import PolicyValueNet, load_model, net_config_for
-from pyaz.nets.model import THREAT_PLANE_COUNTS, ThreatPlanes, to_torchscript
+from pyaz.nets.model import THREAT_PLANE_COUNTS, ParityPlane, ThreatPlanes, to_torchscript
 from pyaz.train.loop import TrainConfig, TrainingLoop
 from pyaz.train.preset_files import load_preset, train_config
 
@@ -240,7 +240,7 @@ def test_the_network_reads_the_planes_and_saves_them(tmp_path: Path, runtime: st
     assert all(torch.allclose(a, b) for a, b in zip(eager, scripted, strict=True))
     config = TrainConfig(
         game="connect_four", game_options={"width": 5, "height": 4}, runtime=runtime,
-        iterations=2, episodes=2, simulations=4, eval_opponent="none",
+        iterations=2, episodes=2, simulations=4, eval_opponent="none", threat_planes="on",
     )  # fmt: skip
     TrainingLoop(config, tmp_path, progress=False).run()
     loaded = load_model(tmp_path)
@@ -248,7 +248,7 @@ def test_the_network_reads_the_planes_and_saves_them(tmp_path: Path, runtime: st
     assert isinstance(loaded.net.threats, ThreatPlanes)
 
 
-def test_auto_is_on_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> None:
+def test_auto_is_parity_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> None:
     def line(game: str, planes: str = "auto", **options: int) -> int:
         config = TrainConfig(game=game, game_options=options, threat_planes=planes)
         config.validate()
@@ -257,12 +257,12 @@ def test_auto_is_on_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> None
     assert line("connect_four") == 4 and line("connect_four", "on") == 4
     assert line("gomoku", size=9) == 5 and line("gomoku", "off", size=9) == 0
     assert TrainConfig(game="gomoku").threat_mode == "deep"  # auto: measured best there
-    assert TrainConfig(game="connect_four").threat_mode == "on"
+    assert TrainConfig(game="connect_four").threat_mode == "parity"  # measured best, 2026-11-28
     assert line("gomoku", "on", size=9) == 5
     assert line("gomoku", "on", size=5, line_length=4) == 4  # seed 001's Gobang
     assert line("othello", size=6) == 0 and line("go", size=9) == 0
     assert line("connect_four", "off") == 0
-    expected = "threat planes must be one of on, deep, forks, off, got 'auto'"
+    expected = "threat planes must be one of on, deep, forks, parity, off, got 'auto'"
     with pytest.raises(ValueError, match=expected):
         net_config_for(pyaz.make("connect_four"), threats="auto")  # TrainConfig resolves auto
 
@@ -291,6 +291,54 @@ def test_deep_and_forks_add_the_planes_of_the_cells_that_make_threats(
         eager = loaded.net.eval()(x)
         scripted = to_torchscript(loaded.net)(x)
     assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(eager, scripted, strict=True))
+
+
+def parity_rows(state: pyaz.BoardState) -> list[int]:
+    """The parity plane of ``state`` down its first column (row 0 the top)."""
+    plane = ParityPlane()(planes_of(state))[0, -1].numpy().astype(int)
+    assert (plane == plane[:, :1]).all()  # whole rows
+    return [int(value) for value in plane[:, 0]]
+
+
+def test_the_parity_plane_marks_the_rows_of_the_movers_threats_by_hand() -> None:
+    state = pyaz.make("connect_four", width=6, height=6)
+    # the first player to move: the odd rows from the bottom (1, 3, 5: indices 5, 3, 1)
+    assert parity_rows(state) == [0, 1, 0, 1, 0, 1]
+    state.apply(2)  # the second player to move: the even rows (2, 4, 6: indices 4, 2, 0)
+    assert parity_rows(state) == [1, 0, 1, 0, 1, 0]
+    state.apply(3)
+    assert parity_rows(state) == [0, 1, 0, 1, 0, 1]
+    seven_by_five = pyaz.make("connect_four", width=7, height=5)  # odd height: row 1 is index 4
+    assert parity_rows(seven_by_five) == [1, 0, 1, 0, 1]
+    seven_by_five.apply(0)
+    assert parity_rows(seven_by_five) == [0, 1, 0, 1, 0]
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "torchscript"])
+def test_parity_mode_adds_the_plane_to_the_threat_planes(tmp_path: Path, runtime: str) -> None:
+    state = pyaz.make("connect_four", width=5, height=4)
+    config = net_config_for(state, threats="parity")
+    assert config.parity_plane and config.threat_line == 4 and config.threat_depth == 1
+    assert config.stem_planes == 2 + 2 + 1  # the stones, the two threat planes, the parity
+    assert not net_config_for(state, threats="on").parity_plane
+    train = TrainConfig(
+        game="connect_four", game_options={"width": 5, "height": 4}, threat_planes="parity",
+        runtime=runtime, iterations=2, episodes=2, simulations=4, eval_opponent="none",
+    )  # fmt: skip
+    TrainingLoop(train, tmp_path, progress=False).run()
+    loaded = load_model(tmp_path)
+    assert loaded.net is not None and loaded.net.config.parity_plane
+    assert loaded.net.state_dict()["stem.0.weight"].shape[1] == 5
+    for action in (0, 1, 1):
+        state.apply(action)
+    x = planes_of(state).repeat(2, 1, 1, 1)
+    with torch.no_grad():
+        eager = loaded.net.eval()(x)
+        scripted = to_torchscript(loaded.net)(x)
+    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(eager, scripted, strict=True))
+    logits, values = loaded.evaluator(runtime=runtime)(x.numpy())
+    assert np.allclose(values, eager[1].numpy().reshape(-1), atol=1e-5)
+    assert np.allclose(logits, eager[0].numpy(), atol=1e-4)
 
 
 def test_older_runs_and_the_seed_presets_keep_the_board_alone() -> None:
@@ -348,8 +396,13 @@ def test_bad_values_are_clear_errors() -> None:
         TrainConfig(game="go", threat_planes="deep").validate()
     with pytest.raises(ValueError, match=r"threat_planes 'forks' needs a game of lines.*othello"):
         TrainConfig(game="othello", threat_planes="forks").validate()
-    with pytest.raises(ValueError, match="threat_planes must be one of auto, on, deep, forks, off"):
+    expected = "threat_planes must be one of auto, on, deep, forks, parity, off"
+    with pytest.raises(ValueError, match=expected):
         TrainConfig(game="connect_four", threat_planes="yes").validate()
+    with pytest.raises(ValueError, match=r"threat planes 'parity' are Connect Four's.*gomoku"):
+        TrainConfig(game="gomoku", threat_planes="parity").validate()
+    with pytest.raises(ValueError, match=r"threat_planes 'parity' needs a game of lines.*othello"):
+        TrainConfig(game="othello", threat_planes="parity").validate()
     with pytest.raises(ValueError, match="threat_line must be at least 2"):
         ThreatPlanes(1)
     with pytest.raises(ValueError, match="threat_depth must be 1, 2 or 3, got 4"):

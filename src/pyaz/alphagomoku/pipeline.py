@@ -84,7 +84,7 @@ class AlphaGomokuConfig:
     net: str = setting("seed004", help="the network preset")
     threat_planes: str = setting(
         "off",
-        choices=THREAT_MODES,
+        choices=tuple(mode for mode in THREAT_MODES if mode != "parity"),
         help="input planes the networks compute (not the paper's: it reads the board alone): on, "
         "the empty cells that complete five for either colour; deep, also those that make a four; "
         "forks, also those that make a three and those that make two threats at once",

@@ -162,6 +162,10 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # the same two planes and two more: the cells where a stone makes a new threat (a line of
     # four with three of the player's stones and the fourth cell empty); Gomoku's default
     "threat-deep": {"threat_planes": "deep"},
+    # the two threat planes and the rows where a threat of the player to move has the parity
+    # that wins zugzwang endings (Allis 1988: odd rows for the first player, even for the
+    # second), the errors Connect Four 6x6 networks shared early in the game (2026-11-28)
+    "threat-parity": {"threat_planes": "parity"},
     # eight planes in the value head's 1x1 convolution, not AlphaZero's one: on 6x6 the one
     # plane after its ReLU was positive in 16-23% of the cells, and a third of the hidden units
     # never fired, in the Connect Four runs of 2026-11-26/27 (Leela Chess Zero's value head has
@@ -187,6 +191,7 @@ TRACKS_OF: dict[str, tuple[str, ...]] = {
     "opening-spread": ("connect4",),
     "threat-planes": ("connect4",),
     "threat-deep": ("connect4",),
+    "threat-parity": ("connect4",),
 }
 """Techniques that only some tracks' games have (Connect Four has no score): the others run on
 every track."""

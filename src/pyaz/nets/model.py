@@ -34,8 +34,11 @@ appendix A: liberties and ladders among its inputs); the stem then reads ``plane
 channels. With ``threat_depth`` 2, two more planes: the empty cells where a stone would make
 a new threat (Gomoku's fours), ``planes + 4`` channels; with 3, four more: the cells that make
 a three (a line two short, Gomoku's threes) and the forks, the cells that make a four or a
-three in two directions at once (Gomoku's double threats), ``planes + 8`` channels. Computed
-inside ``forward``, they reach every evaluator, TorchScript and ONNX alike.
+three in two directions at once (Gomoku's double threats), ``planes + 8`` channels. With
+``parity_plane`` (Connect Four's ``parity`` mode), one more plane (:class:`ParityPlane`): the
+rows where a threat of the player to move has the parity that decides zugzwang endings (Allis
+1988: odd rows for the first player, even rows for the second). Computed inside ``forward``,
+they reach every evaluator, TorchScript and ONNX alike.
 """
 
 from __future__ import annotations
@@ -68,11 +71,13 @@ class NetConfig:
     score_head: bool = False  # a score head for the auxiliary score target (training only)
     threat_line: int = 0  # k > 0: two fixed planes of the cells completing a line of k
     threat_depth: int = 1  # 2: two more, the cells that make a new threat; 3: threes, forks
+    parity_plane: bool = False  # Connect Four: one more plane, the rows of the mover's parity
 
     @property
     def stem_planes(self) -> int:
-        """The channels the first layer reads: the input planes and the threat planes."""
-        return self.planes + (THREAT_PLANE_COUNTS[self.threat_depth] if self.threat_line else 0)
+        """The channels the first layer reads: the input planes and the computed planes."""
+        threats = THREAT_PLANE_COUNTS[self.threat_depth] if self.threat_line else 0
+        return self.planes + threats + int(self.parity_plane)
 
 
 # Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
@@ -88,10 +93,12 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 ARCHITECTURES = ("resnet", "azg")
-THREAT_MODES = ("on", "deep", "forks", "off")
+THREAT_MODES = ("on", "deep", "forks", "parity", "off")
 """The :class:`ThreatPlanes` a network may compute: the cells that complete a line; those and
-the cells that make a new threat; those, the cells that make a three and the forks; none."""
-THREAT_DEPTHS = {"on": 1, "deep": 2, "forks": 3}  # the mode's ThreatPlanes depth
+the cells that make a new threat; those, the cells that make a three and the forks; the cells
+that complete a line and the :class:`ParityPlane` (Connect Four only); none."""
+THREAT_DEPTHS = {"on": 1, "deep": 2, "forks": 3, "parity": 1}  # the mode's ThreatPlanes depth
+PARITY_GAMES = ("connect_four",)  # the games of gravity, whose threats have a row parity
 THREAT_PLANE_COUNTS = {1: 2, 2: 4, 3: 8}  # the planes ThreatPlanes adds at each depth
 
 
@@ -107,9 +114,15 @@ def net_config_for(
         raise ValueError(f"threat planes must be one of {', '.join(THREAT_MODES)}, got {threats!r}")
     planes, height, width = state.planes_shape
     config = NetConfig(planes, height, width, state.num_actions, **PRESETS[preset])
+    if threats == "parity" and state.name not in PARITY_GAMES:
+        raise ValueError(
+            f"threat planes 'parity' are Connect Four's (the row parity of its threats), "
+            f"not {state.name}'s"
+        )
     if threats != "off":
         line = int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
         config = replace(config, threat_line=line, threat_depth=THREAT_DEPTHS[threats])
+        config = replace(config, parity_plane=threats == "parity")
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
     if config.value_planes != 1 and config.arch != "resnet":
@@ -203,6 +216,27 @@ class ThreatPlanes(nn.Module):
         return torch.cat(planes, 1)
 
 
+class ParityPlane(nn.Module):
+    """Appends one plane to Connect Four's planes ``x [B, C, H, W]`` (plane 0 the stones of the
+    player to move, plane 1 the opponent's): ones on the rows where a threat of the player to
+    move has the parity that wins a zugzwang ending, zeros elsewhere. Counting rows from the
+    bottom as 1, these are the odd rows for the player who moved first (as many stones as the
+    opponent) and the even rows for the second player (one stone fewer): Allis 1988, "A
+    Knowledge-based Approach of Connect-Four" (odd and even threats, claimeven).
+    No parameters; the threat planes tell which cells are threats, this plane which rows count.
+    """
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        own = x[:, 0:1].sum((2, 3), keepdim=True)
+        opponent = x[:, 1:2].sum((2, 3), keepdim=True)
+        second = (opponent - own > 0.5).to(x.dtype)  # [B, 1, 1, 1]: the mover moved second
+        height = x.shape[2]
+        from_bottom = height - torch.arange(height, dtype=x.dtype, device=x.device)  # H..1
+        odd = torch.remainder(from_bottom, 2.0).reshape(1, 1, height, 1)  # 1 on odd rows
+        rows = odd + second * (1.0 - 2.0 * odd)  # odd rows for the first player, even else
+        return torch.cat([x, rows * torch.ones_like(x[:, 0:1])], 1)
+
+
 def _making(
     mine: torch.Tensor, theirs: torch.Tensor, whole: torch.Tensor, others: float
 ) -> torch.Tensor:
@@ -217,9 +251,14 @@ def _any_window(counts: torch.Tensor, full: float) -> torch.Tensor:
 
 
 def _inputs(config: NetConfig) -> nn.Module:
-    if not config.threat_line:
-        return nn.Identity()
-    return ThreatPlanes(config.threat_line, config.threat_depth)
+    computed: list[nn.Module] = []
+    if config.threat_line:
+        computed.append(ThreatPlanes(config.threat_line, config.threat_depth))
+    if config.parity_plane:
+        computed.append(ParityPlane())
+    if len(computed) > 1:
+        return nn.Sequential(*computed)
+    return computed[0] if computed else nn.Identity()
 
 
 class PolicyValueNet(nn.Module):

@@ -95,9 +95,9 @@ SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
 GAME_OPTIONS = "--size, --width, --height, --komi, ..."
 THREAT_GAMES = ("connect_four", "gomoku")  # the games of lines: TrainConfig.threat_planes
 # threat_planes auto: the planes measured best per game (2026-11-26); elsewhere off
-THREAT_AUTO = {"connect_four": "on", "gomoku": "deep"}
+THREAT_AUTO = {"connect_four": "parity", "gomoku": "deep"}  # parity: 2026-11-28
 THREAT_AUTO_BEFORE = {"connect_four": "on"}  # what auto meant in runs saved before 2026-11-27
-THREAT_PLANES = ("auto", *THREAT_MODES)  # TrainConfig.threat_planes: auto, on, deep, forks, off
+THREAT_PLANES = ("auto", *THREAT_MODES)  # TrainConfig.threat_planes: auto, on, ..., off
 # opening_spread none: the spread measured best per game (Connect Four 6x6, 2026-11-27); else 0
 OPENING_SPREAD_AUTO = {"connect_four": 24}
 # lr_schedule auto: the schedule measured best per game (Connect Four 6x6, 2026-11-28);
@@ -299,8 +299,11 @@ class TrainConfig:
         "two more planes, the empty cells where a stone makes a new threat (a line all but one "
         "full, no opponent stone: gomoku's fours); forks: deep and four more, the cells that "
         "make a three (a line two short) and the forks (cells that make a four or a three in "
-        "two directions at once); on, deep and forks: connect_four and gomoku only; "
-        "auto: what measured best (connect_four on, gomoku deep, 2026-11-26), off for the "
+        "two directions at once); parity: on and one more plane, the rows where a threat of "
+        "the player to move wins a zugzwang ending (Allis 1988: odd rows for the first "
+        "player, even for the second), connect_four only; on, deep and forks: connect_four "
+        "and gomoku only; "
+        "auto: what measured best (connect_four parity, 2026-11-28; gomoku deep), off for the "
         "other games; a run saves the value auto chose",
     )
     threat_targets: int = setting(
