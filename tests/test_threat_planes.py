@@ -39,6 +39,15 @@ def cells(plane: np.ndarray) -> set[tuple[int, int]]:
     return {(int(r), int(c)) for r, c in zip(*np.nonzero(plane), strict=True)}
 
 
+def eager_matches_torchscript(net: PolicyValueNet, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """``net``'s outputs for ``x`` in eval mode, checked against its TorchScript copy."""
+    with torch.no_grad():
+        eager = net.eval()(x)
+        scripted = to_torchscript(net)(x)
+    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(eager, scripted, strict=True))
+    return tuple(eager)
+
+
 def test_connect_four_rows_and_columns_by_hand() -> None:
     state = pyaz.make("connect_four", width=6, height=6)
     for column in (0, 0, 1, 1, 2, 2):  # X on the bottom row's first three cells, O above
@@ -287,10 +296,7 @@ def test_deep_and_forks_add_the_planes_of_the_cells_that_make_threats(
     for action in (6, 0, 7, 1):  # Black two on row 1, White two on row 0
         state.apply(action)
     x = planes_of(state).repeat(2, 1, 1, 1)
-    with torch.no_grad():
-        eager = loaded.net.eval()(x)
-        scripted = to_torchscript(loaded.net)(x)
-    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(eager, scripted, strict=True))
+    eager_matches_torchscript(loaded.net, x)
 
 
 def parity_rows(state: pyaz.BoardState) -> list[int]:
@@ -332,10 +338,7 @@ def test_parity_mode_adds_the_plane_to_the_threat_planes(tmp_path: Path, runtime
     for action in (0, 1, 1):
         state.apply(action)
     x = planes_of(state).repeat(2, 1, 1, 1)
-    with torch.no_grad():
-        eager = loaded.net.eval()(x)
-        scripted = to_torchscript(loaded.net)(x)
-    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(eager, scripted, strict=True))
+    eager = eager_matches_torchscript(loaded.net, x)
     logits, values = loaded.evaluator(runtime=runtime)(x.numpy())
     assert np.allclose(values, eager[1].numpy().reshape(-1), atol=1e-5)
     assert np.allclose(logits, eager[0].numpy(), atol=1e-4)
