@@ -394,12 +394,14 @@ def test_a_run_killed_before_its_first_checkpoint_starts_clean(
     (out / "nets").mkdir(parents=True)
     # What a kill during iteration 1's checkpoint leaves: its settings (written first), its
     # metrics, its network, temporaries.
-    from dataclasses import asdict
+    from dataclasses import asdict, replace
 
     from pyaz.cli import selfplay
 
     args = selfplay.build_parser().parse_args([*TRAIN, "--iterations", "2", "--out", str(out)])
-    (out / "config.json").write_text(json.dumps(asdict(selfplay.settings_from(args))))
+    settings = selfplay.settings_from(args)  # saved as the loop saves it: what auto chose
+    settings = replace(settings, threat_planes=settings.threat_mode)
+    (out / "config.json").write_text(json.dumps(asdict(settings)))
     (out / "metrics.jsonl").write_text(json.dumps({"kind": "iteration", "iteration": 1}) + "\n")
     (out / "nets" / "iter-00001.pt").write_bytes(b"half")
     (out / ".checkpoint.pt.x1y2.tmp").write_bytes(b"half")
