@@ -394,13 +394,12 @@ def test_a_run_killed_before_its_first_checkpoint_starts_clean(
     (out / "nets").mkdir(parents=True)
     # What a kill during iteration 1's checkpoint leaves: its settings (written first), its
     # metrics, its network, temporaries.
-    from dataclasses import asdict, replace
+    from dataclasses import asdict
 
     from pyaz.cli import selfplay
 
     args = selfplay.build_parser().parse_args([*TRAIN, "--iterations", "2", "--out", str(out)])
-    settings = selfplay.settings_from(args)  # saved as the loop saves it: what auto chose
-    settings = replace(settings, threat_planes=settings.threat_mode)
+    settings = selfplay.settings_from(args).resolved()  # as the loop saves it
     (out / "config.json").write_text(json.dumps(asdict(settings)))
     (out / "metrics.jsonl").write_text(json.dumps({"kind": "iteration", "iteration": 1}) + "\n")
     (out / "nets" / "iter-00001.pt").write_bytes(b"half")

@@ -121,8 +121,8 @@ def net_config_for(
         )
     if threats != "off":
         line = int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
-        config = replace(config, threat_line=line, threat_depth=THREAT_DEPTHS[threats])
-        config = replace(config, parity_plane=threats == "parity")
+        depth, parity = THREAT_DEPTHS[threats], threats == "parity"
+        config = replace(config, threat_line=line, threat_depth=depth, parity_plane=parity)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
     if config.value_planes != 1 and config.arch != "resnet":

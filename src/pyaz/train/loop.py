@@ -454,6 +454,16 @@ class TrainConfig:
             return self.opening_spread
         return game_opening_spread(canonical_name(self.game), self.curriculum)
 
+    def resolved(self) -> TrainConfig:
+        """These settings with what auto (or none) chose for the game written in: the planes,
+        the opening spread, the schedule; what a run saves in its config.json."""
+        return replace(
+            self,
+            threat_planes=self.threat_mode,
+            opening_spread=self.opening_spread_plies,
+            lr_schedule=self.lr_schedule_used,
+        )
+
     def check_players(self) -> None:
         """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
         a spec that does not fit the game or is out of range, or a missing engine or model file,
@@ -574,12 +584,7 @@ class TrainingLoop(TrainingRun):
         :class:`~pyaz.common.run.TrainingRun`)."""
         config.validate()
         config.check_players()
-        config = replace(  # config.json says which planes, spread and schedule auto chose
-            config,
-            threat_planes=config.threat_mode,
-            opening_spread=config.opening_spread_plies,
-            lr_schedule=config.lr_schedule_used,
-        )
+        config = config.resolved()  # config.json says which planes, spread and schedule auto chose
         self.config = config
         self.engine = self_play
         self.start_state = make(config.game, **config.game_options)
