@@ -151,36 +151,47 @@ def test_selfplay_onnxruntime_against_torchscript(
     )  # fmt: skip
 
 
+COMPUTED_PLANES = {
+    "connect4-on": ("connect_four", {"width": 6, "height": 6}, "on"),
+    "connect4-parity": ("connect_four", {"width": 6, "height": 6}, "parity"),
+    "othello-mobility": ("othello", {"size": 8}, "mobility"),
+}
+"""The planes a network computes itself (``--threat-planes``): label -> game, options, mode."""
+
+
 @pytest.mark.benchmark(group="inference-threat-planes")
+@pytest.mark.parametrize("planes", list(COMPUTED_PLANES))
 def test_threat_planes_against_the_board_alone(
     benchmark: Any,
+    planes: str,
     pyaz: ModuleType,
     bench_cfg: BenchConfig,
     record_row: Callable[[dict[str, Any]], None],
 ) -> None:
-    """The cost of Connect Four's default threat planes (``--threat-planes``, computed inside
-    the network): the tiny network on Connect Four 6x6, ONNX Runtime, batch 32, with the planes
-    against the same network reading the board alone; the ratio is positions/s with over
-    without (below 1: their cost)."""
+    """The cost of the planes a network computes itself (``--threat-planes``: Connect Four's
+    threat planes and its default parity plane, Othello's mobility planes): the tiny network,
+    ONNX Runtime, batch 32, with the planes against the same network reading the board alone;
+    the ratio is positions/s with over without (below 1: their cost)."""
     from pyaz.nets import PolicyValueNet, make_evaluator, net_config_for
 
-    start = pyaz.make("connect_four", width=6, height=6)
+    game, options, mode = COMPUTED_PLANES[planes]
+    start = pyaz.make(game, **options)
     shape = tuple(start.planes_shape)
     evaluators = {}
-    for line in (4, 0):
+    for threats in (mode, "off"):
         torch.manual_seed(bench_cfg.seed)
-        net = PolicyValueNet(net_config_for(start, "tiny", threat_line=line)).eval()
-        evaluators[line] = make_evaluator(net, shape, "onnxruntime", threads=1)
+        net = PolicyValueNet(net_config_for(start, "tiny", threats=threats)).eval()
+        evaluators[threats] = make_evaluator(net, shape, "onnxruntime", threads=1)
     rng = np.random.default_rng(bench_cfg.seed)
-    planes = rng.integers(0, 2, size=(32, *shape)).astype(np.float32)
-    planes[:, 1] *= 1 - planes[:, 0]  # one disc a cell at most
+    boards = rng.integers(0, 2, size=(32, *shape)).astype(np.float32)
+    boards[:, 1] *= 1 - boards[:, 0]  # one disc a cell at most
 
     _compare(
         benchmark, bench_cfg, record_row,
-        Contender("threat planes", _forward(evaluators[4], planes)),
-        Contender("board alone", _forward(evaluators[0], planes)),
+        Contender(f"{mode} planes", _forward(evaluators[mode], boards)),
+        Contender("board alone", _forward(evaluators["off"], boards)),
         "board alone",
-        game="Connect Four 6x6",
-        measure="tiny net forward positions/s, onnxruntime, batch 32, threat planes vs none",
+        game=f"{game} {start.planes_shape[2]}x{start.planes_shape[1]}",
+        measure=f"tiny net forward positions/s, onnxruntime, batch 32, {mode} planes vs none",
         unit="positions/s",
     )  # fmt: skip

@@ -139,7 +139,8 @@ def test_every_technique_is_a_valid_training_setting_at_every_scale() -> None:
         specs = experiment.runs(scale)  # validates every run's TrainConfig
         assert len(specs) == 2 * experiment.repetitions(scale)
         configs = specs[0].kwargs["configs"]
-        connect4 = [t for t in TECHNIQUES if t != "score-head"]  # Connect Four has no score
+        othello_only = ("score-head", "othello-mobility")  # Connect Four has no score
+        connect4 = [t for t in TECHNIQUES if t not in othello_only]
         assert list(configs) == [BASELINE, *connect4, ALL] and "score_weight" not in configs[ALL]
         assert configs["opening-spread"]["opening_spread"] == 24
         # "all" keeps the curriculum, which also chooses the opening plies
@@ -149,6 +150,7 @@ def test_every_technique_is_a_valid_training_setting_at_every_scale() -> None:
         lines_only = ("opening-spread", "threat-planes", "threat-deep", "threat-parity")
         assert list(othello) == [BASELINE, *[t for t in TECHNIQUES if t not in lines_only], ALL]
         assert othello["score-head"]["score_weight"] == othello[ALL]["score_weight"] == 0.5
+        assert othello["othello-mobility"]["threat_planes"] == othello[ALL]["threat_planes"]
         assert configs["lr-onecycle"]["iterations"] == HORIZONS[scale]["connect4"]
         assert configs[BASELINE]["iterations"] >= HORIZONS[scale]["connect4"]
         assert "forced_playouts" not in configs[ALL] and configs[ALL]["dedupe"] is True

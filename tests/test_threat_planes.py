@@ -3,7 +3,9 @@ the network computes itself, the empty cells where the player to move (plane 0) 
 opponent (plane 1) would complete a line, and with ``deep`` (NetConfig.threat_depth 2) the cells
 where a stone makes a new threat. Checked on hand-worked positions and against a plain loop over
 the board's lines; saved and loaded with the network; by default parity for Connect Four and deep
-for Gomoku only, off for the runs and seed presets from before; a clear error elsewhere."""
+for Gomoku only, off for the runs and seed presets from before; a clear error elsewhere. Othello's
+mobility planes (each player's legal moves and frontier) are checked by hand and against the
+engine's legal moves."""
 
 from __future__ import annotations
 
@@ -18,7 +20,13 @@ import torch
 import pyaz
 from pyaz.cli import selfplay
 from pyaz.nets import PolicyValueNet, load_model, net_config_for
-from pyaz.nets.model import THREAT_PLANE_COUNTS, ParityPlane, ThreatPlanes, to_torchscript
+from pyaz.nets.model import (
+    THREAT_PLANE_COUNTS,
+    MobilityPlanes,
+    ParityPlane,
+    ThreatPlanes,
+    to_torchscript,
+)
 from pyaz.train.loop import TrainConfig, TrainingLoop
 from pyaz.train.preset_files import load_preset, train_config
 
@@ -271,7 +279,7 @@ def test_auto_is_parity_for_connect_four_deep_for_gomoku_and_off_elsewhere() -> 
     assert line("gomoku", "on", size=5, line_length=4) == 4  # seed 001's Gobang
     assert line("othello", size=6) == 0 and line("go", size=9) == 0
     assert line("connect_four", "off") == 0
-    expected = "threat planes must be one of on, deep, forks, parity, off, got 'auto'"
+    expected = "threat planes must be one of on, deep, forks, parity, mobility, off, got 'auto'"
     with pytest.raises(ValueError, match=expected):
         net_config_for(pyaz.make("connect_four"), threats="auto")  # TrainConfig resolves auto
 
@@ -344,6 +352,80 @@ def test_parity_mode_adds_the_plane_to_the_threat_planes(tmp_path: Path, runtime
     assert np.allclose(logits, eager[0].numpy(), atol=1e-4)
 
 
+def mobility(state: pyaz.BoardState) -> np.ndarray:
+    """The four mobility planes of ``state`` as int arrays: the legal moves of the player to
+    move, then of the opponent, then the frontier of each (the empty cells next to the other's
+    discs)."""
+    return MobilityPlanes()(planes_of(state))[0, -4:].numpy().astype(int)
+
+
+def named(state: pyaz.BoardState, plane: np.ndarray) -> set[str]:
+    width = plane.shape[1]
+    return {state.action_to_str(r * width + c) for r, c in cells(plane)}
+
+
+def test_the_mobility_planes_of_the_opening_by_hand() -> None:
+    state = pyaz.make("othello", size=8)  # d4, e5 White (O); e4, d5 Black (X); Black to move
+    moves, replies, frontier, their_frontier = (named(state, p) for p in mobility(state))
+    assert moves == {"d3", "c4", "f5", "e6"}
+    assert replies == {"e3", "f4", "c5", "d6"}  # White's, were it to move
+    # the empty cells next to White's discs (d4, e5), then next to Black's (e4, d5)
+    assert frontier == {"c3", "d3", "e3", "c4", "c5", "f4", "f5", "f6", "e6", "d6"}
+    assert their_frontier == {"d3", "e3", "f3", "f4", "f5", "c4", "c5", "c6", "d6", "e6"}
+    state.apply(state.str_to_action("d3"))  # White to move now: the planes follow the mover
+    moves, replies, _, _ = (named(state, p) for p in mobility(state))
+    assert moves == {"c3", "e3", "c5"}
+    assert replies == {"f5", "e6", "f6"}  # Black's three moves that flank e5
+
+
+def with_mover(state: pyaz.BoardState, mover: str) -> pyaz.BoardState:
+    """The same discs with ``mover`` ('X' or 'O') to move."""
+    board = str(state).split("\n")[:-1]
+    return type(state).from_text("\n".join([*board, f"{mover} to move"]))
+
+
+@pytest.mark.parametrize("size", [6, 8])
+def test_the_mobility_planes_are_the_engines_legal_moves(size: int) -> None:
+    rng = np.random.default_rng(size)
+    checked = 0
+    for _ in range(6):
+        state = pyaz.make("othello", size=size)
+        while not state.is_terminal():
+            planes = mobility(state)
+            mover = "X" if str(state).rstrip().endswith("X to move") else "O"
+            other = with_mover(state, "O" if mover == "X" else "X")
+            for plane, position in ((planes[0], state), (planes[1], other)):
+                board_moves = np.asarray(position.legal_mask(), dtype=bool)[: size * size]
+                assert np.array_equal(plane.reshape(-1).astype(bool), board_moves), str(state)
+            checked += 1
+            state.apply(int(rng.choice(state.legal_actions())))
+    assert checked > 100
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "torchscript"])
+def test_mobility_mode_adds_four_planes_on_othello(tmp_path: Path, runtime: str) -> None:
+    state = pyaz.make("othello", size=6)
+    config = net_config_for(state, threats="mobility")
+    assert config.mobility_planes and config.threat_line == 0 and not config.parity_plane
+    assert config.stem_planes == 2 + 4
+    assert TrainConfig(game="othello").threat_mode == "off"
+    train = TrainConfig(
+        game="othello", game_options={"size": 6}, threat_planes="mobility", runtime=runtime,
+        iterations=2, episodes=2, simulations=4, eval_opponent="none",
+    )  # fmt: skip
+    TrainingLoop(train, tmp_path, progress=False).run()
+    loaded = load_model(tmp_path)
+    assert loaded.net is not None and loaded.net.config.mobility_planes
+    assert loaded.net.state_dict()["stem.0.weight"].shape[1] == 6
+    for move in ("c2", "b2"):
+        state.apply(state.str_to_action(move))
+    x = planes_of(state).repeat(2, 1, 1, 1)
+    eager = eager_matches_torchscript(loaded.net, x)
+    logits, values = loaded.evaluator(runtime=runtime)(x.numpy())
+    assert np.allclose(values, eager[1].numpy().reshape(-1), atol=1e-5)
+    assert np.allclose(logits, eager[0].numpy(), atol=1e-4)
+
+
 def test_older_runs_and_the_seed_presets_keep_the_board_alone() -> None:
     # a config.json written before the setting existed is a run without the planes
     assert TrainingLoop.upgrade_settings({"game": "connect_four"})["threat_planes"] == "off"
@@ -393,19 +475,23 @@ def test_a_run_saves_what_auto_chose_and_an_older_auto_resumes_as_it_was(tmp_pat
 
 
 def test_bad_values_are_clear_errors() -> None:
-    with pytest.raises(ValueError, match=r"threat_planes 'on' needs a game of lines.*othello"):
+    with pytest.raises(ValueError, match=r"'on' are planes of connect_four and gomoku, not of oth"):
         TrainConfig(game="othello", threat_planes="on").validate()
-    with pytest.raises(ValueError, match=r"threat_planes 'deep' needs a game of lines.*go"):
+    with pytest.raises(ValueError, match=r"threat_planes 'deep' are planes of .*, not of go"):
         TrainConfig(game="go", threat_planes="deep").validate()
-    with pytest.raises(ValueError, match=r"threat_planes 'forks' needs a game of lines.*othello"):
+    with pytest.raises(ValueError, match=r"threat_planes 'forks' are planes of .*, not of othello"):
         TrainConfig(game="othello", threat_planes="forks").validate()
-    expected = "threat_planes must be one of auto, on, deep, forks, parity, off"
+    expected = "threat_planes must be one of auto, on, deep, forks, parity, mobility, off"
     with pytest.raises(ValueError, match=expected):
         TrainConfig(game="connect_four", threat_planes="yes").validate()
-    with pytest.raises(ValueError, match=r"threat planes 'parity' are Connect Four's.*gomoku"):
+    with pytest.raises(ValueError, match=r"'parity' are planes of connect_four, not of gomoku"):
         TrainConfig(game="gomoku", threat_planes="parity").validate()
-    with pytest.raises(ValueError, match=r"threat_planes 'parity' needs a game of lines.*othello"):
+    with pytest.raises(ValueError, match=r"'parity' are planes of connect_four, not of othello"):
         TrainConfig(game="othello", threat_planes="parity").validate()
+    with pytest.raises(ValueError, match=r"'mobility' are planes of othello, not of connect_four"):
+        TrainConfig(game="connect_four", game_options={}, threat_planes="mobility").validate()
+    with pytest.raises(ValueError, match=r"planes 'mobility' are planes of othello, not of go"):
+        net_config_for(pyaz.make("go", size=9), threats="mobility")
     with pytest.raises(ValueError, match="threat_line must be at least 2"):
         ThreatPlanes(1)
     with pytest.raises(ValueError, match="threat_depth must be 1, 2 or 3, got 4"):

@@ -59,7 +59,7 @@ from pyaz.common.runlog import read_run_config, write_json_atomic
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena
 from pyaz.eval.players import MentorPlayer, check_mentor_game
-from pyaz.nets import THREAT_MODES, PolicyValueNet, net_config_for
+from pyaz.nets import GAME_PLANES, PolicyValueNet, net_config_for
 from pyaz.nets.files import read_torch_file
 from pyaz.search import SelfPlay
 from pyaz.train.checkpoint import torch_bytes
@@ -84,7 +84,7 @@ class AlphaGomokuConfig:
     net: str = setting("seed004", help="the network preset")
     threat_planes: str = setting(
         "off",
-        choices=tuple(mode for mode in THREAT_MODES if mode != "parity"),
+        choices=(*GAME_PLANES["gomoku"], "off"),
         help="input planes the networks compute (not the paper's: it reads the board alone): on, "
         "the empty cells that complete five for either colour; deep, also those that make a four; "
         "forks, also those that make a three and those that make two threats at once",

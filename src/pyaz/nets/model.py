@@ -37,8 +37,10 @@ a three (a line two short, Gomoku's threes) and the forks, the cells that make a
 three in two directions at once (Gomoku's double threats), ``planes + 8`` channels. With
 ``parity_plane`` (Connect Four's ``parity`` mode), one more plane (:class:`ParityPlane`): the
 rows where a threat of the player to move has the parity that decides zugzwang endings (Allis
-1988: odd rows for the first player, even rows for the second). Computed inside ``forward``,
-they reach every evaluator, TorchScript and ONNX alike.
+1988: odd rows for the first player, even rows for the second). With ``mobility_planes``
+(Othello's ``mobility`` mode), four planes (:class:`MobilityPlanes`): each player's legal moves
+and frontier, the current and potential mobility of IAGO's evaluation (Rosenbloom 1982).
+Computed inside ``forward``, they reach every evaluator, TorchScript and ONNX alike.
 """
 
 from __future__ import annotations
@@ -72,12 +74,14 @@ class NetConfig:
     threat_line: int = 0  # k > 0: two fixed planes of the cells completing a line of k
     threat_depth: int = 1  # 2: two more, the cells that make a new threat; 3: threes, forks
     parity_plane: bool = False  # Connect Four: one more plane, the rows of the mover's parity
+    mobility_planes: bool = False  # Othello: four more, each player's legal moves and frontier
 
     @property
     def stem_planes(self) -> int:
         """The channels the first layer reads: the input planes and the computed planes."""
         threats = THREAT_PLANE_COUNTS[self.threat_depth] if self.threat_line else 0
-        return self.planes + threats + int(self.parity_plane)
+        mobility = MOBILITY_PLANE_COUNT if self.mobility_planes else 0
+        return self.planes + threats + int(self.parity_plane) + mobility
 
 
 # Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
@@ -93,13 +97,21 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 ARCHITECTURES = ("resnet", "azg")
-THREAT_MODES = ("on", "deep", "forks", "parity", "off")
-"""The :class:`ThreatPlanes` a network may compute: the cells that complete a line; those and
-the cells that make a new threat; those, the cells that make a three and the forks; the cells
-that complete a line and the :class:`ParityPlane` (Connect Four only); none."""
+THREAT_MODES = ("on", "deep", "forks", "parity", "mobility", "off")
+"""The planes a network may compute: the :class:`ThreatPlanes` of the cells that complete a
+line; those and the cells that make a new threat; those, the cells that make a three and the
+forks; the cells that complete a line and the :class:`ParityPlane` (Connect Four only); the
+:class:`MobilityPlanes` (Othello only); none."""
 THREAT_DEPTHS = {"on": 1, "deep": 2, "forks": 3, "parity": 1}  # the mode's ThreatPlanes depth
-PARITY_GAMES = ("connect_four",)  # the games of gravity, whose threats have a row parity
+GAME_PLANES = {
+    "connect_four": ("on", "deep", "forks", "parity"),  # parity: gravity gives rows a parity
+    "gomoku": ("on", "deep", "forks"),
+    "othello": ("mobility",),
+}
+"""The modes of :data:`THREAT_MODES` each game has (besides off): lines for the games of lines,
+mobility for Othello."""
 THREAT_PLANE_COUNTS = {1: 2, 2: 4, 3: 8}  # the planes ThreatPlanes adds at each depth
+MOBILITY_PLANE_COUNT = 4  # the planes MobilityPlanes adds
 
 
 def net_config_for(
@@ -114,12 +126,14 @@ def net_config_for(
         raise ValueError(f"threat planes must be one of {', '.join(THREAT_MODES)}, got {threats!r}")
     planes, height, width = state.planes_shape
     config = NetConfig(planes, height, width, state.num_actions, **PRESETS[preset])
-    if threats == "parity" and state.name not in PARITY_GAMES:
+    if threats != "off" and threats not in GAME_PLANES.get(state.name, ()):
+        games = [game for game, modes in GAME_PLANES.items() if threats in modes]
         raise ValueError(
-            f"threat planes 'parity' are Connect Four's (the row parity of its threats), "
-            f"not {state.name}'s"
+            f"threat planes {threats!r} are planes of {' and '.join(games)}, not of {state.name}"
         )
-    if threats != "off":
+    if threats == "mobility":
+        config = replace(config, mobility_planes=True)
+    elif threats != "off":
         line = int(getattr(state, "line_length", 4))  # Connect Four has no option: 4
         depth, parity = THREAT_DEPTHS[threats], threats == "parity"
         config = replace(config, threat_line=line, threat_depth=depth, parity_plane=parity)
@@ -237,6 +251,51 @@ class ParityPlane(nn.Module):
         return torch.cat([x, rows * torch.ones_like(x[:, 0:1])], 1)
 
 
+class MobilityPlanes(nn.Module):
+    """Appends four planes to Othello's planes ``x [B, C, H, W]`` (plane 0 the discs of the
+    player to move, plane 1 the opponent's): the legal moves of the player to move, those the
+    opponent would have were it to move, and each one's frontier, the empty cells next to the
+    other's discs. These are the current and the potential mobility of IAGO's evaluation
+    (Rosenbloom 1982, "A World-Championship-Level Othello Program"), the features every Othello
+    evaluation since has counted (Buro's Logistello among them). No parameters.
+
+    A move is legal on an empty cell when, in one of the 8 directions, a run of the other's
+    discs ends in one of the player's. One fixed grouped convolution shifts a plane by one cell
+    in each of the 8 directions; ``runs`` marks, per direction, the other's discs that start
+    such a run, grown one disc a step, as many steps as the longest run the board holds.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        shifts = torch.zeros(8, 1, 3, 3)
+        steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+        for d, (dr, dc) in enumerate(steps):
+            shifts[d, 0, 1 + dr, 1 + dc] = 1.0  # channel d at a cell reads the cell + (dr, dc)
+        self.register_buffer("shifts", shifts)
+
+    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, *args: Any) -> None:
+        state_dict.setdefault(prefix + "shifts", self.shifts)  # fixed, as ThreatPlanes' kernels
+        super()._load_from_state_dict(state_dict, prefix, *args)
+
+    def _shift(self, planes: torch.Tensor) -> torch.Tensor:
+        """Per direction d (channel), each cell's neighbour in direction d (0 off the board)."""
+        return nn.functional.conv2d(planes, self.shifts, padding=1, groups=8)  # type: ignore[arg-type]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, height, width = x.shape[0], x.shape[2], x.shape[3]
+        # both players at once: (mover, opponent) then (opponent, mover)
+        mine = torch.cat([x[:, 0:1], x[:, 1:2]], 0)
+        theirs = torch.cat([x[:, 1:2], x[:, 0:1]], 0)
+        empty = 1.0 - mine - theirs
+        mine_next = self._shift(mine.expand(-1, 8, -1, -1).contiguous())
+        runs = theirs * mine_next  # the other's discs with one of mine next along d
+        for _ in range(max(height, width) - 3):
+            runs = theirs * torch.maximum(mine_next, self._shift(runs))
+        legal = (self._shift(runs).sum(1, keepdim=True) > 0.5).to(x.dtype) * empty
+        frontier = nn.functional.max_pool2d(theirs, 3, stride=1, padding=1) * empty
+        return torch.cat([x, legal[:batch], legal[batch:], frontier[:batch], frontier[batch:]], 1)
+
+
 def _making(
     mine: torch.Tensor, theirs: torch.Tensor, whole: torch.Tensor, others: float
 ) -> torch.Tensor:
@@ -256,6 +315,8 @@ def _inputs(config: NetConfig) -> nn.Module:
         computed.append(ThreatPlanes(config.threat_line, config.threat_depth))
     if config.parity_plane:
         computed.append(ParityPlane())
+    if config.mobility_planes:
+        computed.append(MobilityPlanes())
     if len(computed) > 1:
         return nn.Sequential(*computed)
     return computed[0] if computed else nn.Identity()

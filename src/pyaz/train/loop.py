@@ -52,9 +52,7 @@ from pyaz.eval.players import SearchPlayer, check_mentor_game, close_player
 from pyaz.games import BoardState, canonical_name, make
 from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
-    PRESETS as NET_PRESETS,
-)
-from pyaz.nets import (
+    GAME_PLANES,
     THREAT_MODES,
     TORCHSCRIPT_FILE,
     NetConfig,
@@ -64,6 +62,9 @@ from pyaz.nets import (
     net_state,
     to_torchscript,
     torchscript_bytes,
+)
+from pyaz.nets import (
+    PRESETS as NET_PRESETS,
 )
 from pyaz.nets.evaluator import TorchEvaluator
 from pyaz.nets.loading import net_file_bytes
@@ -93,7 +94,6 @@ from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 GATINGS = ("none", "threshold", "score", "wilson")
 SEARCH_RULES = ("puct", "gumbel")  # TrainConfig.search_rule
 GAME_OPTIONS = "--size, --width, --height, --komi, ..."
-THREAT_GAMES = ("connect_four", "gomoku")  # the games of lines: TrainConfig.threat_planes
 # threat_planes auto: the planes measured best per game (2026-11-26); elsewhere off
 THREAT_AUTO = {"connect_four": "parity", "gomoku": "deep"}  # parity: 2026-11-28
 THREAT_AUTO_BEFORE = {"connect_four": "on"}  # what auto meant in runs saved before 2026-11-27
@@ -302,7 +302,9 @@ class TrainConfig:
         "two directions at once); parity: on and one more plane, the rows where a threat of "
         "the player to move wins a zugzwang ending (Allis 1988: odd rows for the first "
         "player, even for the second), connect_four only; on, deep and forks: connect_four "
-        "and gomoku only; "
+        "and gomoku only; mobility (othello only): four planes, the legal moves of each "
+        "player and each one's frontier (the empty cells next to the other's discs), IAGO's "
+        "current and potential mobility (Rosenbloom 1982); "
         "auto: what measured best (connect_four parity, 2026-11-28; gomoku deep), off for the "
         "other games; a run saves the value auto chose",
     )
@@ -388,17 +390,18 @@ class TrainConfig:
             raise ValueError("forced_playouts needs search_rule 'puct'")
         check_window_growth(self.window_growth, self.retrain_iterations)
         state = make(self.game, **self.game_options)  # ValueError/TypeError naming the game
+        modes = GAME_PLANES.get(canonical_name(self.game), ())
+        if self.threat_planes not in ("auto", "off", *modes):
+            games = [game for game, theirs in GAME_PLANES.items() if self.threat_planes in theirs]
+            raise ValueError(
+                f"threat_planes {self.threat_planes!r} are planes of {' and '.join(games)}, "
+                f"not of {self.game}"
+            )
         self.net_config(state)  # ValueError naming value_planes beside a network without it
         if self.score_weight > 0 and not state.has_score:
             raise ValueError(
                 f"score_weight must be 0 for {self.game}, which has no final score (Othello "
                 f"and Go have one), got {self.score_weight}"
-            )
-        lines = canonical_name(self.game) in THREAT_GAMES
-        if self.threat_planes not in ("auto", "off") and not lines:
-            raise ValueError(
-                f"threat_planes {self.threat_planes!r} needs a game of lines "
-                f"({', '.join(THREAT_GAMES)}), not {self.game}"
             )
         if self.threat_targets > 0:
             check_mentor_game(state, f"threat_targets ({self.threat_targets}): the threat analysis")
@@ -434,9 +437,9 @@ class TrainConfig:
 
     @property
     def threat_mode(self) -> str:
-        """``threat_planes`` with auto resolved for the game: on, deep, forks or off."""
+        """``threat_planes`` with auto resolved for the game (:data:`THREAT_AUTO`)."""
         game = canonical_name(self.game)
-        if game not in THREAT_GAMES:
+        if game not in GAME_PLANES:
             return "off"
         return THREAT_AUTO.get(game, "off") if self.threat_planes == "auto" else self.threat_planes
 
