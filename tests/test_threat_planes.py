@@ -490,7 +490,8 @@ def test_bad_values_are_clear_errors() -> None:
         TrainConfig(game="othello", threat_planes="parity").validate()
     with pytest.raises(ValueError, match=r"'mobility' are planes of othello, not of connect_four"):
         TrainConfig(game="connect_four", game_options={}, threat_planes="mobility").validate()
-    with pytest.raises(ValueError, match=r"planes 'mobility' are planes of othello, not of go"):
+    expected = r"threat_planes 'mobility' are planes of othello, not of go"
+    with pytest.raises(ValueError, match=expected):
         net_config_for(pyaz.make("go", size=9), threats="mobility")
     with pytest.raises(ValueError, match="threat_line must be at least 2"):
         ThreatPlanes(1)

@@ -114,6 +114,16 @@ THREAT_PLANE_COUNTS = {1: 2, 2: 4, 3: 8}  # the planes ThreatPlanes adds at each
 MOBILITY_PLANE_COUNT = 4  # the planes MobilityPlanes adds
 
 
+def check_game_planes(mode: str, game: str) -> None:
+    """ValueError unless ``game`` (a canonical name) has the planes of ``mode`` (or it is off or
+    auto, which resolves per game)."""
+    if mode not in ("auto", "off", *GAME_PLANES.get(game, ())):
+        games = [name for name, modes in GAME_PLANES.items() if mode in modes]
+        raise ValueError(
+            f"threat_planes {mode!r} are planes of {' and '.join(games)}, not of {game}"
+        )
+
+
 def net_config_for(
     state: BoardState, preset: str = "tiny", threats: str = "off", **overrides: Any
 ) -> NetConfig:
@@ -126,11 +136,7 @@ def net_config_for(
         raise ValueError(f"threat planes must be one of {', '.join(THREAT_MODES)}, got {threats!r}")
     planes, height, width = state.planes_shape
     config = NetConfig(planes, height, width, state.num_actions, **PRESETS[preset])
-    if threats != "off" and threats not in GAME_PLANES.get(state.name, ()):
-        games = [game for game, modes in GAME_PLANES.items() if threats in modes]
-        raise ValueError(
-            f"threat planes {threats!r} are planes of {' and '.join(games)}, not of {state.name}"
-        )
+    check_game_planes(threats, state.name)
     if threats == "mobility":
         config = replace(config, mobility_planes=True)
     elif threats != "off":

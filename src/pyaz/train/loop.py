@@ -57,6 +57,7 @@ from pyaz.nets import (
     TORCHSCRIPT_FILE,
     NetConfig,
     PolicyValueNet,
+    check_game_planes,
     net_config_for,
     net_from_state,
     net_state,
@@ -390,13 +391,8 @@ class TrainConfig:
             raise ValueError("forced_playouts needs search_rule 'puct'")
         check_window_growth(self.window_growth, self.retrain_iterations)
         state = make(self.game, **self.game_options)  # ValueError/TypeError naming the game
-        modes = GAME_PLANES.get(canonical_name(self.game), ())
-        if self.threat_planes not in ("auto", "off", *modes):
-            games = [game for game, theirs in GAME_PLANES.items() if self.threat_planes in theirs]
-            raise ValueError(
-                f"threat_planes {self.threat_planes!r} are planes of {' and '.join(games)}, "
-                f"not of {self.game}"
-            )
+        # before the network: threat_mode resolves a game without planes to off
+        check_game_planes(self.threat_planes, canonical_name(self.game))
         self.net_config(state)  # ValueError naming value_planes beside a network without it
         if self.score_weight > 0 and not state.has_score:
             raise ValueError(
