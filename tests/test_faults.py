@@ -67,7 +67,10 @@ TRAINING_FAULTS = {
     "after-replace/checkpoint.pt:3": 3,  # the last iteration committed; no plots, no "done"
 }
 
-TIMINGS = {"wall_time", "elapsed_s", "games_per_s", "time_selfplay", "time_train", "time_arena"}
+TIMINGS = {
+    *("wall_time", "elapsed_s", "games_per_s", "time_selfplay", "time_train", "time_arena"),
+    "time_sparring",
+}
 
 
 def killed(command: list[str], fault: str, timeout: float = 120) -> None:

@@ -8,6 +8,7 @@ reached, ``PYAZ_FAULT=NAME:N`` the N-th time. The points:
 
 - ``self-play-game``: after each finished self-play game (inside the C++ self-play);
 - ``self-play``: self-play returned, its games not yet in the buffer;
+- ``sparring-game``: after each sparring game (``--sparring-games``; after self-play);
 - ``train-epoch``: after each training epoch (its record logged, the weights changed);
 - ``match-game``: after each game of a match (the gate, then the evaluation);
 - ``gate``, ``evaluate``: after the iteration's gate / evaluation;

@@ -88,7 +88,14 @@ from pyaz.train.schedules import (
     window_size,
 )
 from pyaz.train.selfplay_engine import SelfPlayEngine, SelfPlayJob
-from pyaz.train.selfplay_parts import PARTS_DIR, PartsPlay, kept_games, remove_parts
+from pyaz.train.selfplay_parts import (
+    PARTS_DIR,
+    PartsPlay,
+    kept_games,
+    merge_records,
+    remove_parts,
+)
+from pyaz.train.sparring import play_sparring
 from pyaz.train.targets import merge_duplicates, threat_targets, value_targets
 from pyaz.train.trainer import LOSSES, EpochStats, Trainer, TrainSettings
 
@@ -320,6 +327,22 @@ class TrainConfig:
         "defences it tries holds (not in the paper: a hybrid; logged as threat_policy_changed, "
         "threat_value_changed, time_threats); 0: off",
     )
+    sparring: str = setting(
+        "none",
+        accepts="a pyaz-arena player spec or none",
+        help="the fixed opponent of --sparring-games (e.g. gomoku's mentor:20, othello's "
+        "gtp-rhino:3): any pyaz-arena spec; none: no sparring games",
+    )
+    sparring_games: int = setting(
+        0,
+        low=0,
+        high=10_000,
+        help="games an iteration of the network's search (--simulations, root noise, "
+        "--sampling-plies) against --sparring, from random openings with both colours; the "
+        "network's positions join the self-play ones as training examples, the opponent's "
+        "moves are not imitated (a fixed opponent in the mix, as AlphaStar's league; not in "
+        "the AlphaZero papers; logged as sparring_score, time_sparring); 0: off",
+    )
     curriculum: str = setting(
         "none",
         accepts="none, reversi, racingkings or a TOML file",
@@ -401,6 +424,7 @@ class TrainConfig:
             )
         if self.threat_targets > 0:
             check_mentor_game(state, f"threat_targets ({self.threat_targets}): the threat analysis")
+        self._check_sparring()
         self._check_curriculum()
         if (self.opening_spread or 0) > 0 and self.curriculum != "none":
             raise ValueError(
@@ -464,18 +488,45 @@ class TrainConfig:
         )
 
     def check_players(self) -> None:
-        """After :meth:`validate`: builds the evaluation opponent once (then closes it), so that
-        a spec that does not fit the game or is out of range, or a missing engine or model file,
-        is a ValueError naming eval_opponent before any game is played."""
-        spec = self.eval_opponent
-        if spec in ("none", PERFECT_OPPONENT) or self.eval_games < 1:
-            return
+        """After :meth:`validate`: builds the evaluation and sparring opponents once (then closes
+        them), so that a spec that does not fit the game or is out of range, or a missing engine
+        or model file, is a ValueError naming eval_opponent or sparring before any game."""
         state = make(self.game, **self.game_options)
-        try:
-            player = presets.make_player(spec, state, seed=self.seed)
-        except (ValueError, TypeError, OSError) as error:
-            raise _naming("eval_opponent", spec, error) from None
-        close_player(player)
+        for name, spec, used in (
+            ("eval_opponent", self.eval_opponent, self.eval_games > 0),
+            ("sparring", self.sparring, self.sparring_games > 0),
+        ):
+            if spec in ("none", PERFECT_OPPONENT) or not used:
+                continue
+            try:
+                player = presets.make_player(spec, state, seed=self.seed)
+            except (ValueError, TypeError, OSError) as error:
+                raise _naming(name, spec, error) from None
+            close_player(player)
+
+    def _check_sparring(self) -> None:
+        """ValueError unless sparring and sparring_games are both set or both off, with a
+        player preset and no score head (sparring games record no final score)."""
+        if (self.sparring == "none") != (self.sparring_games == 0):
+            raise ValueError(
+                f"sparring ({self.sparring!r}) and sparring_games ({self.sparring_games}) go "
+                "together: give an opponent and a number of games an iteration, or neither"
+            )
+        if self.sparring == "none":
+            return
+        kind = presets.spec_kind(self.sparring)
+        if kind not in (*presets.BUILDERS, *presets.METHOD_PRESETS) or self.sparring == "perfect":
+            raise ValueError(
+                f"sparring {self.sparring!r} is no player preset (mentor:MS, uct:N, "
+                "gtp-rhino:LEVEL, model:PATH, ...: see pyaz-arena --help)"
+            )
+        if self.search_rule != "puct":
+            raise ValueError(f"sparring_games need search_rule 'puct', got {self.search_rule!r}")
+        if self.score_weight > 0:
+            raise ValueError(
+                f"sparring_games record no final score: use score_weight 0 with them, got "
+                f"{self.score_weight}"
+            )
 
     def _check_curriculum(self) -> None:
         try:
@@ -752,6 +803,42 @@ class TrainingLoop(TrainingRun):
         length = float(self.counters["mean_game_length"])
         return parts.play(job, iteration, self._evaluator(net, 0), length)
 
+    def _spar(
+        self, iteration: int, records: SelfPlayRecords
+    ) -> tuple[SelfPlayRecords, dict[str, Any]]:
+        """``records`` with the network's positions of the iteration's sparring games
+        (:func:`~pyaz.train.sparring.play_sparring`) after them, and what they measured: the
+        network's score in them and their time."""
+        c = self.config
+        began = _seconds()
+        net = self.best if c.gating != "none" else self.current
+        seed = c.seed * 1_000_003 + iteration + 500_009
+        opponent = presets.make_player(c.sparring, self.start_state, seed=seed)
+        try:
+            result = play_sparring(
+                self.start_state,
+                opponent,
+                self._evaluator(net, 0),
+                c.sparring_games,
+                self._simulations(iteration),
+                seed,
+                sampling_plies=c.sampling_plies,
+                draw_value=c.draw_value,
+                c_puct=c.c_puct,
+                dirichlet_alpha=c.dirichlet_alpha,
+                dirichlet_epsilon=c.dirichlet_epsilon,
+                solver=c.solver,
+                forced_playouts=c.forced_playouts,
+            )
+        finally:
+            close_player(opponent)
+        measured = {
+            "sparring_score": result.score,
+            "sparring_positions": result.records.num_positions,
+            "time_sparring": _seconds() - began,
+        }
+        return merge_records([records, result.records]), measured
+
     def _train(self, iteration: int) -> dict[str, float]:
         """``epochs`` passes over the buffer's examples (:meth:`_examples`) at the learning
         rate of ``lr_schedule``; each epoch's losses (every target) are logged."""
@@ -1003,6 +1090,10 @@ class TrainingLoop(TrainingRun):
         began = _seconds()
         records = self._self_play(iteration)
         fault_point("self-play")
+        lengths = records.game_length.astype(np.float64)  # of self-play alone
+        sparred: dict[str, Any] = {}
+        if c.sparring_games > 0:
+            records, sparred = self._spar(iteration, records)
         corrected: dict[str, Any] = {}
         if c.threat_targets > 0:
             records, corrected = self._threat_targets(records)
@@ -1010,7 +1101,6 @@ class TrainingLoop(TrainingRun):
             records, iteration, int(self.counters["games"]), c.drop_draw, self.rng
         )
         self.counters["games"] += records.num_games
-        lengths = records.game_length.astype(np.float64)
         mean_before = self.counters["mean_game_length"]
         self.counters["mean_game_length"] = float(lengths.mean())  # the curriculum's av
         selfplay_done = _seconds()
@@ -1029,6 +1119,7 @@ class TrainingLoop(TrainingRun):
         }
         if c.simulations_schedule:
             record["simulations"] = self._simulations(iteration)
+        record.update(sparred)
         record.update(corrected)
         if self.engine is not None:
             record.update(self.engine.metrics())

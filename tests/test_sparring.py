@@ -1,0 +1,126 @@
+"""Sparring games (``--sparring SPEC --sparring-games N``): the network's search against a fixed
+opponent, its positions recorded beside the self-play ones with the self-play targets."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from test_faults import assert_same_run, killed, load, resume, selfplay_command
+from test_train_techniques import TINY, tiny_config
+
+import pyaz
+from pyaz import Status
+from pyaz.cli import selfplay as cli
+from pyaz.common.runlog import read_metrics
+from pyaz.eval.players import RandomPlayer
+from pyaz.train.sparring import play_sparring
+
+SPARRING = ["--sparring", "random", "--sparring-games", "2"]
+
+
+def test_the_network_side_of_each_game_is_recorded_with_its_result() -> None:
+    start = pyaz.make("connect_four", width=5, height=4)
+    result = pyaz_sparring(start, games=8)
+    records = result.records
+    assert records.num_games == 8
+    assert result.wins + result.draws + result.losses == 8
+    networks = []
+    for game in range(8):
+        rows = np.flatnonzero(records.game_id == game)
+        assert rows.size > 0
+        (network,) = set(records.player[rows].tolist())  # one side: the network's
+        networks.append(network)
+        status = Status(int(records.game_status[game]))
+        z = 0.0 if status == Status.DRAW else 1.0 if int(status) == network + 2 else -1.0
+        assert np.all(records.outcome[rows] == z)
+        # the network moves on every other ply, and each row's position has ply stones
+        assert np.all(np.diff(records.ply[rows]) == 2)
+        assert np.array_equal(records.planes[rows][:, :2].sum(axis=(1, 2, 3)), records.ply[rows])
+        assert np.array_equal(
+            records.plies_to_end[rows], records.game_length[game] - records.ply[rows]
+        )
+    assert networks == [0, 1] * 4  # first in even games (2-ply openings), second in odd ones
+    np.testing.assert_allclose(records.policy.sum(axis=1), 1.0, atol=1e-5)
+    assert np.all(np.abs(records.root_value) <= 1.0)
+    assert np.all(records.game_opening == 2)
+    assert result.score >= 0.8  # UCT with 100 rollouts against uniformly random moves
+    wins = sum(records.outcome[records.game_id == g][0] == 1.0 for g in range(8))
+    assert wins == result.wins
+
+
+def pyaz_sparring(start: Any, games: int) -> Any:
+    return play_sparring(
+        start, RandomPlayer(seed=1), "rollout", games, simulations=100, seed=2, rule="uct"
+    )
+
+
+def test_sparring_games_repeat_from_their_seed() -> None:
+    start = pyaz.make("connect_four", width=5, height=4)
+    first, second = pyaz_sparring(start, 4).records, pyaz_sparring(start, 4).records
+    assert np.array_equal(first.planes, second.planes)
+    assert np.array_equal(first.policy, second.policy)
+
+
+def test_a_run_with_sparring_games_trains_on_them_and_logs_their_score(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert cli.main([*TINY, "--iterations", "2", "--out", str(out), *SPARRING]) == 0
+    iterations = [r for r in read_metrics(out) if r["kind"] == "iteration"]
+    assert len(iterations) == 2
+    for record in iterations:
+        assert record["games"] == 4 + 2  # self-play, then sparring
+        assert 0.0 <= record["sparring_score"] <= 1.0
+        assert 0 < record["sparring_positions"] < record["positions"]
+    assert load(out / "checkpoint.pt")["counters"]["games"] == 12
+
+
+def test_a_run_killed_in_its_sparring_games_resumes_to_the_uninterrupted_run(
+    tmp_path: Path,
+) -> None:
+    reference = tmp_path / "reference"
+    subprocess.run(selfplay_command(reference, *SPARRING), check=True, capture_output=True)
+    out = tmp_path / "run"
+    killed(selfplay_command(out, *SPARRING), "sparring-game:3")  # iteration 2's first game
+    assert load(out / "checkpoint.pt")["counters"]["iteration"] == 1
+    resume(out)
+    assert_same_run(out, reference)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"sparring": "random"}, r"sparring \('random'\) and sparring_games \(0\) go together"),
+        ({"sparring_games": 3}, r"sparring \('none'\) and sparring_games \(3\) go together"),
+        ({"sparring": "nonsense:3", "sparring_games": 1}, "sparring 'nonsense:3' is no player"),
+        ({"sparring": "perfect", "sparring_games": 1}, "sparring 'perfect' is no player"),
+        (
+            {"sparring": "random", "sparring_games": 1, "search_rule": "gumbel"},
+            "sparring_games need search_rule 'puct', got 'gumbel'",
+        ),
+        ({"sparring_games": -1}, "sparring_games must be >= 0, got -1"),
+    ],
+)
+def test_bad_sparring_settings_are_errors_naming_them(
+    changes: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        tiny_config(**changes).validate()
+
+
+def test_a_sparring_opponent_of_another_game_is_named_before_any_game() -> None:
+    config = tiny_config(sparring="mentor:20", sparring_games=2)
+    config.validate()
+    with pytest.raises(ValueError, match=r"^sparring: 'mentor:20' plays gomoku, not connect_four"):
+        config.check_players()
+
+
+def test_sparring_games_have_no_score_target() -> None:
+    config = tiny_config(
+        game="othello", game_options={"size": 6}, sparring="random", sparring_games=2
+    )
+    config.score_weight = 1.0
+    with pytest.raises(ValueError, match="sparring_games record no final score"):
+        config.validate()
