@@ -27,7 +27,8 @@ def test_the_network_side_of_each_game_is_recorded_with_its_result() -> None:
     result = pyaz_sparring(start, games=8)
     records = result.records
     assert records.num_games == 8
-    assert result.wins + result.draws + result.losses == 8
+    assert result.match.n == 8
+    assert result.match.distinct_games == 8  # 4 random openings, each with both colours
     networks = []
     for game in range(8):
         rows = np.flatnonzero(records.game_id == game)
@@ -49,7 +50,7 @@ def test_the_network_side_of_each_game_is_recorded_with_its_result() -> None:
     assert np.all(records.game_opening == 2)
     assert result.score >= 0.8  # UCT with 100 rollouts against uniformly random moves
     wins = sum(records.outcome[records.game_id == g][0] == 1.0 for g in range(8))
-    assert wins == result.wins
+    assert wins == result.match.a_wins
 
 
 def pyaz_sparring(start: Any, games: int) -> Any:
@@ -73,6 +74,7 @@ def test_a_run_with_sparring_games_trains_on_them_and_logs_their_score(tmp_path:
     for record in iterations:
         assert record["games"] == 4 + 2  # self-play, then sparring
         assert 0.0 <= record["sparring_score"] <= 1.0
+        assert record["sparring_distinct_games"] == 2
         assert 0 < record["sparring_positions"] < record["positions"]
     assert load(out / "checkpoint.pt")["counters"]["games"] == 12
 

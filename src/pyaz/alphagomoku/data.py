@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyaz._core import Gomoku, GomokuMentor, Status
+from pyaz.games.state import winner
 from pyaz.games.symmetry import transform_planes, transform_policy
 from pyaz.search import SelfPlayRecords
 
@@ -265,11 +266,8 @@ def mentor_games(
         policy[i, action] = 1.0
         player[i] = mover
         plies_to_end[i] = length - ply
-        if status == Status.DRAW:
-            outcome[i] = 0.0
-        else:
-            winner = 0 if status == Status.FIRST_PLAYER_WIN else 1
-            outcome[i] = 1.0 if winner == mover else -1.0
+        side = winner(status)
+        outcome[i] = 0.0 if side is None else 1.0 if side == mover else -1.0
     return Examples(planes, policy, decayed_outcomes(outcome, plies_to_end, decay), player), played
 
 

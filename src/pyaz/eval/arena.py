@@ -24,7 +24,7 @@ from pyaz import _core
 from pyaz.common.faults import fault_point
 from pyaz.eval.players import Player, Resignation
 from pyaz.eval.stats import Z_95, wilson_interval
-from pyaz.games.state import BoardGameState, GameState, SeededGameState
+from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
 
 __all__ = [
     "DEFAULT_OPENING_PLIES",
@@ -80,16 +80,6 @@ def _recorded(action: Any) -> Any:
     return (float(action.x), float(action.y), int(action.spin))
 
 
-def _winner(status: _core.Status) -> int | None:
-    if status == _core.Status.FIRST_PLAYER_WIN:
-        return 0
-    if status == _core.Status.SECOND_PLAYER_WIN:
-        return 1
-    if status == _core.Status.DRAW:
-        return None
-    raise ValueError(f"the game is not over: {status}")
-
-
 def play_game(
     first: Player, second: Player, start_state: GameState, opening: Sequence[int] = ()
 ) -> GameRecord:
@@ -139,7 +129,7 @@ def play_game(
         status = state.status()
     opening_list = [int(a) for a in opening]
     return GameRecord(
-        actions, status, _winner(status), first.name, second.name, opening_list, resigned
+        actions, status, winner(status), first.name, second.name, opening_list, resigned
     )
 
 
@@ -282,6 +272,7 @@ def play_match(
     stop: Callable[[MatchResult], bool] | None = None,
     opening_plies: int | None = None,
     seed: int = 0,
+    fault: str = "match-game",
 ) -> MatchResult:
     """Plays up to ``games`` games of ``a`` against ``b`` from ``start_state``, alternating colours.
 
@@ -298,7 +289,8 @@ def play_match(
 
     After each game ``stop(result_so_far)`` is called, if given, and the match ends when it
     returns True (for sequential stopping, e.g. a :class:`~pyaz.eval.gates.WilsonGate`).
-    ``progress`` shows a tqdm bar.
+    ``progress`` shows a tqdm bar. ``fault`` names the kill point after each game
+    (:func:`~pyaz.common.faults.fault_point`).
     """
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
@@ -321,7 +313,7 @@ def play_match(
                 start = start_state.with_seed(seed + index)
             record = play_game(first, second, start, openings[index // 2])
             result.add(record, a_first)
-            fault_point("match-game")
+            fault_point(fault)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(w=result.a_wins, d=result.draws, l=result.b_wins)

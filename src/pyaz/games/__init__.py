@@ -10,7 +10,7 @@ formats (:mod:`pyaz.games.sgf`) over the C++ game classes of ``pyaz._core``; cur
 """
 
 from pyaz.games.registry import GAMES, BoardState, GameSpec, canonical_name, make, same_position
-from pyaz.games.state import BoardGameState, GameState, SeededGameState
+from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
 
 __all__ = [
     "GAMES",
@@ -22,4 +22,5 @@ __all__ = [
     "canonical_name",
     "make",
     "same_position",
+    "winner",
 ]

@@ -16,7 +16,19 @@ from typing import Any, Protocol, runtime_checkable
 
 from pyaz._core import Status
 
-__all__ = ["BoardGameState", "GameState", "SeededGameState"]
+__all__ = ["BoardGameState", "GameState", "SeededGameState", "winner"]
+
+
+def winner(status: Status) -> int | None:
+    """The side (0 moves first) that won a finished game of ``status``; None for a draw.
+    ValueError while the game is not over."""
+    if status == Status.FIRST_PLAYER_WIN:
+        return 0
+    if status == Status.SECOND_PLAYER_WIN:
+        return 1
+    if status == Status.DRAW:
+        return None
+    raise ValueError(f"the game is not over: {status}")
 
 
 @runtime_checkable

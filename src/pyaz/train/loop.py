@@ -515,7 +515,10 @@ class TrainConfig:
         if self.sparring == "none":
             return
         kind = presets.spec_kind(self.sparring)
-        if kind not in (*presets.BUILDERS, *presets.METHOD_PRESETS) or self.sparring == "perfect":
+        if (
+            kind not in (*presets.BUILDERS, *presets.METHOD_PRESETS)
+            or self.sparring == PERFECT_OPPONENT
+        ):
             raise ValueError(
                 f"sparring {self.sparring!r} is no player preset (mentor:MS, uct:N, "
                 "gtp-rhino:LEVEL, model:PATH, ...: see pyaz-arena --help)"
@@ -834,6 +837,7 @@ class TrainingLoop(TrainingRun):
             close_player(opponent)
         measured = {
             "sparring_score": result.score,
+            "sparring_distinct_games": result.match.distinct_games,
             "sparring_positions": result.records.num_positions,
             "time_sparring": _seconds() - began,
         }

@@ -11,111 +11,67 @@ recorded, with the same targets as a self-play move: the search's policy target 
 result for the player to move; the opponent's moves are not imitated. Not in the AlphaZero
 loop of seed 000 or 001: an option, off by default.
 
-Each game opens with the match's random plies (:func:`pyaz.eval.arena.random_opening`, drawn
-per game), the network plays first in even games and second in odd ones, and draws its moves
-from the visit counts while the game is within ``sampling_plies`` plies of the opening's end
-(greedy after), with the self-play root noise.
+Each pair of games opens with a random opening of the match's length, played once with each
+colour order (:func:`pyaz.eval.arena.play_match`: the network is the first player in even
+games), and the network draws its moves from the visit counts while the game is within
+``sampling_plies`` plies of the opening's end (greedy after), with the self-play root noise.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from pyaz._core import Status
-from pyaz.common.faults import fault_point
-from pyaz.eval.arena import default_opening_plies, random_opening
-from pyaz.eval.players import Player, Resignation
+from pyaz.eval.arena import MatchResult, default_opening_plies, play_match
+from pyaz.eval.players import Player, SearchPlayer
 from pyaz.games import BoardState
-from pyaz.search import Search, SelfPlayRecords
+from pyaz.search import SelfPlayRecords
 
 __all__ = ["SparringResult", "play_sparring"]
 
 
 @dataclass(frozen=True)
 class SparringResult:
-    """The network's positions of the sparring games (a :class:`SelfPlayRecords`) and its
-    score in them (wins + draws / 2 over games, from its side)."""
+    """The network's positions of the sparring games (a :class:`SelfPlayRecords`) and the
+    match they came from, from the network's side (``a``)."""
 
     records: SelfPlayRecords
-    wins: int
-    draws: int
-    losses: int
+    match: MatchResult
 
     @property
     def score(self) -> float:
-        games = self.wins + self.draws + self.losses
-        return (self.wins + 0.5 * self.draws) / max(1, games)
+        """The network's score: (wins + draws / 2) / games."""
+        return self.match.score
 
 
-@dataclass
-class _Game:
-    """One sparring game's network positions while it is played."""
+class _RecordingPlayer(SearchPlayer):
+    """The network's side: a :class:`SearchPlayer` that keeps, at each of its moves, what
+    self-play records (the position's planes, the search's policy target and root value, the
+    ply), one list per game (a game starts at ``reset``)."""
 
-    planes: list[np.ndarray]
-    policy: list[np.ndarray]
-    root_value: list[float]
-    player: list[int]
-    ply: list[int]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.planes: list[list[np.ndarray]] = []
+        self.policy: list[list[np.ndarray]] = []
+        self.root_value: list[list[float]] = []
+        self.ply: list[list[int]] = []
 
+    def reset(self, state: BoardState) -> None:
+        super().reset(state)
+        self.planes.append([])
+        self.policy.append([])
+        self.root_value.append([])
+        self.ply.append([])
 
-def _outcome(status: Status, player: int, draw_value: float) -> float:
-    if status == Status.DRAW:
-        return draw_value
-    winner = 0 if status == Status.FIRST_PLAYER_WIN else 1
-    return 1.0 if winner == player else -1.0
-
-
-def _play_one(
-    start: BoardState,
-    opponent: Player,
-    evaluator: Any,
-    network: int,
-    opening: list[int],
-    simulations: int,
-    sampling_plies: int,
-    search_options: dict[str, Any],
-    seed: int,
-) -> tuple[_Game, Status, int]:
-    """Plays one game with the network as player ``network`` (the opponent is told of every
-    move, the opening's too, as :func:`pyaz.eval.arena.play_game` does); returns the network's
-    positions, the result (a resignation loses) and the final ply."""
-    state = start.clone()
-    opponent.reset(state.clone())
-    for action in opening:
-        state.apply(action)
-        opponent.observe(action)
-    search = Search(state, seed=seed, **search_options)
-    game = _Game([], [], [], [], [])
-    while not state.is_terminal():
-        if state.to_move() == network:
-            search.run(simulations, evaluator)
-            game.planes.append(state.encode())
-            game.policy.append(np.asarray(search.policy_target(), dtype=np.float32))
-            game.root_value.append(float(search.root_value))
-            game.player.append(network)
-            game.ply.append(int(state.ply))
-            sampled = int(state.ply) - len(opening) < sampling_plies
-            temperature = 1.0 if sampled else 0.0
-            action = search.choose_action(temperature=temperature, seed=seed + len(game.ply))
-        else:
-            try:
-                action = int(opponent.choose(state.clone()))
-            except Resignation:
-                won = Status.FIRST_PLAYER_WIN if network == 0 else Status.SECOND_PLAYER_WIN
-                return game, won, int(state.ply)
-            if not state.is_legal(action):
-                raise ValueError(
-                    f"{opponent.name} chose illegal action {action} at ply {state.ply}"
-                )
-        state.apply(action)
-        opponent.observe(action)
-        if not state.is_terminal():
-            search.advance(action)
-    return game, state.status(), int(state.ply)
+    def choose(self, state: BoardState) -> int:
+        action = super().choose(state)  # the search is still rooted at ``state``
+        self.planes[-1].append(state.encode())
+        self.policy[-1].append(np.asarray(self.search.policy_target(), dtype=np.float32))
+        self.root_value[-1].append(float(self.search.root_value))
+        self.ply[-1].append(int(state.ply))
+        return action
 
 
 def play_sparring(
@@ -129,76 +85,63 @@ def play_sparring(
     draw_value: float = 0.0,
     **search_options: Any,
 ) -> SparringResult:
-    """Plays ``games`` games of ``evaluator``'s search (``simulations`` a move, drawn from the
-    visit counts for ``sampling_plies`` plies after the opening, greedy after;
+    """Plays a match of ``games`` games of ``evaluator``'s search (``simulations`` a move,
+    drawn from the visit counts for ``sampling_plies`` plies after the opening, greedy after;
     ``search_options`` for :class:`pyaz.Search`: root noise, c_puct, ...) against
-    ``opponent`` (a :class:`~pyaz.eval.players.Player`) from ``start``; the network moves first
-    in even games. Returns the network's positions as :class:`SelfPlayRecords` (score 0: no
-    score target) and its results."""
+    ``opponent`` (a :class:`~pyaz.eval.players.Player`) from ``start``. Returns the network's
+    positions as :class:`SelfPlayRecords` (z: +1 won, -1 lost, ``draw_value`` drawn; score 0:
+    no score target) and the match. A kill point ``sparring-game`` follows each game."""
     if games < 1:
         raise ValueError(f"sparring games must be >= 1, got {games}")
-    rng = random.Random(seed)
     plies = default_opening_plies(start)
-    rows: list[_Game] = []
-    statuses, ends, outcomes, results = [], [], [], []
-    options = {"draw_value": draw_value, **search_options}
-    for index in range(games):
-        opening = random_opening(start, plies, rng)
-        after = start.clone()
-        for action in opening:
-            after.apply(action)
-        network = int(after.to_move()) if index % 2 == 0 else 1 - int(after.to_move())
-        game, status, end = _play_one(
-            start,
-            opponent,
-            evaluator,
-            network,
-            opening,
-            simulations,
-            sampling_plies,
-            options,
-            seed * 1_000_003 + index,
-        )
-        rows.append(game)
-        statuses.append(int(status))
-        ends.append(end)
-        outcomes.append(_outcome(status, network, draw_value))
-        results.append(0 if status == Status.DRAW else 1 if outcomes[-1] > 0 else -1)
-        fault_point("sparring-game")
-    records = _records(start, rows, statuses, ends, outcomes, plies)
-    return SparringResult(records, results.count(1), results.count(0), results.count(-1))
+    network = _RecordingPlayer(
+        evaluator,
+        simulations,
+        name="network",
+        seed=seed,
+        sampling_plies=plies + sampling_plies,  # the sampled plies start after the opening
+        draw_value=draw_value,
+        **search_options,
+    )
+    match = play_match(
+        network, opponent, games, start, opening_plies=plies, seed=seed, fault="sparring-game"
+    )
+    return SparringResult(_records(start, network, match, draw_value, plies), match)
 
 
 def _records(
     start: BoardState,
-    rows: list[_Game],
-    statuses: list[int],
-    ends: list[int],
-    outcomes: list[float],
+    network: _RecordingPlayer,
+    match: MatchResult,
+    draw_value: float,
     opening_plies: int,
 ) -> SelfPlayRecords:
-    counts = [len(game.ply) for game in rows]
-    planes_shape = tuple(start.encode().shape)
+    """The recorded positions of ``match``'s games in self-play's columns."""
+    counts = [len(rows) for rows in network.ply]
+    sides = [index % 2 for index in range(len(match.games))]  # the network's side in each game
+    outcomes = [
+        draw_value if game.winner is None else 1.0 if game.winner == side else -1.0
+        for game, side in zip(match.games, sides, strict=True)
+    ]
+    ends = [int(start.ply) + len(game.all_actions) for game in match.games]
+    ply = np.asarray([p for rows in network.ply for p in rows], dtype=np.int32)
     return SelfPlayRecords(
-        planes=np.asarray([p for game in rows for p in game.planes], dtype=np.float32).reshape(
-            -1, *planes_shape
+        planes=np.asarray([p for rows in network.planes for p in rows], dtype=np.float32).reshape(
+            -1, *start.encode().shape
         ),
-        policy=np.asarray([p for game in rows for p in game.policy], dtype=np.float32).reshape(
+        policy=np.asarray([p for rows in network.policy for p in rows], dtype=np.float32).reshape(
             -1, start.num_actions
         ),
         outcome=np.repeat(np.asarray(outcomes, dtype=np.float32), counts),
-        root_value=np.asarray([v for game in rows for v in game.root_value], dtype=np.float32),
+        root_value=np.asarray([v for rows in network.root_value for v in rows], dtype=np.float32),
         score=np.zeros(sum(counts), dtype=np.float32),
-        player=np.asarray([p for game in rows for p in game.player], dtype=np.int8),
-        ply=np.asarray([p for game in rows for p in game.ply], dtype=np.int32),
-        plies_to_end=np.asarray(
-            [end - p for game, end in zip(rows, ends, strict=True) for p in game.ply],
-            dtype=np.int32,
-        ),
-        game_id=np.repeat(np.arange(len(rows), dtype=np.int32), counts),
-        game_status=np.asarray(statuses, dtype=np.int8),
+        player=np.repeat(np.asarray(sides, dtype=np.int8), counts),
+        ply=ply,
+        plies_to_end=np.repeat(np.asarray(ends, dtype=np.int32), counts) - ply,
+        game_id=np.repeat(np.arange(len(counts), dtype=np.int32), counts),
+        game_status=np.asarray([int(game.status) for game in match.games], dtype=np.int8),
         game_length=np.asarray(ends, dtype=np.int32),
-        game_opening=np.full(len(rows), opening_plies, dtype=np.int32),
+        game_opening=np.full(len(counts), opening_plies, dtype=np.int32),
         evaluator_calls=0,
         evaluated_leaves=0,
         full_searches=sum(counts),
