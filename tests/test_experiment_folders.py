@@ -30,7 +30,12 @@ from pyaz.experiments.report import cached
 from pyaz.experiments.runner import is_done, run_experiment
 
 COMMAND = [sys.executable, "-m", "pyaz.cli.experiment"]
-ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "PYTHONUNBUFFERED": "1"}
+ENV = {
+    **os.environ,
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "PYTHONUNBUFFERED": "1",
+    "PYTHONFAULTHANDLER": "1",  # a SIGABRT prints every thread's stack (stopped_within)
+}
 
 
 # --------------------------------------------------------------------------- processes
@@ -92,6 +97,21 @@ def experiment_process(args: list[str], log: Path) -> Iterator[subprocess.Popen[
         process.wait(30)
 
 
+def stopped_within(process: subprocess.Popen[bytes], seconds: float, log: Path) -> int:
+    """``process``'s exit status once it ends within ``seconds``; else it is aborted, so that
+    its Python threads' stacks land in ``log`` (faulthandler), and the assertion shows them."""
+    try:
+        return process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(10)
+        raise AssertionError(
+            f"pyaz-experiment did not end within {seconds} s; its output and threads:\n"
+            + log.read_text(errors="replace")[-8000:]
+        ) from None
+
+
 def one_line_error(args: list[str], timeout: float = 120) -> str:
     done = subprocess.run(
         [*COMMAND, *args], capture_output=True, text=True, env=ENV, timeout=timeout
@@ -139,7 +159,7 @@ def test_one_experiment_at_a_time_a_killed_one_leaves_no_worker_and_resumes_at_o
         log = tmp_path / "resume.log"
         wait_for(lambda: "sweep: 25 runs (0 finished before)" in log.read_text(), 60, "no resume")
         resume.send_signal(signal.SIGINT)
-        assert resume.wait(60) == 130
+        assert stopped_within(resume, 60, log) == 130
     assert f"pyaz-experiment sweep --out {out} --resume" in log.read_text()
     assert json.loads((out / "experiment.json").read_text())["scale"] == "cpu"
 
@@ -157,7 +177,7 @@ def test_a_sigint_to_the_experiment_alone_stops_the_runs_of_its_workers(tmp_path
 
         wait_for(lambda: playing() == 2, 180, "the two runs did not start")
         process.send_signal(signal.SIGINT)
-        assert process.wait(60) == 130
+        assert stopped_within(process, 60, tmp_path / "run.log") == 130
         wait_for(lambda: not in_session(process.pid), 30, "workers outlived the experiment")
     assert (
         f"pyaz-experiment sweep --out {out} --resume --workers 2"
