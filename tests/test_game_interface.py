@@ -129,3 +129,16 @@ def test_pyaz_arena_and_pyaz_tournament_play_curling(
         ("c1", "c2", 32),  # two ends of 16 shots (the default curling match)
         ("c2", "c1", 32),
     ]
+
+
+def test_winner_names_the_side_that_won_or_none_for_a_draw() -> None:
+    from pyaz.games import winner
+
+    assert winner(Status.FIRST_PLAYER_WIN) == 0
+    assert winner(Status.SECOND_PLAYER_WIN) == 1
+    assert winner(Status.DRAW) is None
+    with pytest.raises(ValueError, match="the game is not over"):
+        winner(Status.ONGOING)
+    # a finished game: Connect Four 4x4 won by the first player's vertical four
+    state = pyaz.make("connect_four", width=4, height=4).play("1 2 1 2 1 2 1")
+    assert winner(state.status()) == 0
