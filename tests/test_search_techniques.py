@@ -113,8 +113,8 @@ def test_the_solver_proves_with_every_rule_and_path(rule: str, threads: int, bat
     prove too. Gumbel's deterministic selection below the root can leave a reply unvisited for
     good once a sibling's Q is higher, and a loss or a draw needs every reply proven: it proves
     no draws here, and with free-running threads (whose interleaving varies) the loss below
-    stayed unproven after 60,000 simulations in about 1 search of 20 (one thread, which is
-    deterministic, proves it in 1,000). So Gumbel with two threads is held to the win."""
+    stayed unproven after 60,000 simulations in 10 of 140 searches (one thread, which is
+    deterministic, proves it in 1,000). So Gumbel with two threads is held to wins."""
     evaluator = _constant_net(7, 0.0) if batched else "uniform"
     if rule != "gumbel":
         positions = [SOLVER_WINS[0], SOLVER_LOSSES[1], SOLVER_DRAWS[0]]
