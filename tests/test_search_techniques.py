@@ -110,18 +110,12 @@ def test_the_solver_proves_late_connect_four_positions(moves: str) -> None:
 )
 def test_the_solver_proves_with_every_rule_and_path(rule: str, threads: int, batched: bool) -> None:
     """Free-running threads, batched network calls (a callable evaluator), UCB1 and Gumbel
-    prove too. Gumbel's deterministic selection below the root can leave a reply unvisited for
-    good once a sibling's Q is higher, and a loss or a draw needs every reply proven: it proves
-    no draws here, and with free-running threads (whose interleaving varies) the loss below
-    stayed unproven after 60,000 simulations in 10 of 140 searches (one thread, which is
-    deterministic, proves it in 1,000). So Gumbel with two threads is held to wins."""
+    prove wins, losses and draws. A loss or a draw needs every reply proven: Gumbel's
+    deterministic selection below the root alone left a reply unvisited for good once a
+    sibling's Q was higher (the loss below stayed unproven after 60,000 simulations in 14 of
+    1,000 searches with two threads); the solver's visit floor reaches every reply."""
     evaluator = _constant_net(7, 0.0) if batched else "uniform"
-    if rule != "gumbel":
-        positions = [SOLVER_WINS[0], SOLVER_LOSSES[1], SOLVER_DRAWS[0]]
-    elif threads == 1:
-        positions = [SOLVER_WINS[0], SOLVER_LOSSES[1]]
-    else:
-        positions = [SOLVER_WINS[0], SOLVER_WINS[1]]
+    positions = [SOLVER_WINS[0], SOLVER_LOSSES[1], SOLVER_DRAWS[0]]
     for moves in positions:
         state = _position(moves)
         solution = pyaz.solve(state)
@@ -130,6 +124,21 @@ def test_the_solver_proves_with_every_rule_and_path(rule: str, threads: int, bat
         assert search.proven_value() == solution.value, moves
         assert search.choose_action() in solution.value_preserving_moves, moves
         assert search.pending_visits == 0
+
+
+def test_gumbel_with_the_solver_reaches_every_reply_with_threads() -> None:
+    """The solver's visit floor under Gumbel: a lost position is proven in every one of 200
+    searches with two free-running threads. Without the floor (the paper's selection alone)
+    14 of 1,000 such searches left it unproven after 60,000 simulations, so 200 would all
+    prove with a chance of about 6%."""
+    state = _position(SOLVER_LOSSES[1])
+    unproven = []
+    for seed in range(200):
+        search = pyaz.Search(state, solver=True, rule="gumbel", threads=2, batch_size=8, seed=seed)
+        _prove(search, "uniform")
+        if search.proven_value() != -1:
+            unproven.append((seed, search.proven_value(), search.root_visits))
+    assert not unproven
 
 
 def test_the_solver_on_a_hand_worked_win_in_one() -> None:

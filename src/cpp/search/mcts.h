@@ -222,7 +222,10 @@ private:
         double total = 0.0;
     };
     void view_children(std::int32_t parent, bool with_pending, ChildView& view) const;
-    // Below the root: argmax_a pi'(a) - N(a) / (1 + sum_b N(b)).
+    // Below the root: argmax_a pi'(a) - N(a) / (1 + sum_b N(b)); with the solver, first the
+    // unproven children whose visit floor P(a) * sqrt(sum_b N(b)) is at least one visit above
+    // their count: it grows with the node's visits, so every reply is searched and proven in
+    // the end, and costs a node at most sqrt(sum N) of its visits.
     std::int32_t gumbel_child(std::int32_t parent, int chooser) const;
     // At the root: the best-scoring child among those with the simulation count sequential
     // halving asks for.
@@ -1002,13 +1005,19 @@ std::int32_t Search<Game>::gumbel_child(std::int32_t parent_index, int chooser) 
     std::int32_t best = 0;
     int best_tier = -1;
     double best_score = -std::numeric_limits<double>::infinity();
+    const double sqrt_total = std::sqrt(view.total);
     for (std::int32_t i = 0; i < view.count; ++i) {
         // Below the root a proven draw ranks under the unproven children: its value is exact, so
         // more visits teach nothing, and the improved policy can favour it for ever, starving
-        // the siblings whose proofs decide the node (a livelock found with two threads).
+        // the siblings whose proofs decide the node (a livelock found with two threads). And an
+        // unproven child below its solver floor ranks over the others: once a sibling's Q is
+        // higher the improved policy gives it ~0 mass for good, yet a loss or a draw is proven
+        // only when every child is.
         const int proof = proof_tier(children[i], chooser);
         const bool draw = proof == 1 && children[i].proof.load(std::memory_order_relaxed) == Status::kDraw;
-        const int tier = proof == 0 ? 0 : draw ? 1 : proof == 1 ? 2 : 3;
+        const bool starved =
+            proof == 1 && !draw && params_.solver && view.n[i] + 1.0 <= view.prior[i] * sqrt_total;
+        const int tier = proof == 0 ? 0 : draw ? 1 : starved ? 3 : proof == 1 ? 2 : 4;
         const double improved = std::exp(view.logit[i] + view.sigma[i] - top) / z;
         const double score = improved - view.n[i] / (1.0 + view.total);
         if (tier > best_tier || (tier == best_tier && score > best_score)) {
