@@ -423,7 +423,7 @@ def ray_session_ends(tmp_path: Path, how: str) -> None:
             running = " ".join(cmdline(p) for p in in_session(process.pid))
             assert "DashboardAgent" in running and "RuntimeEnvAgent" in running, running
             process.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGKILL)
-            assert process.wait(60) == (130 if how == "ctrl-c" else -signal.SIGKILL)
+            assert stopped_within(process, 60, log) == (130 if how == "ctrl-c" else -signal.SIGKILL)
 
         def left() -> list[str]:
             return [cmdline(p) for p in in_session(process.pid)]

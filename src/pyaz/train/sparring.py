@@ -20,7 +20,7 @@ games), and the network draws its moves from the visit counts while the game is 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -46,31 +46,33 @@ class SparringResult:
         return self.match.score
 
 
+class _Move(NamedTuple):
+    """What self-play records at one of the network's moves."""
+
+    planes: np.ndarray  # the position's encoding
+    policy: np.ndarray  # the search's policy target
+    root_value: float
+    ply: int
+
+
 class _RecordingPlayer(SearchPlayer):
-    """The network's side: a :class:`SearchPlayer` that keeps, at each of its moves, what
-    self-play records (the position's planes, the search's policy target and root value, the
-    ply), one list per game (a game starts at ``reset``)."""
+    """The network's side: a :class:`SearchPlayer` that keeps a :class:`_Move` at each of its
+    moves, one list per game (a game starts at ``reset``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.planes: list[list[np.ndarray]] = []
-        self.policy: list[list[np.ndarray]] = []
-        self.root_value: list[list[float]] = []
-        self.ply: list[list[int]] = []
+        self.games: list[list[_Move]] = []
 
     def reset(self, state: BoardState) -> None:
         super().reset(state)
-        self.planes.append([])
-        self.policy.append([])
-        self.root_value.append([])
-        self.ply.append([])
+        self.games.append([])
 
     def choose(self, state: BoardState) -> int:
         action = super().choose(state)  # the search is still rooted at ``state``
-        self.planes[-1].append(state.encode())
-        self.policy[-1].append(np.asarray(self.search.policy_target(), dtype=np.float32))
-        self.root_value[-1].append(float(self.search.root_value))
-        self.ply[-1].append(int(state.ply))
+        policy = np.asarray(self.search.policy_target(), dtype=np.float32)
+        self.games[-1].append(
+            _Move(state.encode(), policy, float(self.search.root_value), int(state.ply))
+        )
         return action
 
 
@@ -117,23 +119,24 @@ def _records(
     opening_plies: int,
 ) -> SelfPlayRecords:
     """The recorded positions of ``match``'s games in self-play's columns."""
-    counts = [len(rows) for rows in network.ply]
+    counts = [len(moves) for moves in network.games]
     sides = [index % 2 for index in range(len(match.games))]  # the network's side in each game
     outcomes = [
         draw_value if game.winner is None else 1.0 if game.winner == side else -1.0
         for game, side in zip(match.games, sides, strict=True)
     ]
     ends = [int(start.ply) + len(game.all_actions) for game in match.games]
-    ply = np.asarray([p for rows in network.ply for p in rows], dtype=np.int32)
+    moves = [move for game in network.games for move in game]
+    ply = np.asarray([move.ply for move in moves], dtype=np.int32)
     return SelfPlayRecords(
-        planes=np.asarray([p for rows in network.planes for p in rows], dtype=np.float32).reshape(
+        planes=np.asarray([move.planes for move in moves], dtype=np.float32).reshape(
             -1, *start.encode().shape
         ),
-        policy=np.asarray([p for rows in network.policy for p in rows], dtype=np.float32).reshape(
+        policy=np.asarray([move.policy for move in moves], dtype=np.float32).reshape(
             -1, start.num_actions
         ),
         outcome=np.repeat(np.asarray(outcomes, dtype=np.float32), counts),
-        root_value=np.asarray([v for rows in network.root_value for v in rows], dtype=np.float32),
+        root_value=np.asarray([move.root_value for move in moves], dtype=np.float32),
         score=np.zeros(sum(counts), dtype=np.float32),
         player=np.repeat(np.asarray(sides, dtype=np.int8), counts),
         ply=ply,
