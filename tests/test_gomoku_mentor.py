@@ -504,6 +504,79 @@ def test_a_gomoku_run_trains_on_threat_targets(tmp_path) -> None:
     assert np.array_equal(root_value[decided], outcome[decided])  # q follows the analysis
 
 
+def test_threat_search_planes_as_worked_by_hand() -> None:
+    # Rows (the side to move's view): X completes five (e5); O blocks five (e5); O answers X's
+    # open three (b5 or f5, and the analysis's other answers); O facing two fives (lost); a
+    # quiet position; X to move with its open three: a VCF (first move b5); 23 nodes that run
+    # out before O's answers are all tried (no proof: nothing).
+    from pyaz.nets.threat_search import ThreatSearchEvaluator, append_threat_search
+
+    states = [
+        _board(9, "a5 b5 c5 d5", "a1 b1 c1 i9"),
+        _board(9, "a5 b5 c5 d5 i9", "a1 b1 c1 h9"),
+        _board(9, "c5 d5 e5", "a1 i1"),
+        _board(9, "b5 c5 d5 e5", "a1 i1 i9"),
+        _board(9, "e5 f6", "d4 g7"),
+        _board(9, "c5 d5 e5", "a1 i1 a9"),
+    ]
+    planes = np.stack([np.asarray(s.encode()) for s in states])
+    counts: dict[str, int] = {}
+    out = append_threat_search(planes, GomokuMentor(time_ms=0.0, max_nodes=3000), counts)
+    assert out.shape == (6, planes.shape[1] + 4, 9, 9) and out.dtype == np.float32
+    assert np.array_equal(out[:, : planes.shape[1]], planes)  # the game's planes first, kept
+    cells = [
+        [states[r].action_to_str(int(a)) for a in np.flatnonzero(out[r, -4])] for r in range(6)
+    ]
+    assert cells == [["e5"], ["e5"], [], [], [], ["b5"]]  # the dictated move
+    answers = {states[2].action_to_str(int(a)) for a in np.flatnonzero(out[2, -3])}
+    assert {"b5", "f5"} <= answers and "i9" not in answers  # the moves that stop the three
+    assert not out[[0, 1, 3, 4, 5], -3].any()
+    assert [bool(out[r, -2].all()) for r in range(6)] == [True, False, False, False, False, True]
+    assert [bool(out[r, -1].all()) for r in range(6)] == [False, False, False, True, False, False]
+    assert not out[4, -4:].any()  # quiet: nothing
+    assert counts == {"win": 1, "block": 1, "defend": 1, "lost": 1, "none": 1, "vcf": 1}
+    short = ThreatSearchEvaluator(lambda x: (x, x), 23, planes.shape[1])
+    seen, _ = short(planes[2:3])
+    assert seen.shape[1] == planes.shape[1] + 4 and not seen[0, -4:].any()
+    assert short.counts == {"unproven": 1}
+    assert short(seen)[0] is not None and short.counts == {"unproven": 1}  # planes: as they are
+
+
+def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path) -> None:
+    from pyaz._core import ConnectFour
+    from pyaz.eval.players import network_player
+    from pyaz.nets import load_model, net_config_for
+    from pyaz.nets.threat_search import ThreatSearchEvaluator
+    from pyaz.train.loop import TrainConfig, TrainingLoop
+
+    config = TrainConfig(
+        game="gomoku", game_options={"size": 9}, iterations=1, episodes=2, simulations=16,
+        epochs=1, net="tiny", parallel_games=2, eval_opponent="none", threat_search=3000,
+        sampling_plies=30, seed=1,
+    )  # fmt: skip
+    training = TrainingLoop(config, tmp_path / "run", progress=False)
+    try:
+        training.run()
+        planes, _, _ = training.buffer.arrays()
+    finally:
+        training.finish()
+    state = _board(9, "c5 d5 e5", "a1 i1")
+    game_planes = np.asarray(state.encode()).shape[0]
+    assert planes.shape[1:] == (game_planes + 4, 9, 9)  # the buffer holds the planes
+    assert planes[:, -4:].any()  # random-ish self-play reaches fives and blocks
+    model = load_model(tmp_path / "run")
+    assert model.config is not None and model.config.threat_search == 3000
+    assert model.config.planes == game_planes  # the game's planes; the evaluator adds four
+    model.check(state)
+    player = network_player(model, 32)
+    assert isinstance(player.evaluator, ThreatSearchEvaluator)
+    player.reset(state)
+    assert state.is_legal(player.choose(state))
+    assert player.evaluator.counts["defend"] >= 1  # the root: O faces X's open three
+    with pytest.raises(ValueError, match=r"threat_search \(300\) reads Gomoku's threats, not"):
+        net_config_for(ConnectFour(), threat_search=300)
+
+
 def test_the_guard_puts_the_threat_analysis_into_a_network_search() -> None:
     from pyaz.eval.players import SearchPlayer
     from pyaz.eval.threat_guard import ThreatAwareEvaluator, ThreatGuardPlayer

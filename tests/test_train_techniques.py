@@ -265,6 +265,12 @@ def tiny_config(**changes: Any) -> TrainConfig:
             ValueError,
             r"threat_targets \(300\): the threat analysis plays Gomoku only, not connect_four",
         ),
+        ({"threat_search": -1}, ValueError, "threat_search must be >= 0, got -1"),
+        (
+            {"threat_search": 300},
+            ValueError,
+            r"threat_search \(300\) reads Gomoku's threats, not connect_four's",
+        ),
     ],
 )
 def test_bad_values_are_errors_naming_the_option(

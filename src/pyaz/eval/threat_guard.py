@@ -17,22 +17,19 @@ import numpy as np
 from pyaz._core import Gomoku, GomokuMentor
 from pyaz.eval.players import Player, SearchPlayer, check_mentor_game, close_player
 from pyaz.games import BoardState
+from pyaz.nets.threat_search import (
+    FORCING_REASONS,
+    WINNING_REASONS,
+    position_from_planes,
+    read_threats,
+)
 
 __all__ = [
     "DEFAULT_GUARD_MS",
     "DEFAULT_TREE_NODES",
-    "FORCING_REASONS",
     "ThreatAwareEvaluator",
     "ThreatGuardPlayer",
-    "position_from_planes",
-    "read_threats",
 ]
-
-FORCING_REASONS = ("win", "block", "vcf", "vct")
-"""The threat analysis's reasons that dictate one move."""
-
-WINNING_REASONS = ("win", "vcf", "vct")
-"""The reasons that prove a win for the side to move."""
 
 DEFAULT_GUARD_MS = 100
 """The root analysis's time per move (ms)."""
@@ -41,7 +38,6 @@ DEFAULT_TREE_NODES = 3000
 """The node budget of each leaf's analysis (deterministic: a node budget, not a time)."""
 
 _MASK_GAP = 100.0  # logits this far below the kept ones: a prior of e^-100 beside them
-_FIVE = 6  # GomokuMentor.threat_map's code of a cell that completes five
 
 
 class ThreatAwareEvaluator:
@@ -93,43 +89,6 @@ class ThreatAwareEvaluator:
             logits[:] = keep.min() - _MASK_GAP
             logits[moves] = keep
         self.changed[reason] = self.changed.get(reason, 0) + 1
-
-
-def position_from_planes(planes: np.ndarray, overline_wins: bool = True) -> Gomoku:
-    """The Gomoku position of a network input: its first two planes are the side to move's
-    stones and the opponent's (every Gomoku encoding starts so); black has as many stones as
-    white, or one more."""
-    own, other = planes[0] > 0.5, planes[1] > 0.5
-    black, white = (own, other) if own.sum() == other.sum() else (other, own)
-    grid = np.full(own.shape, ".", dtype="<U1")
-    grid[black] = "X"
-    grid[white] = "O"
-    text = "\n".join(" ".join(row) for row in grid)
-    return Gomoku.from_text(text, 5, bool(overline_wins))
-
-
-def read_threats(mentor: GomokuMentor, state: Gomoku) -> tuple[str, list[int]]:
-    """The threat analysis of a position that is not over (:meth:`GomokuMentor.forced_moves`
-    within ``mentor``'s limits), read as a verdict and its moves: a forcing reason (``"win"``,
-    ``"block"``, ``"vcf"``, ``"vct"``) and the one move; ``"defend"`` and every move that stops
-    the opponent's forced win; ``"lost"`` (no move the mentor tries stops it, or the opponent
-    has two fives to complete) and []; ``"unproven"`` (the budget ran out before every answer
-    was tried: proves nothing) and []; ``"none"`` and []."""
-    moves = [int(a) for a in mentor.forced_moves(state)]
-    info = mentor.last_info
-    reason = str(info["reason"])
-    if reason == "defend" and not info["answers_complete"]:
-        return "unproven", []
-    if (reason == "defend" and not moves) or (reason == "block" and _two_fives(state)):
-        return "lost", []
-    return reason, moves
-
-
-def _two_fives(state: Gomoku) -> bool:
-    """Whether the opponent of the side to move has two cells that complete five (one block
-    cannot stop both)."""
-    opponent = 1 - int(state.to_move())
-    return int((GomokuMentor.threat_map(state, opponent) == _FIVE).sum()) >= 2
 
 
 def _node_budget(value: object, least: int) -> int:

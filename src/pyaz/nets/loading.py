@@ -19,10 +19,12 @@ import numpy as np
 import torch
 from torch import nn
 
+from pyaz._core import GomokuMentor
 from pyaz.games import BoardState
 from pyaz.nets.files import ModelFile, model_bytes, read_model_file
 from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state, net_state
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
+from pyaz.nets.threat_search import append_threat_search
 
 CHECKPOINT_FILE = "checkpoint.pt"
 """The training loop's checkpoint in a run folder (its ``"best"`` network is the one to play)."""
@@ -116,6 +118,9 @@ class LoadedModel:
 
     def _evaluate(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         module = self.module
+        if self.config is not None and self.config.threat_search:
+            nodes = self.config.threat_search
+            planes = append_threat_search(planes, GomokuMentor(time_ms=0.0, max_nodes=nodes))
         tensor = next(itertools.chain(module.parameters(), module.buffers()), None)
         device = tensor.device if tensor is not None else torch.device("cpu")
         dtype = tensor.dtype if tensor is not None and tensor.is_floating_point() else None

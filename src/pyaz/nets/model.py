@@ -54,6 +54,7 @@ import torch
 from torch import nn
 
 from pyaz.games import BoardState
+from pyaz.nets.threat_search import THREAT_SEARCH_PLANES, check_threat_search
 
 
 @dataclass(frozen=True)
@@ -75,13 +76,20 @@ class NetConfig:
     threat_depth: int = 1  # 2: two more, the cells that make a new threat; 3: threes, forks
     parity_plane: bool = False  # Connect Four: one more plane, the rows of the mover's parity
     mobility_planes: bool = False  # Othello: four more, each player's legal moves and frontier
+    threat_search: int = 0  # Gomoku: N > 0 nodes of threat search, four input planes more
+
+    @property
+    def input_planes(self) -> int:
+        """The planes the network takes: the game's (``planes``) and, with ``threat_search``,
+        the threat-search planes that its evaluator appends (:mod:`pyaz.nets.threat_search`)."""
+        return self.planes + (THREAT_SEARCH_PLANES if self.threat_search else 0)
 
     @property
     def stem_planes(self) -> int:
         """The channels the first layer reads: the input planes and the computed planes."""
         threats = THREAT_PLANE_COUNTS[self.threat_depth] if self.threat_line else 0
         mobility = MOBILITY_PLANE_COUNT if self.mobility_planes else 0
-        return self.planes + threats + int(self.parity_plane) + mobility
+        return self.input_planes + threats + int(self.parity_plane) + mobility
 
 
 # Sizes: "tiny"/"small" run on a CPU; "seed000" is seed 000's Tables I-II (10 blocks, 512
@@ -145,6 +153,10 @@ def net_config_for(
         config = replace(config, threat_line=line, threat_depth=depth, parity_plane=parity)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
+    if check_threat_search(config.threat_search) and state.name != "gomoku":
+        raise ValueError(
+            f"threat_search ({config.threat_search}) reads Gomoku's threats, not {state.name}'s"
+        )
     if config.value_planes != 1 and config.arch != "resnet":
         raise ValueError(
             f"value_planes ({config.value_planes}) is a setting of the resnet network, "

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pyaz.common.imports import import_interruptibly
+from pyaz.nets.threat_search import ThreatSearchEvaluator
 
 if TYPE_CHECKING:  # torch loads when a network is exported or run, not with the runtime names
     from torch import nn
@@ -148,7 +149,26 @@ def make_evaluator(
     """The search's evaluator for ``module`` on ``runtime`` (default: ONNX Runtime on a CPU,
     TorchScript elsewhere). ``planes_shape`` (C, H, W) is needed for the ONNX export; without it
     (a TorchScript file whose shape is unknown) the TorchScript runtime is used. ``threads``
-    defaults to PyTorch's intra-op thread count."""
+    defaults to PyTorch's intra-op thread count. For a network with threat-search planes
+    (``config.threat_search``), ``planes_shape`` is the game's and the evaluator appends the
+    planes (:class:`~pyaz.nets.threat_search.ThreatSearchEvaluator`)."""
+    config: Any = getattr(module, "config", None)
+    nodes = int(getattr(config, "threat_search", 0) or 0)
+    if not nodes:
+        return _runtime_evaluator(module, planes_shape, runtime, device, threads)
+    if planes_shape is not None:
+        planes_shape = (config.input_planes, planes_shape[1], planes_shape[2])
+    evaluator = _runtime_evaluator(module, planes_shape, runtime, device, threads)
+    return ThreatSearchEvaluator(evaluator, nodes, config.planes)
+
+
+def _runtime_evaluator(
+    module: nn.Module,
+    planes_shape: tuple[int, int, int] | None,
+    runtime: str | None,
+    device: str,
+    threads: int | None,
+) -> Any:
     import torch
 
     chosen = resolve_runtime(runtime, device)

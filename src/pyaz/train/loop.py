@@ -42,7 +42,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from pyaz._core import random_game_lengths
+from pyaz._core import GomokuMentor, random_game_lengths
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun
@@ -70,6 +70,7 @@ from pyaz.nets import (
 from pyaz.nets.evaluator import TorchEvaluator
 from pyaz.nets.loading import net_file_bytes
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
+from pyaz.nets.threat_search import ThreatSearchEvaluator, append_threat_search
 from pyaz.search import SelfPlayRecords
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH
 from pyaz.train.checkpoint import (
@@ -327,6 +328,19 @@ class TrainConfig:
         "defences it tries holds (not in the paper: a hybrid; logged as threat_policy_changed, "
         "threat_value_changed, time_threats); 0: off",
     )
+    threat_search: int = setting(
+        0,
+        low=0,
+        high=10_000_000,
+        help="gomoku: four more input planes from seed 004's mentor's threat-space search, N "
+        "nodes a position (deterministic): the cell a five, a block or a forced win (VCF/VCT) "
+        "dictates; the cells that stop the opponent's forced win; all ones when the side to "
+        "move wins by force; all ones when it is lost by force. The analogue of KataGo's "
+        "ladder planes (Wu 2019, appendix A): the result of a search the network cannot "
+        "read from the stones. Not in the papers: a hybrid input; the network's every "
+        "evaluation pays for the analysis (measured: docs/results/accelerations-cpu.md); "
+        "0: off",
+    )
     sparring: str = setting(
         "none",
         accepts="a pyaz-arena player spec or none",
@@ -422,8 +436,14 @@ class TrainConfig:
                 f"score_weight must be 0 for {self.game}, which has no final score (Othello "
                 f"and Go have one), got {self.score_weight}"
             )
-        if self.threat_targets > 0:
-            check_mentor_game(state, f"threat_targets ({self.threat_targets}): the threat analysis")
+        for name in ("threat_targets", "threat_search"):
+            if getattr(self, name) > 0:
+                check_mentor_game(state, f"{name} ({getattr(self, name)}): the threat analysis")
+        if self.threat_search > 0 and not bool(getattr(state, "overline_wins", True)):
+            raise ValueError(
+                f"threat_search ({self.threat_search}) reads free-style Gomoku (overlines "
+                "win, seed 004's rules), not overline_wins=False"
+            )
         self._check_sparring()
         self._check_curriculum()
         if (self.opening_spread or 0) > 0 and self.curriculum != "none":
@@ -453,6 +473,7 @@ class TrainConfig:
             dropout=self.dropout,
             score_head=self.score_weight > 0,
             threats=self.threat_mode,
+            threat_search=self.threat_search,
         )
 
     @property
@@ -652,6 +673,12 @@ class TrainingLoop(TrainingRun):
         self._scripted = [to_torchscript(self.current), to_torchscript(self.current)]
         self.trainer = Trainer(self.current, self._train_settings(), self.start_state)
         self.buffer = ReplayBuffer()
+        # the analysis of threat_search, for the planes of the positions that enter the buffer
+        self.search_planes = (
+            GomokuMentor(time_ms=0.0, max_nodes=config.threat_search)
+            if config.threat_search
+            else None
+        )
         self.counters: dict[str, float] = {
             "iteration": 0,
             "games": 0,
@@ -680,6 +707,10 @@ class TrainingLoop(TrainingRun):
             return make_evaluator(net, shape, c.runtime, threads=c.network_threads)
         scripted = self._scripted[slot]
         scripted.load_state_dict(net.state_dict())
+        if net.config.threat_search:
+            return ThreatSearchEvaluator(
+                TorchEvaluator(scripted), net.config.threat_search, net.config.planes
+            )
         return TorchEvaluator(scripted)
 
     def _measured_game_length(self) -> float:
@@ -1101,6 +1132,9 @@ class TrainingLoop(TrainingRun):
         corrected: dict[str, Any] = {}
         if c.threat_targets > 0:
             records, corrected = self._threat_targets(records)
+        if self.search_planes is not None:
+            planes = append_threat_search(records.planes, self.search_planes)
+            records = replace(records, planes=planes)
         kept = self.buffer.add(
             records, iteration, int(self.counters["games"]), c.drop_draw, self.rng
         )

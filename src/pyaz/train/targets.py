@@ -25,14 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyaz._core import GomokuMentor
-from pyaz.eval.threat_guard import (
+from pyaz.games import BoardState
+from pyaz.games.symmetry import transform_planes, transform_policy
+from pyaz.nets.threat_search import (
     FORCING_REASONS,
     WINNING_REASONS,
     position_from_planes,
     read_threats,
 )
-from pyaz.games import BoardState
-from pyaz.games.symmetry import transform_planes, transform_policy
 
 __all__ = ["Merged", "merge_duplicates", "threat_targets", "value_targets"]
 
@@ -144,7 +144,7 @@ def threat_targets(
     overline_wins: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int]]:
     """Gomoku self-play targets corrected by the mentor's threat analysis
-    (:func:`pyaz.eval.threat_guard.read_threats`, ``max_nodes`` nodes a position, deterministic).
+    (:func:`pyaz.nets.threat_search.read_threats`, ``max_nodes`` nodes a position, deterministic).
     Not in seed 004: a hybrid, in the spirit of its mentor's supervision. Per position:
 
     - a five to complete or block, or a forced win the analysis finds (VCF, VCT): the policy

@@ -1,0 +1,148 @@
+"""Gomoku's threat-search planes: the result of a bounded threat-space search as network input.
+
+KataGo gives its network the result of a ladder search as input planes (Wu 2019, appendix A):
+a ladder is a forcing sequence that a small network cannot read from the stones. Gomoku's forcing
+sequences are the VCF and VCT (victory by continuous fours / threes), and seed 004's mentor
+searches them (:meth:`pyaz._core.GomokuMentor.forced_moves`). A network with
+``NetConfig.threat_search`` = N reads :data:`THREAT_SEARCH_PLANES` more planes after the game's
+own, from that analysis with a budget of N nodes a position (deterministic):
+
+0. the cell that a five to complete, a five to block, or a forced win (VCF, VCT) dictates;
+1. the cells that stop the opponent's forced win (when the opponent would have one were it to
+   move, and some move the analysis tries stops it);
+2. all ones when the side to move has a forced win (a five, a VCF or a VCT);
+3. all ones when the side to move is lost by force (no move the analysis tries stops the
+   opponent's forced win, or the opponent has two fives to complete).
+
+A verdict whose budget ran out before every answer was tried proves nothing and leaves the
+planes at zero. The planes are computed outside the network (the search's evaluator appends
+them, :class:`ThreatSearchEvaluator`; the training loop appends them to each self-play position
+once), so the network files and the ONNX export take the game's planes plus these four. Not in
+the papers: a hybrid input, as KataGo's ladder planes are. The analysis is for free-style Gomoku
+(five in a row, overlines win: seed 004's rules). Measured in docs/results/accelerations-cpu.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from pyaz._core import Gomoku, GomokuMentor
+
+__all__ = [
+    "THREAT_SEARCH_PLANES",
+    "ThreatSearchEvaluator",
+    "append_threat_search",
+    "position_from_planes",
+    "read_threats",
+]
+
+THREAT_SEARCH_PLANES = 4
+"""The planes a threat-search network reads after the game's own."""
+
+FORCING_REASONS = ("win", "block", "vcf", "vct")
+"""The threat analysis's reasons that dictate one move."""
+
+WINNING_REASONS = ("win", "vcf", "vct")
+"""The reasons that prove a win for the side to move."""
+
+_FIVE = 6  # GomokuMentor.threat_map's code of a cell that completes five
+
+
+def position_from_planes(planes: np.ndarray, overline_wins: bool = True) -> Gomoku:
+    """The Gomoku position of a network input: its first two planes are the side to move's
+    stones and the opponent's (every Gomoku encoding starts so); black has as many stones as
+    white, or one more."""
+    own, other = planes[0] > 0.5, planes[1] > 0.5
+    black, white = (own, other) if own.sum() == other.sum() else (other, own)
+    grid = np.full(own.shape, ".", dtype="<U1")
+    grid[black] = "X"
+    grid[white] = "O"
+    text = "\n".join(" ".join(row) for row in grid)
+    return Gomoku.from_text(text, 5, bool(overline_wins))
+
+
+def read_threats(mentor: GomokuMentor, state: Gomoku) -> tuple[str, list[int]]:
+    """The threat analysis of a position that is not over (:meth:`GomokuMentor.forced_moves`
+    within ``mentor``'s limits), read as a verdict and its moves: a forcing reason (``"win"``,
+    ``"block"``, ``"vcf"``, ``"vct"``) and the one move; ``"defend"`` and every move that stops
+    the opponent's forced win; ``"lost"`` (no move the mentor tries stops it, or the opponent
+    has two fives to complete) and []; ``"unproven"`` (the budget ran out before every answer
+    was tried: proves nothing) and []; ``"none"`` and []."""
+    moves = [int(a) for a in mentor.forced_moves(state)]
+    info = mentor.last_info
+    reason = str(info["reason"])
+    if reason == "defend" and not info["answers_complete"]:
+        return "unproven", []
+    if (reason == "defend" and not moves) or (reason == "block" and _two_fives(state)):
+        return "lost", []
+    return reason, moves
+
+
+def _two_fives(state: Gomoku) -> bool:
+    """Whether the opponent of the side to move has two cells that complete five (one block
+    cannot stop both)."""
+    opponent = 1 - int(state.to_move())
+    return int((GomokuMentor.threat_map(state, opponent) == _FIVE).sum()) >= 2
+
+
+def check_threat_search(nodes: object) -> int:
+    """``nodes`` as the analysis's node budget (0: no threat-search planes); TypeError for a
+    non-integer, ValueError below 0."""
+    if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
+        raise TypeError(f"threat_search must be an integer node budget, got {nodes!r}")
+    if nodes < 0:
+        raise ValueError(f"threat_search must be >= 0 nodes (0: off), got {nodes}")
+    return int(nodes)
+
+
+def append_threat_search(
+    planes: np.ndarray, mentor: GomokuMentor, counts: dict[str, int] | None = None
+) -> np.ndarray:
+    """``planes [B, C, H, W]`` (Gomoku inputs) with the :data:`THREAT_SEARCH_PLANES` planes of
+    ``mentor``'s analysis after them (float32); ``counts`` (when given) tallies the verdicts."""
+    planes = np.asarray(planes, dtype=np.float32)
+    batch, _, height, width = planes.shape
+    extra = np.zeros((batch, THREAT_SEARCH_PLANES, height, width), np.float32)
+    for row in range(batch):
+        state = position_from_planes(planes[row])
+        if state.is_terminal():
+            continue
+        reason, moves = read_threats(mentor, state)
+        if counts is not None:
+            counts[reason] = counts.get(reason, 0) + 1
+        if reason in FORCING_REASONS:
+            extra[row, 0].flat[moves] = 1.0
+        elif reason == "defend":
+            extra[row, 1].flat[moves] = 1.0
+        if reason in WINNING_REASONS:
+            extra[row, 2] = 1.0
+        elif reason == "lost":
+            extra[row, 3] = 1.0
+    return np.concatenate([planes, extra], 1)
+
+
+class ThreatSearchEvaluator:
+    """Wraps the evaluator of a threat-search network (``fn(planes) -> (logits, values)``, see
+    :mod:`pyaz.search`): the search's inputs, the game's ``planes`` planes, get the analysis's
+    planes (``nodes`` nodes a position) before the network runs; inputs that already have them
+    pass as they are. ``counts`` tallies the verdicts."""
+
+    def __init__(self, evaluator: Callable[[np.ndarray], Any], nodes: int, planes: int) -> None:
+        if not callable(evaluator):
+            raise TypeError(f"the threat search wraps a network evaluator, got {evaluator!r}")
+        nodes = check_threat_search(nodes)
+        if nodes < 1:
+            raise ValueError(f"a threat-search evaluator needs >= 1 node, got {nodes}")
+        self.evaluator = evaluator
+        self.planes = int(planes)
+        self.mentor = GomokuMentor(time_ms=0.0, max_nodes=nodes)
+        self.counts: dict[str, int] = {}
+
+    def __call__(self, planes: np.ndarray) -> Any:
+        planes = np.asarray(planes)
+        if planes.ndim == 4 and planes.shape[1] == self.planes:
+            planes = append_threat_search(planes, self.mentor, self.counts)
+        return self.evaluator(planes)
