@@ -14,6 +14,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -37,6 +38,33 @@ def _board(size: int, x: str, o: str, overline_wins: bool = True) -> Gomoku:
             assert rows[row][col] == ".", cell
             rows[row][col] = stone
     return Gomoku.from_text("\n".join(" ".join(r) for r in rows), 5, overline_wins)
+
+
+# Worked 9x9 positions (X's cells, O's cells): X completes five at e5; O must block five at e5;
+# O faces X's open three (answers b5, f5, ...); O faces two fives (lost); a quiet position;
+# X to move with its open three (a VCF, first move b5).
+_WORKED = {
+    "five": ("a5 b5 c5 d5", "a1 b1 c1 i9"),
+    "block": ("a5 b5 c5 d5 i9", "a1 b1 c1 h9"),
+    "three": ("c5 d5 e5", "a1 i1"),
+    "two fives": ("b5 c5 d5 e5", "a1 i1 i9"),
+    "quiet": ("e5 f6", "d4 g7"),
+    "vcf": ("c5 d5 e5", "a1 i1 a9"),
+}
+
+
+def _worked(*names: str) -> list[Gomoku]:
+    return [_board(9, *_WORKED[name]) for name in names]
+
+
+def _short_run(**changes: Any) -> Any:
+    """A few seconds of Gomoku 9x9 training (the tiny network, 16 simulations a move)."""
+    from pyaz.train.loop import TrainConfig
+
+    return TrainConfig(
+        game="gomoku", game_options={"size": 9}, simulations=16, epochs=1, net="tiny",
+        eval_opponent="none", sampling_plies=30, seed=1, **changes,
+    )  # fmt: skip
 
 
 def _names(state: Gomoku, actions: list[int]) -> str:
@@ -441,15 +469,7 @@ def test_threat_targets_correct_self_play_targets_as_worked_by_hand() -> None:
     # a VCF (the mentor's first move b5, as in the leaf evaluator's test above).
     from pyaz.train.targets import threat_targets
 
-    states = [
-        _board(9, "a5 b5 c5 d5", "a1 b1 c1 i9"),
-        _board(9, "a5 b5 c5 d5 i9", "a1 b1 c1 h9"),
-        _board(9, "c5 d5 e5", "a1 i1"),
-        _board(9, "c5 d5 e5", "a1 i1"),
-        _board(9, "b5 c5 d5 e5", "a1 i1 i9"),
-        _board(9, "e5 f6", "d4 g7"),
-        _board(9, "c5 d5 e5", "a1 i1 a9"),
-    ]
+    states = _worked("five", "block", "three", "three", "two fives", "quiet", "vcf")
     planes = np.stack([np.asarray(s.encode()) for s in states])
     policy = np.full((7, 81), 1 / 81, dtype=np.float32)
     a = states[2].str_to_action
@@ -476,14 +496,10 @@ def test_threat_targets_correct_self_play_targets_as_worked_by_hand() -> None:
 
 
 def test_a_gomoku_run_trains_on_threat_targets(tmp_path) -> None:
-    from pyaz.train.loop import TrainConfig, TrainingLoop
+    from pyaz.train.loop import TrainingLoop
     from pyaz.train.targets import threat_targets
 
-    config = TrainConfig(
-        game="gomoku", game_options={"size": 9}, iterations=2, episodes=4, simulations=16,
-        epochs=1, net="tiny", parallel_games=4, eval_opponent="none", threat_targets=300,
-        sampling_plies=30, seed=1,
-    )  # fmt: skip
+    config = _short_run(iterations=2, episodes=4, parallel_games=4, threat_targets=300)
     training = TrainingLoop(config, tmp_path / "run", progress=False)
     try:
         records = training.run_step(1) + training.run_step(2)
@@ -511,14 +527,7 @@ def test_threat_search_planes_as_worked_by_hand() -> None:
     # out before O's answers are all tried (no proof: nothing).
     from pyaz.nets.threat_search import ThreatSearchEvaluator, append_threat_search
 
-    states = [
-        _board(9, "a5 b5 c5 d5", "a1 b1 c1 i9"),
-        _board(9, "a5 b5 c5 d5 i9", "a1 b1 c1 h9"),
-        _board(9, "c5 d5 e5", "a1 i1"),
-        _board(9, "b5 c5 d5 e5", "a1 i1 i9"),
-        _board(9, "e5 f6", "d4 g7"),
-        _board(9, "c5 d5 e5", "a1 i1 a9"),
-    ]
+    states = _worked("five", "block", "three", "two fives", "quiet", "vcf")
     planes = np.stack([np.asarray(s.encode()) for s in states])
     counts: dict[str, int] = {}
     out = append_threat_search(planes, GomokuMentor(time_ms=0.0, max_nodes=3000), counts)
@@ -547,13 +556,9 @@ def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path)
     from pyaz.eval.players import network_player
     from pyaz.nets import load_model, net_config_for
     from pyaz.nets.threat_search import ThreatSearchEvaluator
-    from pyaz.train.loop import TrainConfig, TrainingLoop
+    from pyaz.train.loop import TrainingLoop
 
-    config = TrainConfig(
-        game="gomoku", game_options={"size": 9}, iterations=1, episodes=2, simulations=16,
-        epochs=1, net="tiny", parallel_games=2, eval_opponent="none", threat_search=3000,
-        sampling_plies=30, seed=1,
-    )  # fmt: skip
+    config = _short_run(iterations=1, episodes=2, parallel_games=2, threat_search=3000)
     training = TrainingLoop(config, tmp_path / "run", progress=False)
     try:
         training.run()

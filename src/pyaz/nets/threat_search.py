@@ -32,9 +32,12 @@ import numpy as np
 from pyaz._core import Gomoku, GomokuMentor
 
 __all__ = [
+    "FORCING_REASONS",
     "THREAT_SEARCH_PLANES",
+    "WINNING_REASONS",
     "ThreatSearchEvaluator",
     "append_threat_search",
+    "check_threat_search",
     "position_from_planes",
     "read_threats",
 ]
