@@ -20,6 +20,7 @@ from pyaz.games import BoardState
 from pyaz.nets.threat_search import (
     FORCING_REASONS,
     WINNING_REASONS,
+    node_budget,
     position_from_planes,
     read_threats,
 )
@@ -37,6 +38,7 @@ DEFAULT_GUARD_MS = 100
 DEFAULT_TREE_NODES = 3000
 """The node budget of each leaf's analysis (deterministic: a node budget, not a time)."""
 
+_LEAF_BUDGET = "the leaf analysis's node budget"
 _MASK_GAP = 100.0  # logits this far below the kept ones: a prior of e^-100 beside them
 
 
@@ -60,7 +62,7 @@ class ThreatAwareEvaluator:
         if not callable(evaluator):
             raise TypeError(f"the threat analysis wraps a network evaluator, got {evaluator!r}")
         self.evaluator = evaluator
-        self.max_nodes = _node_budget(max_nodes, least=1)
+        self.max_nodes = node_budget(max_nodes, 1, _LEAF_BUDGET)
         self.overline_wins = bool(overline_wins)
         self.mentor = GomokuMentor(time_ms=0.0, max_nodes=self.max_nodes)
         self.changed: dict[str, int] = {}
@@ -91,14 +93,6 @@ class ThreatAwareEvaluator:
         self.changed[reason] = self.changed.get(reason, 0) + 1
 
 
-def _node_budget(value: object, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"the leaf analysis's node budget must be an integer, got {value!r}")
-    if value < least:
-        raise ValueError(f"the leaf analysis's node budget must be >= {least}, got {value}")
-    return int(value)
-
-
 class ThreatGuardPlayer:
     """A Gomoku player with the mentor's threat analysis in front of it. Each move, within
     ``time_ms``, :meth:`pyaz._core.GomokuMentor.forced_moves`:
@@ -125,7 +119,7 @@ class ThreatGuardPlayer:
     ) -> None:
         if not time_ms > 0:
             raise ValueError(f"the threat guard's time per move must be > 0 ms, got {time_ms}")
-        tree_nodes = _node_budget(tree_nodes, least=0)
+        tree_nodes = node_budget(tree_nodes, 0, _LEAF_BUDGET)
         self.inner = inner
         self.name = name if name is not None else f"guard:{inner.name}"
         self.mentor = GomokuMentor(time_ms=float(time_ms))

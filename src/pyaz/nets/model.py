@@ -54,7 +54,7 @@ import torch
 from torch import nn
 
 from pyaz.games import BoardState
-from pyaz.nets.threat_search import THREAT_SEARCH_PLANES, check_threat_search
+from pyaz.nets.threat_search import THREAT_SEARCH_PLANES, node_budget
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ def net_config_for(
         config = replace(config, threat_line=line, threat_depth=depth, parity_plane=parity)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
-    if check_threat_search(config.threat_search) and state.name != "gomoku":
+    if node_budget(config.threat_search, 0, "threat_search") and state.name != "gomoku":
         raise ValueError(
             f"threat_search ({config.threat_search}) reads Gomoku's threats, not {state.name}'s"
         )

@@ -37,7 +37,7 @@ __all__ = [
     "WINNING_REASONS",
     "ThreatSearchEvaluator",
     "append_threat_search",
-    "check_threat_search",
+    "node_budget",
     "position_from_planes",
     "read_threats",
 ]
@@ -91,14 +91,14 @@ def _two_fives(state: Gomoku) -> bool:
     return int((GomokuMentor.threat_map(state, opponent) == _FIVE).sum()) >= 2
 
 
-def check_threat_search(nodes: object) -> int:
-    """``nodes`` as the analysis's node budget (0: no threat-search planes); TypeError for a
-    non-integer, ValueError below 0."""
-    if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
-        raise TypeError(f"threat_search must be an integer node budget, got {nodes!r}")
-    if nodes < 0:
-        raise ValueError(f"threat_search must be >= 0 nodes (0: off), got {nodes}")
-    return int(nodes)
+def node_budget(value: object, least: int, what: str = "the analysis's node budget") -> int:
+    """``value`` as a node budget of the threat analysis: TypeError for a non-integer,
+    ValueError below ``least``; ``what`` names it in the message."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    if value < least:
+        raise ValueError(f"{what} must be >= {least}, got {value}")
+    return int(value)
 
 
 def append_threat_search(
@@ -136,9 +136,7 @@ class ThreatSearchEvaluator:
     def __init__(self, evaluator: Callable[[np.ndarray], Any], nodes: int, planes: int) -> None:
         if not callable(evaluator):
             raise TypeError(f"the threat search wraps a network evaluator, got {evaluator!r}")
-        nodes = check_threat_search(nodes)
-        if nodes < 1:
-            raise ValueError(f"a threat-search evaluator needs >= 1 node, got {nodes}")
+        nodes = node_budget(nodes, 1, "a threat-search evaluator's node budget")
         self.evaluator = evaluator
         self.planes = int(planes)
         self.mentor = GomokuMentor(time_ms=0.0, max_nodes=nodes)
