@@ -551,6 +551,26 @@ def test_threat_search_planes_as_worked_by_hand() -> None:
     assert short(seen)[0] is not None and short.counts == {"unproven": 1}  # planes: as they are
 
 
+def test_the_threat_search_planes_refuse_bad_inputs() -> None:
+    mentor = GomokuMentor(time_ms=0.0, max_nodes=100)
+    state = _board(9, "c5 d5 e5", "a1 i1")
+    planes = np.asarray(state.encode())[None]
+    with pytest.raises(ValueError, match=r"\(batch, planes >= 2, n, n\), got shape \(3, 9, 9\)"):
+        mentor.threat_search_planes(planes[0])
+    with pytest.raises(ValueError, match=r"boards of size 9\.\.15, got inputs of size 7"):
+        mentor.threat_search_planes(np.zeros((1, 3, 7, 7), np.float32))
+    impossible = planes.copy()
+    impossible[0, 0, 8, :] = 1.0  # nine more stones for the side to move
+    with pytest.raises(ValueError, match="impossible Gomoku position: X has"):
+        mentor.threat_search_planes(impossible)
+    out, counts = mentor.threat_search_planes(np.zeros((0, 3, 9, 9), np.float32))
+    assert out.shape == (0, 4, 9, 9) and counts == {}
+    five = _worked("five")[0]
+    won = five.child(five.str_to_action("e5"))  # over: zeros, not counted
+    out, counts = mentor.threat_search_planes(np.asarray(won.encode())[None])
+    assert not out.any() and counts == {}
+
+
 def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path) -> None:
     from pyaz._core import ConnectFour
     from pyaz.eval.players import network_player

@@ -6,6 +6,7 @@ them; bad files, the wrong kind and the wrong game are one-line errors naming th
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 from pathlib import Path
@@ -224,6 +225,23 @@ def test_bad_files_are_one_line_errors_naming_them(tmp_path: Path) -> None:
     assert one_line(raised) == (
         f"{foreign} holds no pyaz model (a torch file not written by pyaz; expected a curling "
         "network)"
+    )
+
+
+def test_a_config_with_a_bad_threat_search_is_a_one_line_error(tmp_path: Path) -> None:
+    # A crafted file: a Gomoku network whose config says threat_search "3000" (a string).
+    state = torch.load(
+        io.BytesIO(nets.net_file_bytes(az_net("gomoku", size=9), "gomoku", {"size": 9})),
+        weights_only=True,
+    )
+    state["net"]["config"]["threat_search"] = "3000"
+    path = tmp_path / "crafted.pt"
+    torch.save(state, path)
+    with pytest.raises(ValueError) as raised:
+        pyaz.load_model(path)
+    assert one_line(raised) == (
+        f"{path}: the network's config and weights do not go together "
+        "(threat_search must be an integer, got '3000')"
     )
 
 

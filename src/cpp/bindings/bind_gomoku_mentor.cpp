@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,59 @@ GomokuMentorOptions make_options(double time_ms, std::int64_t max_nodes, int max
     return options;  // the constructor checks the rest
 }
 
+// The position of one network input of `n` x `n` cells: plane 0 holds the side to move's stones,
+// plane 1 the opponent's (every Gomoku encoding starts so); black has as many stones as white, or
+// one more.
+Gomoku position_from_planes(const float* own, const float* other, int n, bool overline_wins) {
+    const int cells = n * n;
+    const int own_count = static_cast<int>(std::count_if(own, own + cells, [](float x) { return x > 0.5F; }));
+    const int other_count = static_cast<int>(std::count_if(other, other + cells, [](float x) { return x > 0.5F; }));
+    const bool own_is_black = own_count == other_count;
+    std::vector<std::vector<Cell>> rows(static_cast<std::size_t>(n), std::vector<Cell>(static_cast<std::size_t>(n), kEmpty));
+    for (int i = 0; i < cells; ++i) {
+        auto& cell = rows[static_cast<std::size_t>(i / n)][static_cast<std::size_t>(i % n)];
+        if (own[i] > 0.5F) cell = own_is_black ? kFirst : kSecond;
+        else if (other[i] > 0.5F) cell = own_is_black ? kSecond : kFirst;
+    }
+    return Gomoku::from_rows(rows, -1, 5, overline_wins);
+}
+
+// GomokuMentor.threat_search_planes: the planes of a batch [B, C, n, n] without the GIL, and the
+// verdicts counted.
+py::tuple batch_threat_search_planes(GomokuMentor& mentor, const py::array_t<float, py::array::c_style | py::array::forcecast>& planes,
+                                     bool overline_wins) {
+    if (planes.ndim() != 4 || planes.shape(1) < 2 || planes.shape(2) != planes.shape(3)) {
+        fail("threat_search_planes takes Gomoku inputs of shape (batch, planes >= 2, n, n), got shape " +
+             std::string(py::str(planes.attr("shape"))));
+    }
+    if (planes.shape(2) < GomokuMentor::kMinSize || planes.shape(2) > GomokuMentor::kMaxSize) {
+        fail("GomokuMentor plays boards of size 9..15, got inputs of size " + std::to_string(planes.shape(2)));
+    }
+    const auto batch = planes.shape(0);
+    const auto channels = planes.shape(1);
+    const int n = static_cast<int>(planes.shape(2));
+    const py::ssize_t cells = static_cast<py::ssize_t>(n) * n;
+    py::array_t<float> out({batch, static_cast<py::ssize_t>(kThreatSearchPlanes), static_cast<py::ssize_t>(n),
+                            static_cast<py::ssize_t>(n)});
+    const float* in = planes.data();
+    float* data = out.mutable_data();
+    std::array<int, kNumThreatVerdicts> counts{};
+    without_gil([&](const auto& interrupted) {
+        for (py::ssize_t row = 0; row < batch && !interrupted(); ++row) {
+            const float* input = in + row * channels * cells;
+            const Gomoku state = position_from_planes(input, input + cells, n, overline_wins);
+            const ThreatVerdict verdict = mentor.threat_search_planes(state, data + row * kThreatSearchPlanes * cells, interrupted);
+            if (!is_terminal(state.status())) ++counts[static_cast<std::size_t>(verdict)];
+        }
+        return 0;
+    });
+    py::dict tally;
+    for (int v = 0; v < kNumThreatVerdicts; ++v) {
+        if (counts[static_cast<std::size_t>(v)] > 0) tally[threat_verdict_name(static_cast<ThreatVerdict>(v))] = counts[static_cast<std::size_t>(v)];
+    }
+    return py::make_tuple(out, tally);
+}
+
 }  // namespace
 
 void register_gomoku_mentor(py::module_& m) {
@@ -127,6 +182,27 @@ void register_gomoku_mentor(py::module_& m) {
             "was found among the moves tried: its strongest 24 (VCT) or 40 (VCF) candidates, the "
             "threat's cells and its own fours; when last_info['answers_complete'] is False the "
             "budget ran out before all were tried); else [] ('none'). Errors as choose().")
+        .def(
+            "read_threats",
+            [](GomokuMentor& mentor, const Gomoku& state) {
+                GomokuMentor::check_playable(state);
+                const Gomoku copy = state;
+                const ThreatReading reading =
+                    without_gil([&](const auto& interrupted) { return mentor.read_threats(copy, interrupted); });
+                return py::make_tuple(threat_verdict_name(reading.verdict), reading.moves);
+            },
+            py::arg("state"),
+            "forced_moves() read as (verdict, moves): 'win', 'block', 'vcf' or 'vct' and the one "
+            "move it dictates; 'defend' and every move that stops the opponent's forced win; "
+            "'lost' and [] (no move tried stops it, or the opponent has two fives to complete); "
+            "'unproven' and [] (the budget ran out before every answer was tried: proves "
+            "nothing); 'none' and []. Errors as choose().")
+        .def("threat_search_planes", &batch_threat_search_planes, py::arg("planes"), py::arg("overline_wins") = true,
+             "The threat-search planes (pyaz.nets.threat_search) of a batch of Gomoku network "
+             "inputs (batch, C >= 2, n, n), planes 0 and 1 the side to move's stones and the "
+             "opponent's: (float32 (batch, 4, n, n), {verdict: count}), the four planes from "
+             "read_threats() of each position (finished games: zeros, not counted). ValueError for "
+             "another shape or a position no game reaches; KeyboardInterrupt on Ctrl-C.")
         .def_property_readonly(
             "last_info",
             [](const GomokuMentor& mentor) {

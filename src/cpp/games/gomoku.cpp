@@ -144,15 +144,24 @@ Action Gomoku::parse_action(const std::string& text) const {
 
 Gomoku Gomoku::from_text(const std::string& text, int line_length, bool overline_wins) {
     const ParsedGrid grid = parse_grid(text);
-    const int n = static_cast<int>(grid.rows.size());
-    if (static_cast<int>(grid.rows.front().size()) != n) {
+    return from_rows(grid.rows, grid.side_to_move, line_length, overline_wins);
+}
+
+Gomoku Gomoku::from_rows(const std::vector<std::vector<Cell>>& rows, int side_to_move, int line_length,
+                         bool overline_wins) {
+    const int n = static_cast<int>(rows.size());
+    if (rows.empty() || static_cast<int>(rows.front().size()) != n) {
         fail("a Gomoku board must be square, got " + std::to_string(n) + " rows of " +
-             std::to_string(grid.rows.front().size()));
+             std::to_string(rows.empty() ? 0 : rows.front().size()));
     }
     Gomoku state(n, line_length, overline_wins);
     for (int r = 0; r < n; ++r) {
+        if (static_cast<int>(rows[r].size()) != n) {
+            fail("a Gomoku board must be square, got a row of " + std::to_string(rows[r].size()) +
+                 " cells on a board of " + std::to_string(n) + " rows");
+        }
         for (int c = 0; c < n; ++c) {
-            if (grid.rows[r][c] != kEmpty) state.stones_[grid.rows[r][c] - 1].set(cell_index(r, c));
+            if (rows[r][c] != kEmpty) state.stones_[rows[r][c] - 1].set(cell_index(r, c));
         }
     }
     const int first = state.stones_[0].count();
@@ -162,7 +171,7 @@ Gomoku Gomoku::from_text(const std::string& text, int line_length, bool overline
              std::to_string(second) + " (X moves first)");
     }
     const int side = first == second ? 0 : 1;
-    if (grid.side_to_move >= 0 && grid.side_to_move != side) {
+    if (side_to_move >= 0 && side_to_move != side) {
         fail("the stone counts say " + std::string(side == 0 ? "X" : "O") +
              " is to move, but the text says otherwise");
     }

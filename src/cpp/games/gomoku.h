@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/bitboard256.h"
 #include "core/rng.h"
@@ -65,6 +66,11 @@ public:
     std::string action_to_string(Action action) const;
     Action parse_action(const std::string& text) const;
     static Gomoku from_text(const std::string& text, int line_length = 5, bool overline_wins = true);
+    // The position of `rows` (top to bottom, kFirst = X, who moves first); `side_to_move` -1
+    // lets the stone counts say it, else it must agree with them. Fails (std::invalid_argument)
+    // on a board that is not square or a position no game reaches, as from_text.
+    static Gomoku from_rows(const std::vector<std::vector<Cell>>& rows, int side_to_move = -1,
+                            int line_length = 5, bool overline_wins = true);
 
 private:
     static int cell_index(int row, int col) { return row * Bitboard256::kStride + col; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 #include "search/gomoku_mentor_alphabeta.h"
 #include "search/gomoku_mentor_board.h"
@@ -270,6 +271,23 @@ auto run_turn(const GomokuMentorOptions& options, GomokuMentor::Tables& tables, 
     return to_actions(board, cells);
 }
 
+// forced_moves()'s result and info read as a verdict (GomokuMentor::read_threats).
+ThreatReading reading_of(const GomokuMentorInfo& info, const Gomoku& state, std::vector<Action> moves) {
+    const auto reading = [&moves](ThreatVerdict verdict) { return ThreatReading{verdict, std::move(moves)}; };
+    if (info.reason == "win") return reading(ThreatVerdict::kWin);
+    if (info.reason == "vcf") return reading(ThreatVerdict::kVcf);
+    if (info.reason == "vct") return reading(ThreatVerdict::kVct);
+    if (info.reason == "block") {
+        const bool two_fives = Board(state).count(state.to_move() ^ 1, mentor::kFiveThreat) >= 2;
+        return two_fives ? ThreatReading{ThreatVerdict::kLost, {}} : reading(ThreatVerdict::kBlock);
+    }
+    if (info.reason == "defend") {
+        if (!info.answers_complete) return {ThreatVerdict::kUnproven, {}};
+        return moves.empty() ? ThreatReading{ThreatVerdict::kLost, {}} : reading(ThreatVerdict::kDefend);
+    }
+    return {ThreatVerdict::kNone, {}};
+}
+
 }  // namespace
 
 GomokuMentor::GomokuMentor(const GomokuMentorOptions& options)
@@ -340,6 +358,39 @@ std::vector<Action> GomokuMentor::forced_moves(const Gomoku& state, const std::f
     check_playable(state);
     const auto step = [](Turn& turn) { return turn.forced(); };
     return run_turn(options_, *tables_, rng_, info_, state, interrupted, step);
+}
+
+const char* threat_verdict_name(ThreatVerdict verdict) {
+    static constexpr std::array<const char*, kNumThreatVerdicts> kNames = {
+        "none", "win", "block", "vcf", "vct", "defend", "lost", "unproven"};
+    return kNames.at(static_cast<std::size_t>(verdict));
+}
+
+ThreatReading GomokuMentor::read_threats(const Gomoku& state, const std::function<bool()>& interrupted) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    check_playable(state);
+    const auto step = [](Turn& turn) { return turn.forced(); };
+    std::vector<Action> moves = run_turn(options_, *tables_, rng_, info_, state, interrupted, step);
+    return reading_of(info_, state, std::move(moves));
+}
+
+ThreatVerdict GomokuMentor::threat_search_planes(const Gomoku& state, float* out,
+                                                 const std::function<bool()>& interrupted) {
+    const int cells = state.size() * state.size();
+    std::fill(out, out + kThreatSearchPlanes * cells, 0.0F);
+    if (is_terminal(state.status())) return ThreatVerdict::kNone;
+    const ThreatReading reading = read_threats(state, interrupted);
+    const ThreatVerdict verdict = reading.verdict;
+    const bool forcing = verdict == ThreatVerdict::kWin || verdict == ThreatVerdict::kBlock ||
+                         verdict == ThreatVerdict::kVcf || verdict == ThreatVerdict::kVct;
+    float* moves_plane = forcing ? out : verdict == ThreatVerdict::kDefend ? out + cells : nullptr;
+    if (moves_plane != nullptr) {
+        for (Action move : reading.moves) moves_plane[move] = 1.0F;
+    }
+    const bool won = verdict == ThreatVerdict::kWin || verdict == ThreatVerdict::kVcf || verdict == ThreatVerdict::kVct;
+    float* flag_plane = won ? out + 2 * cells : verdict == ThreatVerdict::kLost ? out + 3 * cells : nullptr;
+    if (flag_plane != nullptr) std::fill(flag_plane, flag_plane + cells, 1.0F);
+    return verdict;
 }
 
 std::vector<Action> GomokuMentor::find_vcf(const Gomoku& state, int max_depth, std::int64_t max_nodes,

@@ -60,6 +60,18 @@ struct GomokuMentorInfo {
     std::vector<std::pair<Action, int>> root_scores;
 };
 
+// How read_threats() reads a position; the names (threat_verdict_name) are Python's.
+enum class ThreatVerdict : int { kNone, kWin, kBlock, kVcf, kVct, kDefend, kLost, kUnproven };
+constexpr int kNumThreatVerdicts = 8;
+const char* threat_verdict_name(ThreatVerdict verdict);
+
+struct ThreatReading {
+    ThreatVerdict verdict = ThreatVerdict::kNone;
+    std::vector<Action> moves;
+};
+
+constexpr int kThreatSearchPlanes = 4;
+
 class GomokuMentor {
 public:
     static constexpr int kMinSize = 9;
@@ -97,6 +109,20 @@ public:
     // threat's cells and our fours; incomplete unless info.answers_complete), else none
     // ("none"). Same input errors as choose().
     std::vector<Action> forced_moves(const Gomoku& state, const std::function<bool()>& interrupted = {});
+
+    // forced_moves() read as a verdict and its moves: a five, a block or a forced win dictates
+    // one move (kWin, kBlock, kVcf, kVct); kDefend and every move that stops the opponent's
+    // forced win; kLost (no move tried stops it, or the opponent has two fives to complete);
+    // kUnproven (the budget ran out before every answer was tried: proves nothing); kNone.
+    // Same input errors as choose().
+    ThreatReading read_threats(const Gomoku& state, const std::function<bool()>& interrupted = {});
+
+    // The threat-search planes of pyaz.nets.threat_search for `state` (kThreatSearchPlanes
+    // planes of size*size floats, written whole into `out`): the move a kWin / kBlock / kVcf /
+    // kVct dictates; the moves of kDefend; ones when a forced win is ours; ones when kLost.
+    // A finished game gets zeros and kNone. Same input errors as choose() otherwise.
+    ThreatVerdict threat_search_planes(const Gomoku& state, float* out,
+                                       const std::function<bool()>& interrupted = {});
 
     // A VCF / VCT for the side to move as actions (attacker, reply, attacker, ..., the five), or
     // empty if none was found within the limits. Same input errors as choose().

@@ -1069,6 +1069,14 @@ class GomokuMentor:
         """
         choose()'s threat analysis alone, within the same limits: [the move] that a five or a forced win dictates (last_info['reason'] 'win', 'block', 'vcf' or 'vct'); else the moves after which the opponent no longer wins by VCF/VCT ('defend'; [] when none was found among the moves tried: its strongest 24 (VCT) or 40 (VCF) candidates, the threat's cells and its own fours; when last_info['answers_complete'] is False the budget ran out before all were tried); else [] ('none'). Errors as choose().
         """
+    def read_threats(self, state: Gomoku) -> tuple[str, list[int]]:
+        """
+        forced_moves() read as (verdict, moves): 'win', 'block', 'vcf' or 'vct' and the one move it dictates; 'defend' and every move that stops the opponent's forced win; 'lost' and [] (no move tried stops it, or the opponent has two fives to complete); 'unproven' and [] (the budget ran out before every answer was tried: proves nothing); 'none' and []. Errors as choose().
+        """
+    def threat_search_planes(self, planes: typing.Annotated[numpy.typing.ArrayLike, numpy.float32], overline_wins: bool = True) -> tuple:
+        """
+        The threat-search planes (pyaz.nets.threat_search) of a batch of Gomoku network inputs (batch, C >= 2, n, n), planes 0 and 1 the side to move's stones and the opponent's: (float32 (batch, 4, n, n), {verdict: count}), the four planes from read_threats() of each position (finished games: zeros, not counted). ValueError for another shape or a position no game reaches; KeyboardInterrupt on Ctrl-C.
+        """
     @property
     def last_info(self) -> dict:
         """

@@ -78,6 +78,9 @@ class NetConfig:
     mobility_planes: bool = False  # Othello: four more, each player's legal moves and frontier
     threat_search: int = 0  # Gomoku: N > 0 nodes of threat search, four input planes more
 
+    def __post_init__(self) -> None:
+        node_budget(self.threat_search, 0, "threat_search")  # also a config read from a file
+
     @property
     def input_planes(self) -> int:
         """The planes the network takes: the game's (``planes``) and, with ``threat_search``,
@@ -153,7 +156,7 @@ def net_config_for(
         config = replace(config, threat_line=line, threat_depth=depth, parity_plane=parity)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
-    if node_budget(config.threat_search, 0, "threat_search") and state.name != "gomoku":
+    if config.threat_search and state.name != "gomoku":
         raise ValueError(
             f"threat_search ({config.threat_search}) reads Gomoku's threats, not {state.name}'s"
         )

@@ -51,8 +51,6 @@ FORCING_REASONS = ("win", "block", "vcf", "vct")
 WINNING_REASONS = ("win", "vcf", "vct")
 """The reasons that prove a win for the side to move."""
 
-_FIVE = 6  # GomokuMentor.threat_map's code of a cell that completes five
-
 
 def position_from_planes(planes: np.ndarray, overline_wins: bool = True) -> Gomoku:
     """The Gomoku position of a network input: its first two planes are the side to move's
@@ -73,22 +71,9 @@ def read_threats(mentor: GomokuMentor, state: Gomoku) -> tuple[str, list[int]]:
     ``"block"``, ``"vcf"``, ``"vct"``) and the one move; ``"defend"`` and every move that stops
     the opponent's forced win; ``"lost"`` (no move the mentor tries stops it, or the opponent
     has two fives to complete) and []; ``"unproven"`` (the budget ran out before every answer
-    was tried: proves nothing) and []; ``"none"`` and []."""
-    moves = [int(a) for a in mentor.forced_moves(state)]
-    info = mentor.last_info
-    reason = str(info["reason"])
-    if reason == "defend" and not info["answers_complete"]:
-        return "unproven", []
-    if (reason == "defend" and not moves) or (reason == "block" and _two_fives(state)):
-        return "lost", []
-    return reason, moves
-
-
-def _two_fives(state: Gomoku) -> bool:
-    """Whether the opponent of the side to move has two cells that complete five (one block
-    cannot stop both)."""
-    opponent = 1 - int(state.to_move())
-    return int((GomokuMentor.threat_map(state, opponent) == _FIVE).sum()) >= 2
+    was tried: proves nothing) and []; ``"none"`` and [] (:meth:`GomokuMentor.read_threats`)."""
+    reason, moves = mentor.read_threats(state)
+    return str(reason), [int(a) for a in moves]
 
 
 def node_budget(value: object, least: int, what: str = "the analysis's node budget") -> int:
@@ -105,25 +90,13 @@ def append_threat_search(
     planes: np.ndarray, mentor: GomokuMentor, counts: dict[str, int] | None = None
 ) -> np.ndarray:
     """``planes [B, C, H, W]`` (Gomoku inputs) with the :data:`THREAT_SEARCH_PLANES` planes of
-    ``mentor``'s analysis after them (float32); ``counts`` (when given) tallies the verdicts."""
+    ``mentor``'s analysis after them (float32; :meth:`GomokuMentor.threat_search_planes`, in
+    C++ without the GIL); ``counts`` (when given) tallies the verdicts."""
     planes = np.asarray(planes, dtype=np.float32)
-    batch, _, height, width = planes.shape
-    extra = np.zeros((batch, THREAT_SEARCH_PLANES, height, width), np.float32)
-    for row in range(batch):
-        state = position_from_planes(planes[row])
-        if state.is_terminal():
-            continue
-        reason, moves = read_threats(mentor, state)
-        if counts is not None:
-            counts[reason] = counts.get(reason, 0) + 1
-        if reason in FORCING_REASONS:
-            extra[row, 0].flat[moves] = 1.0
-        elif reason == "defend":
-            extra[row, 1].flat[moves] = 1.0
-        if reason in WINNING_REASONS:
-            extra[row, 2] = 1.0
-        elif reason == "lost":
-            extra[row, 3] = 1.0
+    extra, tally = mentor.threat_search_planes(planes)
+    if counts is not None:
+        for reason, count in tally.items():
+            counts[reason] = counts.get(reason, 0) + int(count)
     return np.concatenate([planes, extra], 1)
 
 
