@@ -573,6 +573,7 @@ def test_the_threat_search_planes_refuse_bad_inputs() -> None:
 
 def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path) -> None:
     from pyaz._core import ConnectFour
+    from pyaz.common.runlog import read_metrics
     from pyaz.eval.players import network_player
     from pyaz.nets import load_model, net_config_for
     from pyaz.nets.threat_search import ThreatSearchEvaluator
@@ -585,6 +586,8 @@ def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path)
         planes, _, _ = training.buffer.arrays()
     finally:
         training.finish()
+    (row,) = [r for r in read_metrics(tmp_path / "run") if r["kind"] == "iteration"]
+    assert 0 < row["time_threat_search"] < row["time_selfplay"]  # logged, within self-play
     state = _board(9, "c5 d5 e5", "a1 i1")
     game_planes = np.asarray(state.encode()).shape[0]
     assert planes.shape[1:] == (game_planes + 4, 9, 9)  # the buffer holds the planes
@@ -598,6 +601,7 @@ def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path)
     player.reset(state)
     assert state.is_legal(player.choose(state))
     assert player.evaluator.counts["defend"] >= 1  # the root: O faces X's open three
+    assert player.evaluator.seconds > 0
     with pytest.raises(ValueError, match=r"threat_search \(300\) reads Gomoku's threats, not"):
         net_config_for(ConnectFour(), threat_search=300)
 

@@ -381,13 +381,12 @@ ThreatVerdict GomokuMentor::threat_search_planes(const Gomoku& state, float* out
     if (is_terminal(state.status())) return ThreatVerdict::kNone;
     const ThreatReading reading = read_threats(state, interrupted);
     const ThreatVerdict verdict = reading.verdict;
-    const bool forcing = verdict == ThreatVerdict::kWin || verdict == ThreatVerdict::kBlock ||
-                         verdict == ThreatVerdict::kVcf || verdict == ThreatVerdict::kVct;
-    float* moves_plane = forcing ? out : verdict == ThreatVerdict::kDefend ? out + cells : nullptr;
+    const bool won = verdict == ThreatVerdict::kWin || verdict == ThreatVerdict::kVcf || verdict == ThreatVerdict::kVct;
+    const bool dictated = won || verdict == ThreatVerdict::kBlock;
+    float* moves_plane = dictated ? out : verdict == ThreatVerdict::kDefend ? out + cells : nullptr;
     if (moves_plane != nullptr) {
         for (Action move : reading.moves) moves_plane[move] = 1.0F;
     }
-    const bool won = verdict == ThreatVerdict::kWin || verdict == ThreatVerdict::kVcf || verdict == ThreatVerdict::kVct;
     float* flag_plane = won ? out + 2 * cells : verdict == ThreatVerdict::kLost ? out + 3 * cells : nullptr;
     if (flag_plane != nullptr) std::fill(flag_plane, flag_plane + cells, 1.0F);
     return verdict;

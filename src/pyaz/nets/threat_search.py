@@ -24,6 +24,8 @@ the papers: a hybrid input, as KataGo's ladder planes are. The analysis is for f
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -104,7 +106,8 @@ class ThreatSearchEvaluator:
     """Wraps the evaluator of a threat-search network (``fn(planes) -> (logits, values)``, see
     :mod:`pyaz.search`): the search's inputs, the game's ``planes`` planes, get the analysis's
     planes (``nodes`` nodes a position) before the network runs; inputs that already have them
-    pass as they are. ``counts`` tallies the verdicts."""
+    pass as they are. ``counts`` tallies the verdicts and ``seconds`` the analysis's time
+    (summed over the threads that call it)."""
 
     def __init__(self, evaluator: Callable[[np.ndarray], Any], nodes: int, planes: int) -> None:
         if not callable(evaluator):
@@ -114,9 +117,17 @@ class ThreatSearchEvaluator:
         self.planes = int(planes)
         self.mentor = GomokuMentor(time_ms=0.0, max_nodes=nodes)
         self.counts: dict[str, int] = {}
+        self.seconds = 0.0
+        self._lock = threading.Lock()  # the search's threads may call it at once
 
     def __call__(self, planes: np.ndarray) -> Any:
         planes = np.asarray(planes)
         if planes.ndim == 4 and planes.shape[1] == self.planes:
-            planes = append_threat_search(planes, self.mentor, self.counts)
+            began = time.perf_counter()
+            counts: dict[str, int] = {}
+            planes = append_threat_search(planes, self.mentor, counts)
+            with self._lock:
+                self.seconds += time.perf_counter() - began
+                for reason, count in counts.items():
+                    self.counts[reason] = self.counts.get(reason, 0) + count
         return self.evaluator(planes)

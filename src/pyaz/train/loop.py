@@ -338,8 +338,9 @@ class TrainConfig:
         "move wins by force; all ones when it is lost by force. The analogue of KataGo's "
         "ladder planes (Wu 2019, appendix A): the result of a search the network cannot "
         "read from the stones. Not in the papers: a hybrid input; the network's every "
-        "evaluation pays for the analysis (measured: docs/results/accelerations-cpu.md); "
-        "0: off",
+        "evaluation pays for the analysis (logged as time_threat_search: its seconds in "
+        "local self-play, summed over threads, and for the buffer's positions; measured: "
+        "docs/results/accelerations-cpu.md); 0: off",
     )
     sparring: str = setting(
         "none",
@@ -679,6 +680,7 @@ class TrainingLoop(TrainingRun):
             if config.threat_search
             else None
         )
+        self.threat_search_seconds = 0.0  # its time in an iteration (record time_threat_search)
         self.counters: dict[str, float] = {
             "iteration": 0,
             "games": 0,
@@ -835,7 +837,11 @@ class TrainingLoop(TrainingRun):
             return self.engine.play(job, net)
         parts = PartsPlay(self.folder, self.start_state, self.progress)
         length = float(self.counters["mean_game_length"])
-        return parts.play(job, iteration, self._evaluator(net, 0), length)
+        evaluator = self._evaluator(net, 0)
+        records = parts.play(job, iteration, evaluator, length)
+        if isinstance(evaluator, ThreatSearchEvaluator):
+            self.threat_search_seconds += evaluator.seconds
+        return records
 
     def _spar(
         self, iteration: int, records: SelfPlayRecords
@@ -1123,6 +1129,7 @@ class TrainingLoop(TrainingRun):
         """:meth:`run_step`'s work."""
         c, iteration = self.config, step
         began = _seconds()
+        self.threat_search_seconds = 0.0
         records = self._self_play(iteration)
         fault_point("self-play")
         lengths = records.game_length.astype(np.float64)  # of self-play alone
@@ -1133,8 +1140,10 @@ class TrainingLoop(TrainingRun):
         if c.threat_targets > 0:
             records, corrected = self._threat_targets(records)
         if self.search_planes is not None:
+            appending = _seconds()
             planes = append_threat_search(records.planes, self.search_planes)
             records = replace(records, planes=planes)
+            self.threat_search_seconds += _seconds() - appending
         kept = self.buffer.add(
             records, iteration, int(self.counters["games"]), c.drop_draw, self.rng
         )
@@ -1157,6 +1166,8 @@ class TrainingLoop(TrainingRun):
         }
         if c.simulations_schedule:
             record["simulations"] = self._simulations(iteration)
+        if c.threat_search:
+            record["time_threat_search"] = self.threat_search_seconds
         record.update(sparred)
         record.update(corrected)
         if self.engine is not None:
