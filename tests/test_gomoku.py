@@ -131,6 +131,32 @@ def test_from_text_detects_a_finished_game() -> None:
     assert state.status() == pyaz.Status.FIRST_PLAYER_WIN
 
 
+def test_from_planes_reads_back_every_position_of_random_games() -> None:
+    rng = np.random.default_rng(3)
+    for size, line, overline in ((9, 5, True), (7, 4, False), (15, 5, True)):
+        state = pyaz.Gomoku(size, line, overline)
+        while True:
+            back = pyaz.Gomoku.from_planes(state.encode(), line, overline)
+            assert np.array_equal(back.board(), state.board())
+            assert back.to_move() == state.to_move() and back.ply == state.ply
+            assert (back.line_length, back.overline_wins) == (line, overline)
+            assert back.status() == state.status() and back.last_action is None
+            if state.is_terminal():
+                break
+            state.apply(int(rng.choice(state.legal_actions())))
+
+
+def test_from_planes_validates() -> None:
+    planes = pyaz.Gomoku(9).play("e5 e6 d4").encode()
+    with pytest.raises(ValueError, match=r"shape \(planes >= 2, n, n\), got shape \(1, 3, 9, 9\)"):
+        pyaz.Gomoku.from_planes(planes[None])
+    with pytest.raises(ValueError, match=r"got shape \(3, 9, 8\)"):
+        pyaz.Gomoku.from_planes(planes[:, :, :8])
+    planes[0, 0, :5] = 1.0  # five more stones for the side to move
+    with pytest.raises(ValueError, match="impossible Gomoku position"):
+        pyaz.Gomoku.from_planes(planes)
+
+
 @pytest.mark.parametrize(("size", "line"), [(4, 4), (16, 5), (9, 2), (6, 7)])
 def test_bad_options_raise(size: int, line: int) -> None:
     with pytest.raises(ValueError):

@@ -1,5 +1,6 @@
 // Python bindings of Othello, Connect Four, Gomoku and Go: the generic binder (bind_game.h)
 // plus each game's constructor and extras.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -115,6 +116,15 @@ void register_go(py::module_& m) {
     bind_grid_coordinates(go);
 }
 
+Gomoku gomoku_from_planes(const py::array_t<float, py::array::c_style | py::array::forcecast>& planes,
+                          int line_length, bool overline_wins) {
+    if (planes.ndim() != 3 || planes.shape(0) < 2 || planes.shape(1) != planes.shape(2)) {
+        fail("Gomoku.from_planes takes a network input of shape (planes >= 2, n, n), got shape " +
+             std::string(py::str(planes.attr("shape"))));
+    }
+    return Gomoku::from_planes(planes.data(), static_cast<int>(planes.shape(1)), line_length, overline_wins);
+}
+
 }  // namespace
 
 void register_games(py::module_& m) {
@@ -159,7 +169,13 @@ void register_games(py::module_& m) {
                                    return py::int_(s.last_action());
                                })
         .def_static("from_text", &Gomoku::from_text, py::arg("text"), py::arg("line_length") = 5,
-                    py::arg("overline_wins") = true);
+                    py::arg("overline_wins") = true)
+        .def_static("from_planes", &gomoku_from_planes, py::arg("planes"), py::arg("line_length") = 5,
+                    py::arg("overline_wins") = true,
+                    "The position of a network input (encode()'s planes, (C >= 2, n, n)): plane 0 the "
+                    "side to move's stones, plane 1 the opponent's (a stone above 0.5); X has as many "
+                    "stones as O, or one more. The last move is not restored. ValueError for another "
+                    "shape or a position no game reaches.");
     bind_grid_coordinates(gomoku);
 
     register_go(m);

@@ -4,7 +4,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -77,23 +76,6 @@ GomokuMentorOptions make_options(double time_ms, std::int64_t max_nodes, int max
     return options;  // the constructor checks the rest
 }
 
-// The position of one network input of `n` x `n` cells: plane 0 holds the side to move's stones,
-// plane 1 the opponent's (every Gomoku encoding starts so); black has as many stones as white, or
-// one more.
-Gomoku position_from_planes(const float* own, const float* other, int n, bool overline_wins) {
-    const int cells = n * n;
-    const int own_count = static_cast<int>(std::count_if(own, own + cells, [](float x) { return x > 0.5F; }));
-    const int other_count = static_cast<int>(std::count_if(other, other + cells, [](float x) { return x > 0.5F; }));
-    const bool own_is_black = own_count == other_count;
-    std::vector<std::vector<Cell>> rows(static_cast<std::size_t>(n), std::vector<Cell>(static_cast<std::size_t>(n), kEmpty));
-    for (int i = 0; i < cells; ++i) {
-        auto& cell = rows[static_cast<std::size_t>(i / n)][static_cast<std::size_t>(i % n)];
-        if (own[i] > 0.5F) cell = own_is_black ? kFirst : kSecond;
-        else if (other[i] > 0.5F) cell = own_is_black ? kSecond : kFirst;
-    }
-    return Gomoku::from_rows(rows, -1, 5, overline_wins);
-}
-
 // GomokuMentor.threat_search_planes: the planes of a batch [B, C, n, n] without the GIL, and the
 // verdicts counted.
 py::tuple batch_threat_search_planes(GomokuMentor& mentor, const py::array_t<float, py::array::c_style | py::array::forcecast>& planes,
@@ -117,7 +99,7 @@ py::tuple batch_threat_search_planes(GomokuMentor& mentor, const py::array_t<flo
     without_gil([&](const auto& interrupted) {
         for (py::ssize_t row = 0; row < batch && !interrupted(); ++row) {
             const float* input = in + row * channels * cells;
-            const Gomoku state = position_from_planes(input, input + cells, n, overline_wins);
+            const Gomoku state = Gomoku::from_planes(input, n, 5, overline_wins);
             const ThreatVerdict verdict = mentor.threat_search_planes(state, data + row * kThreatSearchPlanes * cells, interrupted);
             if (!is_terminal(state.status())) ++counts[static_cast<std::size_t>(verdict)];
         }

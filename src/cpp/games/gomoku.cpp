@@ -1,5 +1,8 @@
 #include "games/gomoku.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace pyaz {
 namespace {
 
@@ -145,6 +148,23 @@ Action Gomoku::parse_action(const std::string& text) const {
 Gomoku Gomoku::from_text(const std::string& text, int line_length, bool overline_wins) {
     const ParsedGrid grid = parse_grid(text);
     return from_rows(grid.rows, grid.side_to_move, line_length, overline_wins);
+}
+
+Gomoku Gomoku::from_planes(const float* planes, int size, int line_length, bool overline_wins) {
+    const int area = size * size;
+    const float* own = planes;
+    const float* other = planes + area;
+    const auto stones = [area](const float* plane) {
+        return std::count_if(plane, plane + area, [](float x) { return x > 0.5F; });
+    };
+    const bool own_is_x = stones(own) == stones(other);
+    std::vector<std::vector<Cell>> rows(static_cast<std::size_t>(size), std::vector<Cell>(static_cast<std::size_t>(size), kEmpty));
+    for (int i = 0; i < area; ++i) {
+        Cell& cell = rows[static_cast<std::size_t>(i / size)][static_cast<std::size_t>(i % size)];
+        if (own[i] > 0.5F) cell = own_is_x ? kFirst : kSecond;
+        else if (other[i] > 0.5F) cell = own_is_x ? kSecond : kFirst;
+    }
+    return from_rows(rows, -1, line_length, overline_wins);
 }
 
 Gomoku Gomoku::from_rows(const std::vector<std::vector<Cell>>& rows, int side_to_move, int line_length,

@@ -71,6 +71,10 @@ public:
     // on a board that is not square or a position no game reaches, as from_text.
     static Gomoku from_rows(const std::vector<std::vector<Cell>>& rows, int side_to_move = -1,
                             int line_length = 5, bool overline_wins = true);
+    // The stones of an encode() output of a `size` x `size` board (plane 0 the side to move's,
+    // plane 1 the opponent's; a cell is a stone above 0.5): X has as many stones as O, or one
+    // more. The last move is not restored. Fails as from_rows.
+    static Gomoku from_planes(const float* planes, int size, int line_length = 5, bool overline_wins = true);
 
 private:
     static int cell_index(int row, int col) { return row * Bitboard256::kStride + col; }

@@ -256,6 +256,11 @@ class Gomoku:
     Gomoku/Gobang on an n x n board (5..15); line_length in a row wins; with overline_wins=False only exactly line_length wins.
     """
     @staticmethod
+    def from_planes(planes: typing.Annotated[numpy.typing.ArrayLike, numpy.float32], line_length: typing.SupportsInt | typing.SupportsIndex = 5, overline_wins: bool = True) -> Gomoku:
+        """
+        The position of a network input (encode()'s planes, (C >= 2, n, n)): plane 0 the side to move's stones, plane 1 the opponent's (a stone above 0.5); X has as many stones as O, or one more. The last move is not restored. ValueError for another shape or a position no game reaches.
+        """
+    @staticmethod
     def from_text(text: str, line_length: typing.SupportsInt | typing.SupportsIndex = 5, overline_wins: bool = True) -> Gomoku:
         ...
     def __copy__(self) -> Gomoku:

@@ -57,14 +57,8 @@ WINNING_REASONS = ("win", "vcf", "vct")
 def position_from_planes(planes: np.ndarray, overline_wins: bool = True) -> Gomoku:
     """The Gomoku position of a network input: its first two planes are the side to move's
     stones and the opponent's (every Gomoku encoding starts so); black has as many stones as
-    white, or one more."""
-    own, other = planes[0] > 0.5, planes[1] > 0.5
-    black, white = (own, other) if own.sum() == other.sum() else (other, own)
-    grid = np.full(own.shape, ".", dtype="<U1")
-    grid[black] = "X"
-    grid[white] = "O"
-    text = "\n".join(" ".join(row) for row in grid)
-    return Gomoku.from_text(text, 5, bool(overline_wins))
+    white, or one more (:meth:`Gomoku.from_planes`)."""
+    return Gomoku.from_planes(planes, 5, bool(overline_wins))
 
 
 def read_threats(mentor: GomokuMentor, state: Gomoku) -> tuple[str, list[int]]:
