@@ -122,6 +122,20 @@ def pytest_benchmark_update_machine_info(
     machine_info["cpu_count"] = os.cpu_count()
 
 
+@pytest.fixture
+def one_torch_thread() -> Any:
+    """Pin PyTorch to one intra-op thread (the search runs on one thread too)."""
+    try:
+        import torch
+    except ImportError:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 def _si(value: float, unit: str) -> str:
     for factor, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(value) >= factor:

@@ -29,12 +29,7 @@ NETWORKS = {  # label -> (game, size, net preset)
 RUNTIMES = ("onnxruntime", "openvino")
 
 
-@pytest.fixture(autouse=True)
-def _one_thread() -> Any:
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # bench/conftest.py
 
 
 def _network(pyaz: ModuleType, game: str, size: int, preset: str, seed: int) -> tuple[Any, Any]:

@@ -679,20 +679,6 @@ class CountingEvaluator:
         return self.fn(planes)
 
 
-@pytest.fixture
-def one_torch_thread() -> Any:
-    """Pin PyTorch to one intra-op thread (the search runs on one thread too)."""
-    try:
-        import torch
-    except ImportError:
-        yield
-        return
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 @pytest.mark.benchmark(group="mcts-batched")
 @pytest.mark.parametrize("batch_size", BATCH_SIZES, ids=[f"batch{b}" for b in BATCH_SIZES])
 def test_batched_inference(

@@ -26,12 +26,7 @@ NODES = (200, 1000)
 BATCH = 32
 
 
-@pytest.fixture(autouse=True)
-def _one_thread() -> Any:
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # bench/conftest.py
 
 
 def _positions(pyaz: ModuleType, count: int, seed: int) -> np.ndarray:
