@@ -75,3 +75,64 @@ def test_a_run_with_each_technique_trains_and_keeps_only_full_searches(
     assert positions > 0
     if changes.get("full_search_prob") == 0.25:  # about a quarter of about 4 x 12 moves
         assert positions < 4 * 20 * 0.6
+
+
+@pytest.mark.parametrize(
+    ("game", "changes", "used"),
+    [
+        ("gomoku", {}, ("gumbel", True)),  # measured best on 9x9 (2026-11-29)
+        ("connect_four", {}, ("puct", False)),
+        ("othello", {}, ("puct", False)),
+        ("gomoku", {"forced_playouts": True}, ("puct", False)),  # PUCT's technique
+        ("gomoku", {"search_rule": "puct"}, ("puct", False)),
+        ("gomoku", {"search_rule": "gumbel"}, ("gumbel", True)),
+        ("gomoku", {"solver": False}, ("gumbel", False)),
+        ("gomoku", {"search_rule": "puct", "solver": True}, ("puct", True)),
+        ("othello", {"search_rule": "gumbel"}, ("gumbel", False)),
+    ],
+)
+def test_auto_search_is_the_games_measured_best(game: str, changes: dict, used: tuple) -> None:
+    options = {"connect_four": {}, "gomoku": {"size": 9}, "othello": {"size": 8}}[game]
+    config = TrainConfig(game=game, game_options=options, **changes)
+    config.validate()
+    assert config.search_used == used
+    resolved = config.resolved()
+    assert (resolved.search_rule, resolved.solver) == used
+
+
+def test_a_gomoku_run_saves_and_plays_what_auto_chose(tmp_path: Path) -> None:
+    config = _config(game="gomoku", game_options={"size": 5, "line_length": 4})
+    loop = TrainingLoop(config, tmp_path / "run", progress=False)
+    options = loop._self_play_job(1).options
+    assert (options["rule"], options["solver"]) == ("gumbel", True)
+    assert (loop.config.search_rule, loop.config.solver) == ("gumbel", True)  # config.json's
+    loop.log.close()
+
+
+def test_saved_runs_keep_their_search() -> None:
+    # before search_rule and solver: PUCT without the solver, whatever the game
+    assert TrainingLoop.upgrade_settings({"game": "gomoku"})["search_rule"] == "puct"
+    assert TrainingLoop.upgrade_settings({"game": "gomoku"})["solver"] is False
+    hand_written = TrainingLoop.upgrade_settings({"game": "gomoku", "search_rule": "auto"})
+    assert (hand_written["search_rule"], hand_written["solver"]) == ("gumbel", False)
+    hand_written = TrainingLoop.upgrade_settings(
+        {"game": "gomoku", "search_rule": "auto", "solver": None}
+    )
+    assert (hand_written["search_rule"], hand_written["solver"]) == ("gumbel", True)
+    sparring = {"game": "gomoku", "search_rule": "auto", "solver": None, "sparring_games": 4}
+    assert TrainingLoop.upgrade_settings(sparring)["search_rule"] == "puct"
+
+
+@pytest.mark.parametrize("preset", ["gobang5-seed001", "gomoku15-seed004"])
+def test_the_seed_presets_search_as_their_papers(preset: str) -> None:
+    from pyaz.train.preset_files import load_preset, train_config
+
+    assert train_config(load_preset(preset)).search_used == ("puct", False)
+
+
+def test_seed_001s_experiments_search_with_puct_on_gobang() -> None:
+    from pyaz.experiments.losses import LossesExperiment
+    from pyaz.train.preset_files import train_config
+
+    settings = LossesExperiment().config("gobang5", "plus", "short", 0)
+    assert train_config(settings).search_used == ("puct", False)

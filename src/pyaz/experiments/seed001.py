@@ -61,6 +61,8 @@ BASE: dict[str, Any] = {
     "threat_planes": "off",  # alpha-zero-general's network reads the board alone
     "opening_spread": 0,  # and its self-play games open from the start
     "lr_schedule": "constant",  # at a constant rate
+    "search_rule": "puct",  # with PUCT (its gobang boards: not Gomoku's auto Gumbel)
+    "solver": False,
     "gating": "threshold",
     "dirichlet_epsilon": 0.0,  # alpha-zero-general adds no root noise
     "eval_opponent": "none",

@@ -112,6 +112,23 @@ OPENING_SPREAD_AUTO = {"connect_four": 24}
 # lr_schedule auto: the schedule measured best per game (Connect Four 6x6, 2026-11-28);
 # constant for the others
 LR_SCHEDULE_AUTO = {"connect_four": "cosine"}
+# search_rule auto: the self-play search measured best per game (Gomoku 9x9: Gumbel with the
+# MCTS-solver, 2026-11-29); PUCT for the others (Gumbel behind it on Connect Four and Othello)
+SEARCH_RULE_AUTO = {"gomoku": "gumbel"}
+# solver none: the MCTS-solver beside Gumbel where it measured best (Gomoku 9x9); else off
+SOLVER_AUTO = {"gomoku": True}
+
+
+def game_search(game: str, rule: str, solver: bool | None, needs_puct: bool) -> tuple[str, bool]:
+    """What ``search_rule`` auto and ``solver`` none mean for ``game``'s canonical name: the
+    game's rule (:data:`SEARCH_RULE_AUTO`; PUCT where ``needs_puct``: forced playouts and
+    sparring games are PUCT's), and the solver on beside Gumbel where :data:`SOLVER_AUTO`
+    says so."""
+    if rule == "auto":
+        rule = "puct" if needs_puct else SEARCH_RULE_AUTO.get(game, "puct")
+    if solver is None:
+        solver = rule == "gumbel" and SOLVER_AUTO.get(game, False)
+    return rule, solver
 
 
 def game_opening_spread(game: str, curriculum: str) -> int:
@@ -259,14 +276,20 @@ class TrainConfig:
     dirichlet_alpha: float = setting(0.3, low=1e-9, high=1e6, help="root Dirichlet noise shape")
     dirichlet_epsilon: float = setting(0.25, low=0.0, high=1.0, help="root noise weight (0: none)")
     search_rule: str = setting(
-        "puct",
-        choices=SEARCH_RULES,
+        "auto",
+        choices=("auto", *SEARCH_RULES),
         help="self-play search: puct (AlphaZero) or gumbel (Danihelka et al. 2022: Gumbel-top-k "
-        "root moves, sequential halving, the completed-Q policy target; for 8-32 simulations)",
+        "root moves, sequential halving, the completed-Q policy target; for 8-32 simulations); "
+        "auto: the game's (gomoku gumbel with the solver, ahead of puct on 9x9 in 30 minutes, "
+        "2026-11-29; puct for the other games, where gumbel learned less, and beside "
+        "--forced-playouts or --sparring-games); a run saves the value auto chose",
     )
     gumbel_actions: int = setting(16, low=1, help="gumbel: root moves sampled (the paper's 16)")
-    solver: bool = setting(
-        False, help="MCTS-solver (Winands et al. 2008): proven results propagated and played"
+    solver: bool | None = setting(
+        None,
+        help="MCTS-solver (Winands et al. 2008): proven results propagated and played; none: "
+        "on beside gumbel on gomoku (the pair measured best there), else off; a run saves the "
+        "value none chose",
     )
     rollout_mix: float = setting(
         0.0,
@@ -425,7 +448,7 @@ class TrainConfig:
                 f"cheap_simulations must be in 0..simulations ({self.simulations}), got "
                 f"{self.cheap_simulations}"
             )
-        if self.forced_playouts and self.search_rule != "puct":
+        if self.forced_playouts and self.search_rule == "gumbel":
             raise ValueError("forced_playouts needs search_rule 'puct'")
         check_window_growth(self.window_growth, self.retrain_iterations)
         state = make(self.game, **self.game_options)  # ValueError/TypeError naming the game
@@ -499,14 +522,24 @@ class TrainConfig:
             return self.opening_spread
         return game_opening_spread(canonical_name(self.game), self.curriculum)
 
+    @property
+    def search_used(self) -> tuple[str, bool]:
+        """``search_rule`` and ``solver`` with auto and none resolved for the game
+        (:func:`game_search`)."""
+        needs_puct = self.forced_playouts or self.sparring_games > 0
+        return game_search(canonical_name(self.game), self.search_rule, self.solver, needs_puct)
+
     def resolved(self) -> TrainConfig:
         """These settings with what auto (or none) chose for the game written in: the planes,
-        the opening spread, the schedule; what a run saves in its config.json."""
+        the opening spread, the schedule, the search; what a run saves in its config.json."""
+        rule, solver = self.search_used
         return replace(
             self,
             threat_planes=self.threat_mode,
             opening_spread=self.opening_spread_plies,
             lr_schedule=self.lr_schedule_used,
+            search_rule=rule,
+            solver=solver,
         )
 
     def check_players(self) -> None:
@@ -545,7 +578,7 @@ class TrainConfig:
                 f"sparring {self.sparring!r} is no player preset (mentor:MS, uct:N, "
                 "gtp-rhino:LEVEL, model:PATH, ...: see pyaz-arena --help)"
             )
-        if self.search_rule != "puct":
+        if self.search_rule == "gumbel":
             raise ValueError(f"sparring_games need search_rule 'puct', got {self.search_rule!r}")
         if self.score_weight > 0:
             raise ValueError(
@@ -627,8 +660,17 @@ class TrainingLoop(TrainingRun):
         on Connect Four alone. One from before opening_spread is a run without random
         opening plies (the loop saves the number; a none written by hand is the game's), one
         from before lr_schedule a run at a constant rate (the loop saves the schedule; an auto
-        written by hand is the game's)."""
-        upgraded = {"threat_planes": "off", "opening_spread": 0, "lr_schedule": "constant", **saved}
+        written by hand is the game's), one from before search_rule or solver a run of PUCT
+        without the solver (the loop saves both; an auto or a null written by hand is the
+        game's)."""
+        upgraded = {
+            "threat_planes": "off",
+            "opening_spread": 0,
+            "lr_schedule": "constant",
+            "search_rule": "puct",
+            "solver": False,
+            **saved,
+        }
         try:
             game = canonical_name(str(upgraded.get("game")))
         except ValueError:
@@ -640,6 +682,11 @@ class TrainingLoop(TrainingRun):
         if upgraded["opening_spread"] is None:
             curriculum = str(upgraded.get("curriculum", "none"))
             upgraded["opening_spread"] = game_opening_spread(game, curriculum)
+        needs_puct = bool(upgraded.get("forced_playouts")) or bool(upgraded.get("sparring_games"))
+        rule, solver = upgraded["search_rule"], upgraded["solver"]
+        if rule == "auto" or solver is None:  # written by hand: the game's
+            rule, solver = game_search(game, rule, solver, needs_puct)
+            upgraded["search_rule"], upgraded["solver"] = rule, solver
         return upgraded
 
     def __init__(
