@@ -119,12 +119,14 @@ SEARCH_RULE_AUTO = {"gomoku": "gumbel"}
 SOLVER_AUTO = {"gomoku": True}
 
 
-def game_search(game: str, rule: str, solver: bool | None, needs_puct: bool) -> tuple[str, bool]:
+def game_search(
+    game: str, rule: str, solver: bool | None, forced_playouts: bool, sparring_games: int
+) -> tuple[str, bool]:
     """What ``search_rule`` auto and ``solver`` none mean for ``game``'s canonical name: the
-    game's rule (:data:`SEARCH_RULE_AUTO`; PUCT where ``needs_puct``: forced playouts and
-    sparring games are PUCT's), and the solver on beside Gumbel where :data:`SOLVER_AUTO`
-    says so."""
+    game's rule (:data:`SEARCH_RULE_AUTO`), PUCT beside forced playouts or sparring games
+    (PUCT's techniques), and the solver on beside Gumbel where :data:`SOLVER_AUTO` says so."""
     if rule == "auto":
+        needs_puct = forced_playouts or sparring_games > 0
         rule = "puct" if needs_puct else SEARCH_RULE_AUTO.get(game, "puct")
     if solver is None:
         solver = rule == "gumbel" and SOLVER_AUTO.get(game, False)
@@ -526,8 +528,13 @@ class TrainConfig:
     def search_used(self) -> tuple[str, bool]:
         """``search_rule`` and ``solver`` with auto and none resolved for the game
         (:func:`game_search`)."""
-        needs_puct = self.forced_playouts or self.sparring_games > 0
-        return game_search(canonical_name(self.game), self.search_rule, self.solver, needs_puct)
+        return game_search(
+            canonical_name(self.game),
+            self.search_rule,
+            self.solver,
+            self.forced_playouts,
+            self.sparring_games,
+        )
 
     def resolved(self) -> TrainConfig:
         """These settings with what auto (or none) chose for the game written in: the planes,
@@ -682,10 +689,10 @@ class TrainingLoop(TrainingRun):
         if upgraded["opening_spread"] is None:
             curriculum = str(upgraded.get("curriculum", "none"))
             upgraded["opening_spread"] = game_opening_spread(game, curriculum)
-        needs_puct = bool(upgraded.get("forced_playouts")) or bool(upgraded.get("sparring_games"))
         rule, solver = upgraded["search_rule"], upgraded["solver"]
         if rule == "auto" or solver is None:  # written by hand: the game's
-            rule, solver = game_search(game, rule, solver, needs_puct)
+            forced, sparring = upgraded.get("forced_playouts"), upgraded.get("sparring_games")
+            rule, solver = game_search(game, rule, solver, bool(forced), int(bool(sparring)))
             upgraded["search_rule"], upgraded["solver"] = rule, solver
         return upgraded
 
