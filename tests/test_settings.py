@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib.util
+import json
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from pyaz.common.settings import (
     check_settings,
     declarations,
     flag,
+    given_values,
     int_list,
     make_settings,
     markdown_table,
@@ -104,6 +106,13 @@ def test_options_are_generated_with_types_and_help() -> None:
     assert added["rule"].help == "which | rule (a, b; default a)"
     assert added["steps"].help == "a schedule (integers >= 1; default 2)"
     assert added["on"].help == "a switch (on, off; default off)"
+    assert added["size"].help == "none: automatic (>= 0, none; default none)"
+    # an optional setting takes none: given (over a preset's value), and None
+    args = parser.parse_args(["--size", "None", "--count", "2"])
+    assert given_values(args, ["size", "count", "rate"]) == {"size": None, "count": 2}
+    assert given_values(parser.parse_args(["--size", "5"]), ["size"]) == {"size": 5}
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--count", "none"])  # count is no optional setting
     other = argparse.ArgumentParser()
     shared = {"count": other.add_argument("--count", type=int, help="the other's")}
     assert "count" not in add_options(other, Toy(), shared, "toy")
@@ -120,7 +129,7 @@ def test_the_markdown_table_of_a_declaration() -> None:
         "| `--rule` |  | a, b | a | which \\| rule |",
     ]
     assert "| `--steps` |  | integers >= 1 | none | a schedule |" in table
-    assert "| `--size` |  | >= 0 | none | none: automatic |" in table
+    assert "| `--size` |  | >= 0, none | none | none: automatic |" in table
 
 
 def test_text_parsers_and_unknown_settings() -> None:
@@ -219,6 +228,38 @@ def test_each_mode_refuses_the_other_modes_options(
         "pyaz-selfplay: --channels: applies only to --game curling"
     )
     assert not (tmp_path / "run").exists()
+
+
+def test_none_on_the_command_line_resets_a_presets_optional_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    preset = tmp_path / "gomoku.toml"
+    preset.write_text('game = "gomoku"\nsize = 9\nsolver = false\nopening_spread = 3\nblocks = 3\n')
+    words = ["--out", "x", "--preset", str(preset)]
+    config = selfplay.settings_from(selfplay.build_parser().parse_args(words))
+    assert (config.solver, config.opening_spread, config.blocks) == (False, 3, 3)
+    none = [*words, "--solver", "none", "--opening-spread", "none", "--blocks", "NONE"]
+    config = selfplay.settings_from(selfplay.build_parser().parse_args(none))
+    assert (config.solver, config.opening_spread, config.blocks) == (None, None, None)
+    assert config.search_used == ("gumbel", True)  # none: the game's choice
+    with pytest.raises(SystemExit):
+        selfplay.build_parser().parse_args([*words, "--solver", "maybe"])
+    assert "argument --solver: expected on or off, got 'maybe'" in capsys.readouterr().err
+
+
+def test_a_resume_compares_auto_and_none_as_what_they_choose(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    saved = TrainConfig(game="gomoku", game_options={"size": 9}).resolved()
+    assert (saved.search_rule, saved.solver) == ("gumbel", True)
+    (run / "config.json").write_text(json.dumps(dataclasses.asdict(saved)))
+    resume = ["--out", str(run), "--resume"]
+    same = [*resume, "--search-rule", "auto", "--solver", "none", "--max-minutes", "9"]
+    config = selfplay.settings_from(selfplay.build_parser().parse_args(same))
+    assert (config.search_rule, config.solver, config.max_minutes) == ("gumbel", True, 9.0)
+    other = selfplay.build_parser().parse_args([*resume, "--solver", "off"])
+    with pytest.raises(ValueError, match=r"other settings.*: solver True -> False \("):
+        selfplay.settings_from(other)
 
 
 def test_the_game_of_a_preset_or_the_command_line_picks_the_mode(tmp_path: Path) -> None:

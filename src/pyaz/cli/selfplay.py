@@ -31,7 +31,13 @@ from pyaz.cli.options import (
 from pyaz.cli.training_run import run_training
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import check_resume_settings, read_run_config
-from pyaz.common.settings import add_options, declarations, flag, make_settings
+from pyaz.common.settings import (
+    add_options,
+    declarations,
+    flag,
+    given_values,
+    make_settings,
+)
 from pyaz.curling.config import RESUMABLE as CURLING_RESUMABLE
 from pyaz.curling.config import CurlingConfig
 from pyaz.games import canonical_name
@@ -148,7 +154,7 @@ def given_settings(args: argparse.Namespace) -> dict[str, Any]:
     values.update(given_game_options(args))
     if args.game is not None:
         values["game"] = args.game
-    values.update(_given(args, BOARD))
+    values.update(given_values(args, BOARD))
     if args.no_augment:
         values["augment"] = False
     return values
@@ -157,8 +163,9 @@ def given_settings(args: argparse.Namespace) -> dict[str, Any]:
 def settings_from(args: argparse.Namespace) -> TrainConfig:
     """Defaults < preset < command line. With ``--resume``: the run's config.json < preset <
     command line, where the preset and the command line may change only the settings of
-    :data:`~pyaz.train.loop.RESUMABLE` (ValueError naming each other one that differs), and a
-    folder without config.json is a ValueError. An option of the curling mode is a ValueError."""
+    :data:`~pyaz.train.loop.RESUMABLE` (ValueError naming each other one that differs; auto
+    and none count as what they choose for the game, as the run saved them), and a folder
+    without config.json is a ValueError. An option of the curling mode is a ValueError."""
     curling_only = [name for name in CURLING if name not in BOARD and name != "workers"]
     _refuse(args, curling_only, "applies only to --game curling")
     given = given_settings(args)
@@ -168,7 +175,8 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
     saved.pop("method", None)
     if "game" in given and canonical_name(given["game"]) == canonical_name(saved.get("game", "")):
         given["game"] = saved["game"]  # an alias of the same game
-    config = train_config({**_flat(saved), **given})
+    # compared as resolved: the saved run holds what auto and none chose (TrainConfig.resolved)
+    config = train_config({**_flat(saved), **given}).resolved()
     check_resume_settings(args.out, saved, asdict(config), RESUMABLE)
     return config
 
@@ -180,7 +188,7 @@ def curling_settings_from(args: argparse.Namespace) -> CurlingConfig:
     board_only = [name for name in BOARD if name not in CURLING]
     _refuse(args, [*board_only, *game_flags, "no_augment", *RAY], "does not apply to curling")
     values = load_preset(args.preset) if args.preset is not None else {}
-    values.update(_given(args, ["game", *CURLING]))
+    values.update(given_values(args, ["game", *CURLING]))
     saved = read_run_config(args.out) if args.resume else {}
     saved.pop("method", None)  # the loop checks it
     config = make_settings(CurlingConfig, {**saved, **values}, "curling settings")
@@ -188,10 +196,6 @@ def curling_settings_from(args: argparse.Namespace) -> CurlingConfig:
     if args.resume:
         check_resume_settings(args.out, saved, asdict(config), CURLING_RESUMABLE)
     return config
-
-
-def _given(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
-    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
 
 
 def _refuse(args: argparse.Namespace, names: Iterable[str], why: str) -> None:

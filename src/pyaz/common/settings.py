@@ -10,7 +10,7 @@ import argparse
 import copy
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 INT_MOST = 2**31 - 1
@@ -73,7 +73,7 @@ def check_settings(config: Any) -> None:
     """TypeError naming the setting when a value has the wrong type, ValueError naming it and
     the value when it is out of its declared range or choices (None passes where the type says
     ``| None``); NaN is out of every range."""
-    optional = {item.name: "None" in str(item.type) for item in dataclasses.fields(config)}
+    optional = _optional(config)
     for name, (kind, spec) in declarations(config).items():
         value, low, high = getattr(config, name), spec.low, spec.high
         if value is None and optional[name]:
@@ -135,8 +135,52 @@ def switch(text: str) -> bool:
 PARSERS: dict[str, Any] = {"int": int, "float": float, "str": str, "bool": switch, "list": int_list}
 
 
-def range_text(kind: str, spec: Declared) -> str:
-    """The values a setting takes, in words: ``"1..64"``, ``"[0, 1]"``, ``"a, b"``, ..."""
+class _NoneGiven:
+    """What an optional setting's option parses ``none`` to: given, and None (unlike an option
+    not given at all, which argparse leaves None). :func:`given_values` turns it into None."""
+
+    def __repr__(self) -> str:
+        return "none"
+
+
+NONE_GIVEN: Any = _NoneGiven()
+
+
+def _or_none(parse: Any) -> Any:
+    """``parse`` that also takes ``none`` (any case), as :data:`NONE_GIVEN`."""
+
+    def parse_or_none(text: str) -> Any:
+        return NONE_GIVEN if text.strip().lower() == "none" else parse(text)
+
+    parse_or_none.__name__ = getattr(parse, "__name__", "value")  # argparse names it in errors
+    return parse_or_none
+
+
+def given_values(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
+    """name -> value of the options of ``names`` given on the command line (argparse's None:
+    not given), an optional setting's ``none`` as None: so that ``--solver none`` sets the
+    setting back to none over a preset's value."""
+    values = {name: getattr(args, name) for name in names}
+    return {
+        name: None if value is NONE_GIVEN else value
+        for name, value in values.items()
+        if value is not None
+    }
+
+
+def _optional(config: Any) -> dict[str, bool]:
+    """name -> whether the field's type admits None (``int | None``: ``none`` is a value)."""
+    return {item.name: "None" in str(item.type) for item in dataclasses.fields(config)}
+
+
+def range_text(kind: str, spec: Declared, optional: bool = False) -> str:
+    """The values a setting takes, in words: ``"1..64"``, ``"[0, 1]"``, ``"a, b"``, ...; an
+    ``optional`` one's (its type admits None) end with ``none``."""
+    text = _values_text(kind, spec)
+    return f"{text}, none" if optional and text else "none" if optional else text
+
+
+def _values_text(kind: str, spec: Declared) -> str:
     low, high = spec.low, spec.high
     if spec.choices or spec.accepts or kind == "bool":
         return spec.accepts or ", ".join(spec.choices) or "on, off"
@@ -172,25 +216,29 @@ def add_options(
     Help: ``"m: MCTS simulations per move (1..1000000; default 100)"``. Returns the options
     added, by field name."""
     added: dict[str, argparse.Action] = {}
+    optional = _optional(config)
     for name, (kind, spec) in declarations(config).items():
         if spec.option:
             continue
-        values = "" if spec.accepts else range_text(kind, spec)
+        values = "" if spec.accepts else range_text(kind, spec, optional[name])
         default = ("; " if values else "") + f"default {value_text(getattr(config, name))}"
         symbol = f"{spec.symbol}: " if spec.symbol else ""
         text = f"{symbol}{spec.help} ({values}{default})".replace("%", "%%")
         if name in shared:
             shared[name].help = f"{shared[name].help}; {label}: {text}"
             continue
-        added[name] = group.add_argument(flag(name), type=PARSERS[kind], help=text)
+        parse = _or_none(PARSERS[kind]) if optional[name] else PARSERS[kind]
+        added[name] = group.add_argument(flag(name), type=parse, help=text)
     return added
 
 
 def markdown_table(config: Any) -> str:
     """The Markdown table of the declared settings of ``config`` (an instance)."""
     rows = ["| Option | Symbol | Values | Default | Meaning |", "|---|---|---|---|---|"]
+    optional = _optional(config)
     for name, (kind, spec) in declarations(config).items():
         value = value_text(getattr(config, name))
-        cells = (f"`{spec.option or flag(name)}`", spec.symbol, range_text(kind, spec), value)
+        values = range_text(kind, spec, optional[name] and not spec.option)
+        cells = (f"`{spec.option or flag(name)}`", spec.symbol, values, value)
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in (*cells, spec.help)) + " |")
     return "\n".join(rows) + "\n"
