@@ -99,6 +99,10 @@ def test_opponent_options() -> None:
     assert opponent_spec(parse(["--game", "go", "--model", "runs/x"])) == "model:runs/x:100"
     argv = ["--game", "go", "--opponent", "model:a.pt:9", "--simulations", "3"]
     assert opponent_spec(parse(argv)) == "model:a.pt:3"
+    argv = ["--game", "go", "--opponent", "model:a.pt:9:rule=gumbel", "--simulations", "3"]
+    assert opponent_spec(parse(argv)) == "model:a.pt:3:rule=gumbel"  # the search options kept
+    argv = ["--game", "go", "--opponent", "model:r:solver=on", "--simulations", "5"]
+    assert opponent_spec(parse(argv)) == "model:r:5:solver=on"
     assert opponent_spec(parse(["--game", "go", "--opponent", "gnugo:3"])) == "gnugo:3"
     with pytest.raises(ValueError, match="does not apply"):
         opponent_spec(parse(["--game", "go", "--opponent", "gnugo:3", "--simulations", "3"]))

@@ -22,7 +22,7 @@ from pyaz.engines.gtp import GtpEngine
 from pyaz.eval.arena import play_game
 from pyaz.eval.external import GtpPlayer, UciPlayer
 from pyaz.eval.players import RandomPlayer, SearchPlayer, close_player
-from pyaz.eval.presets import make_player
+from pyaz.eval.presets import make_player, with_simulations
 from pyaz.nets import load_model
 
 GAME_DIRS = ("/usr/games", "/usr/local/games")
@@ -116,6 +116,40 @@ def test_model_presets_load_checkpoints_run_folders_and_torchscript(
         player = make_player(spec, start)
         record = play_game(player, RandomPlayer(seed=1), start)
         assert _replay(start, record.actions).is_terminal()
+
+
+def test_model_presets_choose_the_search_rule_and_the_solver(
+    tiny_model: dict[str, Path],
+) -> None:
+    # X holds three of the bottom row (columns d, e, f), open at both ends, and O is to move:
+    # every reply of O loses, which the proving search proves (two plies)
+    start = pyaz.make("connect_four")
+    for action in (3, 3, 4, 4, 5):
+        start.apply(action)
+    run = tiny_model["run"]
+    plain = make_player(f"model:{run}:400", start)
+    assert isinstance(plain, SearchPlayer)
+    assert "rule" not in plain.search_options and "solver" not in plain.search_options
+    spec = f"model:{run}:400:rule=gumbel, Solver=ON"
+    player = make_player(spec, start)
+    assert isinstance(player, SearchPlayer) and player.simulations == 400
+    assert (player.search_options["rule"], player.search_options["solver"]) == ("gumbel", True)
+    assert player.search_options["c_puct"] == 2.5  # the run's settings stay
+    player.reset(start)
+    player.choose(start)
+    assert player.search.proven_value() == -1  # the solver ran: every O reply loses
+    assert make_player(f"model:{run}:solver=off", start).search_options["solver"] is False
+    record = play_game(make_player(spec, start), RandomPlayer(seed=2), pyaz.make("connect_four"))
+    assert _replay(pyaz.make("connect_four"), record.actions).is_terminal()
+    for bad, message in (
+        (f"model:{run}:400:rule=uct", r"rule must be puct or gumbel, got 'uct'"),
+        (f"model:{run}:c_puct=2", r"unknown search option 'c_puct' \(known: rule, solver\)"),
+        (f"model:{run}:9:solver=yes", r"solver must be on or off, got 'yes'"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            make_player(bad, start)
+    assert with_simulations(f"model:{run}:9:solver=on", 30) == f"model:{run}:30:solver=on"
+    assert with_simulations(f"model:{run}", 30) == f"model:{run}:30"
 
 
 def test_load_model_is_cached_by_path_and_modification_time(

@@ -83,10 +83,7 @@ def opponent_spec(args: argparse.Namespace) -> str:
         if args.simulations is not None:
             kind = presets.spec_kind(args.opponent)
             if kind == "model":
-                path = args.opponent.partition(":")[2]
-                head, _, tail = path.rpartition(":")
-                path = head if head and tail.isdigit() else path
-                return f"model:{path}:{args.simulations}"
+                return presets.with_simulations(args.opponent, args.simulations)
             if kind == "uct":
                 return f"uct:{args.simulations}"
             raise ValueError(f"--simulations does not apply to {args.opponent!r}")

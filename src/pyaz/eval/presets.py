@@ -22,10 +22,15 @@ Presets (``spec``), checked against the game of ``start_state``:
 ``alphagomoku:PATH[:SIMS]``      seed 004's black and white networks (``pair.pt`` or its run
                                  folder) with PUCT search, SIMS simulations (default 200); a
                                  seed method's preset (see METHOD_PRESETS)
-``model:PATH[:SIMS]``            a pyaz network with PUCT search, SIMS simulations (default
+``model:PATH[:SIMS][:OPTIONS]``  a pyaz network with PUCT search, SIMS simulations (default
                                  100); PATH is a checkpoint file (``nets/iter-*.pt``), a run
                                  folder (its ``checkpoint.pt``'s best network and the run's
-                                 ``c_puct``/``draw_value``) or a TorchScript file; a model file
+                                 ``c_puct``/``draw_value``) or a TorchScript file; OPTIONS,
+                                 comma-separated, choose the search (:data:`MODEL_OPTIONS`):
+                                 ``rule=gumbel`` (Gumbel root search, deterministic) and
+                                 ``solver=on`` (the MCTS-solver), e.g.
+                                 ``model:runs/g9:800:rule=gumbel,solver=on``, the search of
+                                 a Gomoku run's self-play by default; a model file
                                  of another kind plays as its method's preset (an AlphaGomoku
                                  pair as ``alphagomoku:PATH[:SIMS]``, a ZetaGo policy as
                                  ``zetago-mcts:PATH[:SIMS]``, see MODEL_KIND_PRESETS)
@@ -58,6 +63,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from pyaz.eval import external
 from pyaz.eval.oracle import PerfectPlayer
@@ -78,12 +84,14 @@ __all__ = [
     "DEFAULT_MODEL_SIMULATIONS",
     "METHOD_PRESETS",
     "MODEL_KIND_PRESETS",
+    "MODEL_OPTIONS",
     "PRESETS_HELP",
     "PresetSpec",
     "guarded_spec",
     "is_external",
     "make_player",
     "spec_kind",
+    "with_simulations",
 ]
 
 PRESETS_HELP = """\
@@ -104,9 +112,12 @@ player presets (SPEC):
                               guard:model:runs/g9:800
   alphagomoku:PATH[:SIMS]     seed 004's double networks (a pair.pt or its run folder) + PUCT
                               with SIMS simulations (default 200; gomoku)
-  model:PATH[:SIMS]           a pyaz network + PUCT search with SIMS simulations (default 100);
+  model:PATH[:SIMS][:OPTIONS]
+                              a pyaz network + PUCT search with SIMS simulations (default 100);
                               PATH: a checkpoint (runs/x/nets/iter-00010.pt), a run folder
-                              (its best network) or a TorchScript file; an AlphaGomoku pair
+                              (its best network) or a TorchScript file; OPTIONS, comma-
+                              separated: rule=puct|gumbel, solver=on|off (the MCTS-solver),
+                              e.g. model:runs/g9:800:rule=gumbel,solver=on; an AlphaGomoku pair
                               or a ZetaGo network plays as alphagomoku:PATH / zetago-mcts:PATH,
                               a curling network as kr-dl:PATH
   rule                        the rule-based curling player (curling)
@@ -139,6 +150,9 @@ class _Spec:
     def __init__(self, text: str, state: BoardState, seed: int, runtime: str | None) -> None:
         self.text = text.strip()
         self.kind, self.rest = _split(self.text)
+        self.options = ""  # model:PATH[:SIMS][:OPTIONS]: OPTIONS, parsed by _model_options
+        if self.kind == "model":
+            self.rest, self.options = _options_field(self.rest)
         self.state = state
         self.seed = seed
         self.runtime = runtime
@@ -290,7 +304,47 @@ def _guard(spec: _Spec) -> Player:
     return guard
 
 
+MODEL_OPTIONS: dict[str, tuple[str, ...]] = {"rule": ("puct", "gumbel"), "solver": ("on", "off")}
+"""The search options of ``model:PATH[:SIMS][:OPTIONS]`` and the values each takes: the rule
+(PUCT, or Gumbel at the root: Danihelka et al. 2022, deterministic in a match) and the
+MCTS-solver (Winands et al. 2008); see :class:`pyaz.Search`."""
+
+
+def _options_field(rest: str) -> tuple[str, str]:
+    """``PATH[:SIMS][:OPTIONS]`` -> (``PATH[:SIMS]``, ``OPTIONS``): a last field holding
+    ``=`` is OPTIONS (``""`` when there is none)."""
+    head, colon, tail = rest.rpartition(":")
+    return (head, tail.strip()) if colon and "=" in tail else (rest, "")
+
+
+def with_simulations(spec: str, simulations: int) -> str:
+    """``model:PATH[:SIMS][:OPTIONS]`` with SIMS set to ``simulations``, OPTIONS kept."""
+    rest, options = _options_field(_split(spec)[1])
+    head, _, tail = rest.rpartition(":")
+    path = head if head and tail.isdigit() else rest
+    return f"model:{path}:{simulations}" + (f":{options}" if options else "")
+
+
+def _model_options(spec: _Spec) -> dict[str, Any]:
+    """The search options of ``model:PATH[:SIMS][:OPTIONS]`` as :class:`pyaz.Search` options;
+    ValueError naming an unknown key or value."""
+    if not spec.options:
+        return {}
+    options: dict[str, Any] = {}
+    for item in spec.options.split(","):
+        key, _, value = (word.strip().lower() for word in item.partition("="))
+        if key not in MODEL_OPTIONS:
+            known = ", ".join(MODEL_OPTIONS)
+            raise ValueError(f"{spec.text!r}: unknown search option {key!r} (known: {known})")
+        if value not in MODEL_OPTIONS[key]:
+            values = " or ".join(MODEL_OPTIONS[key])
+            raise ValueError(f"{spec.text!r}: {key} must be {values}, got {value!r}")
+        options[key] = value == "on" if key == "solver" else value
+    return options
+
+
 def _model(spec: _Spec) -> Player:
+    options = _model_options(spec)
     path, simulations = spec.path_and_simulations(DEFAULT_MODEL_SIMULATIONS)
     from pyaz.nets import MODEL_KINDS, load_model, model_kind, model_path
 
@@ -301,6 +355,11 @@ def _model(spec: _Spec) -> Player:
         preset = MODEL_KIND_PRESETS.get(kind)
         if preset is None:
             raise ValueError(f"{path} is {MODEL_KINDS[kind]}, which no player preset plays yet")
+        if options:
+            raise ValueError(
+                f"{spec.text!r}: search options are for a pyaz network; {path} is "
+                f"{MODEL_KINDS[kind]}, which plays as {preset}:PATH[:SIMS]"
+            )
         builder = _method_builder(preset)
         assert builder is not None
         rest = f"{model_path(path)}{spec.rest[len(path) :]}"  # the file, then :SIMS if given
@@ -309,7 +368,9 @@ def _model(spec: _Spec) -> Player:
         return builder(method)
     model = load_model(path, cached=True)
     model.check(spec.state)
-    return network_player(model, simulations, name=spec.text, seed=spec.seed, runtime=spec.runtime)
+    return network_player(
+        model, simulations, name=spec.text, seed=spec.seed, runtime=spec.runtime, **options
+    )
 
 
 def _gnugo(spec: _Spec) -> Player:
