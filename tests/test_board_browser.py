@@ -8,6 +8,7 @@ that is a failure.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -58,19 +59,28 @@ def run_process(
     process.wait()
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The app on 127.0.0.1 with an ephemeral port, in a thread; stopped afterwards."""
+@contextlib.contextmanager
+def _serving(run_dir: str | None = None) -> Iterator[str]:
+    """The app (opened on ``run_dir``) on 127.0.0.1 with an ephemeral port, in a thread."""
     from werkzeug.serving import make_server
 
-    app = create_app()
+    app = create_app(run_dir)
     http = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    http.shutdown()
-    thread.join(timeout=10)
-    app.extensions["pyaz_board"].close()
+    try:
+        yield f"http://127.0.0.1:{http.server_port}"
+    finally:
+        http.shutdown()
+        thread.join(timeout=10)
+        app.extensions["pyaz_board"].close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The app on 127.0.0.1 with an ephemeral port, in a thread; stopped afterwards."""
+    with _serving() as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
@@ -151,6 +161,12 @@ def test_the_board_in_a_browser(
     began = time.monotonic()
     browser.get(server)
     assert browser.title == "pyaz board"
+    # a board from the first moment: the form's game (a person against uct:400) has started,
+    # the person's legal moves marked
+    board = browser.find_element(By.ID, "board")
+    _until(lambda: board.get_attribute("data-game") == "othello", 10, "the opening board")
+    assert _text(browser, "status") == "Black (X) (human) to move"
+    _shot(browser, "opening")
 
     # every board game watched to its end
     for game, size, first, second in GAMES:
@@ -293,4 +309,16 @@ def test_the_board_in_a_browser(
     networks[1].find_element(By.TAG_NAME, "button").click()
     assert browser.find_element(By.ID, "p2").get_attribute("value").startswith("model:")
     assert browser.find_element(By.ID, "panel-play").is_displayed()
+    # the game against the network starts at once, on the run's board
+    board = browser.find_element(By.ID, "board")
+    _until(lambda: board.get_attribute("data-game") == "connect_four", 10, "the run's board")
+    assert "(human) to move" in _text(browser, "status")
+    assert board.get_attribute("width") == str(5 * 94 + 48)  # the run's 5 columns
+
+    # the page opened on a run (pyaz-board --run DIR) shows the run's browser, the run's game
+    with _serving(str(run_dir)) as address:
+        browser.get(address)
+        _until(lambda: browser.find_element(By.ID, "panel-run").is_displayed(), 10, "the run")
+        _until(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#networks li")) == 4, 10, "nets")
+        assert browser.find_element(By.ID, "game").get_attribute("value") == "connect_four"
     assert time.monotonic() - began < 90

@@ -117,6 +117,16 @@ function drawBoard(canvas, view, analysis, heatMode) {
       disc(ctx, x, y, cell * 0.42, v === 1 ? "#111" : "#f4f4f4");
     }
   }
+  // a person's legal moves in Othello, where they are few and not plain to see
+  if (view.game === "othello" && view.legal && !view.over && !view.thinking) {
+    ctx.fillStyle = "rgba(0, 0, 0, 0.25)";
+    for (const m of view.legal) {
+      if (!m.cell) continue;  // a pass
+      ctx.beginPath();
+      ctx.arc(...centre(m.cell[0], m.cell[1]), cell * 0.12, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
   // the last move and the picked-up piece
   if (view.last) {
     ctx.strokeStyle = "#e0301e";
@@ -247,13 +257,15 @@ function poll() {
   }, 150);
 }
 
-$("new").addEventListener("click", () => guarded(async () => {
+$("new").addEventListener("click", () => guarded(newGame));
+
+async function newGame() {
   game = null;
   for (const id of ["result", "history", "status"]) $(id).textContent = "";
   renderAnalysis(null);
   delete $("board").dataset.game;
   $("board").getContext("2d").clearRect(0, 0, $("board").width, $("board").height);
-  const options = {};
+  const options = { ...runOptions };
   const size = $("size").value.trim();
   if (size) options.size = Number(size);
   const delay = Number($("delay").value || 0);
@@ -261,7 +273,7 @@ $("new").addEventListener("click", () => guarded(async () => {
     game: $("game").value, options, players: [$("p1").value, $("p2").value], delay,
   });
   setGame(view);
-}));
+}
 
 $("swap").addEventListener("click", () => {
   [$("p1").value, $("p2").value] = [$("p2").value, $("p1").value];
@@ -421,6 +433,20 @@ function chart(title, series) {
   return figure;
 }
 
+// The game options of the run that set the Play form (Connect Four's width and height, Go's
+// komi, ...), until the person picks another game or size.
+let runOptions = {};
+$("game").addEventListener("change", () => { runOptions = {}; });
+$("size").addEventListener("input", () => { runOptions = {}; });
+
+function setPlayForm(run) {
+  // the Play panel's game becomes the run's (a board game's; curling has its panel)
+  if (![...$("game").options].some((option) => option.value === run.game)) return;
+  $("game").value = run.game;
+  $("size").value = run.game_options.size || "";
+  runOptions = { ...run.game_options };
+}
+
 async function openRun(dir) {
   const run = await api("GET", "/api/run?dir=" + encodeURIComponent(dir));
   $("run-title").textContent = `${run.dir}: ${run.method || "run"} of ${run.game} ${JSON.stringify(run.game_options)}`;
@@ -433,11 +459,18 @@ async function openRun(dir) {
     const button = document.createElement("button");
     button.textContent = "Play against it";
     button.addEventListener("click", () => {
-      $("game").value = run.game;
-      $("size").value = run.game_options.size || "";
+      if (run.game === "curling") {  // curling has its own panel
+        $("curl-p1").value = "human";
+        $("curl-p2").value = net.spec;
+        showPanel("curling");
+        $("curl-new").click();
+        return;
+      }
+      setPlayForm(run);
       $("p1").value = "human";
       $("p2").value = net.spec;
       showPanel("play");
+      guarded(newGame);  // the game starts at once: the person moves first
     });
     item.append(button);
     $("networks").append(item);
@@ -447,6 +480,7 @@ async function openRun(dir) {
   run.replays.forEach((r, i) => select.add(new Option(`${i + 1}. ${r.title}`, String(i))));
   select.onchange = () => guarded(() => loadReplay(run.replays[Number(select.value)]));
   if (run.replays.length) await loadReplay(run.replays[0]);
+  return run;
 }
 
 async function loadReplay(replay) {
@@ -470,10 +504,14 @@ $("replay-slider").addEventListener("input", showReplay);
 $("open-run").addEventListener("click", () => guarded(() => openRun($("run-dir").value)));
 
 // ------------------------------------------------------------------ start
+// A board from the first moment: a game of the form's players starts at once (of the run's
+// game when the page was opened on a run, whose browser then shows).
 guarded(async () => {
   const info = await api("GET", "/api/info");
   if (info.run) {
     $("run-dir").value = info.run;
-    await openRun(info.run);
+    setPlayForm(await openRun(info.run));
+    showPanel("run");
   }
+  await newGame();
 });
