@@ -108,7 +108,22 @@ def test_a_gomoku_run_saves_and_plays_what_auto_chose(tmp_path: Path) -> None:
     assert (options["rule"], options["solver"]) == ("gumbel", True)
     saved = json.loads((tmp_path / "run" / "config.json").read_text())
     assert (saved["search_rule"], saved["solver"]) == ("gumbel", True)  # not auto / null
+    assert saved["value_target_q"] == 0.5  # none: Gomoku's z/q blend
     loop.log.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "given", "used"),
+    [("gomoku", None, 0.5), ("connect_four", None, 0.0), ("othello", None, 0.0),
+     ("gomoku", 0.0, 0.0), ("othello", 0.25, 0.25)],
+)  # fmt: skip
+def test_the_value_target_is_the_games_measured_best(
+    game: str, given: float | None, used: float
+) -> None:
+    options = {"connect_four": {}, "gomoku": {"size": 9}, "othello": {"size": 8}}[game]
+    config = TrainConfig(game=game, game_options=options, value_target_q=given)
+    config.validate()
+    assert config.value_target_q_used == used and config.resolved().value_target_q == used
 
 
 def test_saved_runs_keep_their_search() -> None:
@@ -123,13 +138,19 @@ def test_saved_runs_keep_their_search() -> None:
     assert (hand_written["search_rule"], hand_written["solver"]) == ("gumbel", True)
     sparring = {"game": "gomoku", "search_rule": "auto", "solver": None, "sparring_games": 4}
     assert TrainingLoop.upgrade_settings(sparring)["search_rule"] == "puct"
+    # before the game's value target (2026-12-01) every run saved its weight; a null written by
+    # hand is the game's, a config.json without the key a run with z
+    assert TrainingLoop.upgrade_settings({"game": "gomoku"})["value_target_q"] == 0.0
+    none = {"game": "gomoku", "value_target_q": None}
+    assert TrainingLoop.upgrade_settings(none)["value_target_q"] == 0.5
 
 
 @pytest.mark.parametrize("preset", ["gobang5-seed001", "gomoku15-seed004"])
 def test_the_seed_presets_search_as_their_papers(preset: str) -> None:
     from pyaz.train.preset_files import load_preset, train_config
 
-    assert train_config(load_preset(preset)).search_used == ("puct", False)
+    config = train_config(load_preset(preset))
+    assert config.search_used == ("puct", False) and config.value_target_q_used == 0.0
 
 
 def test_seed_001s_experiments_search_with_puct_on_gobang() -> None:
@@ -137,4 +158,5 @@ def test_seed_001s_experiments_search_with_puct_on_gobang() -> None:
     from pyaz.train.preset_files import train_config
 
     settings = LossesExperiment().config("gobang5", "plus", "short", 0)
-    assert train_config(settings).search_used == ("puct", False)
+    config = train_config(settings)
+    assert config.search_used == ("puct", False) and config.value_target_q_used == 0.0

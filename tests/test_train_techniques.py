@@ -25,6 +25,7 @@ import pyaz
 from pyaz.cli import selfplay as cli
 from pyaz.common.faults import FAULT_ENV
 from pyaz.common.runlog import read_metrics
+from pyaz.train import loop as loop_module
 from pyaz.train.loop import TrainConfig, TrainingLoop
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.schedules import lr_factor, scheduled_simulations, window_size
@@ -171,6 +172,24 @@ def test_the_loop_trains_on_blended_merged_targets(tmp_path: Path) -> None:
     assert len(planes) == 4 and measured == {"dedupe_share": 0.2, "dedupe_merged": 1}
 
 
+def test_the_loop_trains_on_the_games_value_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # value_target_q none is the game's weight, read when the targets are made: Connect Four's
+    # is z alone; were it 0.5, the blend of the test above (without the merge)
+    for weight, expected in ((None, [1.0, -1.0, 1.0, 0.0, 0.0]),
+                             (0.5, [0.75, -0.625, 0.875, 0.0625, -0.0625])):  # fmt: skip
+        monkeypatch.setitem(loop_module.VALUE_TARGET_Q_AUTO, "connect_four", weight or 0.0)
+        config = tiny_config(value_target_q=None, augment=False)
+        training = TrainingLoop(config, tmp_path / f"run-{weight}", progress=False)
+        try:
+            training.buffer.add(hand_records(), 1, 0, 0.0, np.random.default_rng(0))  # type: ignore[arg-type]
+            _, _, value, _ = training._examples()
+        finally:
+            training.finish()
+        np.testing.assert_allclose(value, expected, rtol=1e-6)
+
+
 # -- 3: schedules -----------------------------------------------------------------------------
 
 
@@ -304,7 +323,8 @@ def test_bad_options_are_one_line_errors(
 
 def test_the_defaults_are_todays_behaviour() -> None:
     config = TrainConfig()  # Othello: auto is a constant rate (Connect Four's is cosine)
-    assert (config.value_target_q, config.dedupe, config.lr_schedule) == (0.0, False, "auto")
+    assert (config.value_target_q, config.dedupe, config.lr_schedule) == (None, False, "auto")
+    assert config.value_target_q_used == 0.0  # Othello: z (Gomoku's is 0.5)
     assert config.lr_schedule_used == "constant"
     assert config.window_growth == [] and config.simulations_schedule == []
 

@@ -117,6 +117,8 @@ LR_SCHEDULE_AUTO = {"connect_four": "cosine"}
 SEARCH_RULE_AUTO = {"gomoku": "gumbel"}
 # solver none: the MCTS-solver beside Gumbel where it measured best (Gomoku 9x9); else off
 SOLVER_AUTO = {"gomoku": True}
+# value_target_q none: the z/q blend where it measured best (Gomoku 9x9, 2026-12-01); else z
+VALUE_TARGET_Q_AUTO = {"gomoku": 0.5}
 
 
 def game_search(
@@ -212,13 +214,15 @@ class TrainConfig:
         "(none: the game's, e.g. othello 4, connect_four 2)",
     )
     draw_value: float = setting(0.0, low=-1.0, high=1.0, help="a draw's value (seed 000: -0.5)")
-    value_target_q: float = setting(
-        0.0,
+    value_target_q: float | None = setting(
+        None,
         symbol="w",
         low=0.0,
         high=1.0,
         help="the value target is (1 - w) * z + w * q, z the game's result and q the search's "
-        "root value (Oracle's 'Lessons from AlphaZero', part 4: 0.5); 0 is AlphaZero's z",
+        "root value (Oracle's 'Lessons from AlphaZero', part 4: 0.5); 0 is AlphaZero's z; none: "
+        "the game's (gomoku 0.5, ahead of z on 9x9 in 30 minutes, 2026-12-01; 0 for the others, "
+        "level with z on Connect Four 6x6); a run saves the value none chose",
     )
     dedupe: bool = setting(
         False,
@@ -526,6 +530,13 @@ class TrainConfig:
         return game_opening_spread(canonical_name(self.game), self.curriculum)
 
     @property
+    def value_target_q_used(self) -> float:
+        """``value_target_q`` with none resolved for the game (:data:`VALUE_TARGET_Q_AUTO`)."""
+        if self.value_target_q is not None:
+            return self.value_target_q
+        return VALUE_TARGET_Q_AUTO.get(canonical_name(self.game), 0.0)
+
+    @property
     def search_used(self) -> tuple[str, bool]:
         """``search_rule`` and ``solver`` with auto and none resolved for the game
         (:func:`game_search`)."""
@@ -539,7 +550,8 @@ class TrainConfig:
 
     def resolved(self) -> TrainConfig:
         """These settings with what auto (or none) chose for the game written in: the planes,
-        the opening spread, the schedule, the search; what a run saves in its config.json."""
+        the opening spread, the schedule, the search, the value target; what a run saves in its
+        config.json."""
         rule, solver = self.search_used
         return replace(
             self,
@@ -548,6 +560,7 @@ class TrainConfig:
             lr_schedule=self.lr_schedule_used,
             search_rule=rule,
             solver=solver,
+            value_target_q=self.value_target_q_used,
         )
 
     def check_players(self) -> None:
@@ -670,13 +683,15 @@ class TrainingLoop(TrainingRun):
         from before lr_schedule a run at a constant rate (the loop saves the schedule; an auto
         written by hand is the game's), one from before search_rule or solver a run of PUCT
         without the solver (the loop saves both; an auto or a null written by hand is the
-        game's)."""
+        game's), one from before value_target_q a run with AlphaZero's z (a null written by
+        hand is the game's)."""
         upgraded = {
             "threat_planes": "off",
             "opening_spread": 0,
             "lr_schedule": "constant",
             "search_rule": "puct",
             "solver": False,
+            "value_target_q": 0.0,
             **saved,
         }
         try:
@@ -687,6 +702,8 @@ class TrainingLoop(TrainingRun):
             upgraded["threat_planes"] = THREAT_AUTO_BEFORE.get(game, "off")
         if upgraded["lr_schedule"] == "auto":
             upgraded["lr_schedule"] = LR_SCHEDULE_AUTO.get(game, "constant")
+        if upgraded["value_target_q"] is None:
+            upgraded["value_target_q"] = VALUE_TARGET_Q_AUTO.get(game, 0.0)
         if upgraded["opening_spread"] is None:
             curriculum = str(upgraded.get("curriculum", "none"))
             upgraded["opening_spread"] = game_opening_spread(game, curriculum)
@@ -852,7 +869,7 @@ class TrainingLoop(TrainingRun):
         """:meth:`_examples` with the score targets (averaged too when ``dedupe``) fourth."""
         c = self.config
         planes, policy, outcome = self.buffer.arrays()
-        value = value_targets(outcome, self.buffer.root_values(), c.value_target_q)
+        value = value_targets(outcome, self.buffer.root_values(), c.value_target_q_used)
         score = self.buffer.scores()
         if not c.dedupe:
             return planes, policy, value, score, {}
