@@ -177,10 +177,8 @@ class _Spec:
         ValueError without a PATH or with SIMULATIONS outside 1..10**9."""
         if not self.rest:
             raise ValueError(f"{self.text!r}: say which {what}, {self.kind}:PATH[:SIMULATIONS]")
-        path, simulations = self.rest, default
-        head, _, tail = self.rest.rpartition(":")
-        if head and tail.isdigit():
-            path, simulations = head, int(tail)
+        path, count = _path_and_count(self.rest)
+        simulations = default if count is None else count
         self.check_range("the number of simulations", simulations, 1, 10**9)
         return path, simulations
 
@@ -317,11 +315,16 @@ def _options_field(rest: str) -> tuple[str, str]:
     return (head, tail.strip()) if colon and "=" in tail else (rest, "")
 
 
+def _path_and_count(rest: str) -> tuple[str, int | None]:
+    """``PATH[:COUNT]`` -> (PATH, COUNT), COUNT None when the last field is no number."""
+    head, _, tail = rest.rpartition(":")
+    return (head, int(tail)) if head and tail.isdigit() else (rest, None)
+
+
 def with_simulations(spec: str, simulations: int) -> str:
     """``model:PATH[:SIMS][:OPTIONS]`` with SIMS set to ``simulations``, OPTIONS kept."""
     rest, options = _options_field(_split(spec)[1])
-    head, _, tail = rest.rpartition(":")
-    path = head if head and tail.isdigit() else rest
+    path = _path_and_count(rest)[0]
     return f"model:{path}:{simulations}" + (f":{options}" if options else "")
 
 

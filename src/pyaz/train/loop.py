@@ -135,6 +135,12 @@ def game_search(
     return rule, solver
 
 
+def game_value_target_q(game: str) -> float:
+    """What ``value_target_q`` none means for ``game``'s canonical name
+    (:data:`VALUE_TARGET_Q_AUTO`; elsewhere 0, AlphaZero's z)."""
+    return VALUE_TARGET_Q_AUTO.get(game, 0.0)
+
+
 def game_opening_spread(game: str, curriculum: str) -> int:
     """What ``opening_spread`` none means: the game's (:data:`OPENING_SPREAD_AUTO`, for
     ``game``'s canonical name), 0 beside a curriculum, which chooses the opening plies itself."""
@@ -534,7 +540,7 @@ class TrainConfig:
         """``value_target_q`` with none resolved for the game (:data:`VALUE_TARGET_Q_AUTO`)."""
         if self.value_target_q is not None:
             return self.value_target_q
-        return VALUE_TARGET_Q_AUTO.get(canonical_name(self.game), 0.0)
+        return game_value_target_q(canonical_name(self.game))
 
     @property
     def search_used(self) -> tuple[str, bool]:
@@ -703,7 +709,7 @@ class TrainingLoop(TrainingRun):
         if upgraded["lr_schedule"] == "auto":
             upgraded["lr_schedule"] = LR_SCHEDULE_AUTO.get(game, "constant")
         if upgraded["value_target_q"] is None:
-            upgraded["value_target_q"] = VALUE_TARGET_Q_AUTO.get(game, 0.0)
+            upgraded["value_target_q"] = game_value_target_q(game)
         if upgraded["opening_spread"] is None:
             curriculum = str(upgraded.get("curriculum", "none"))
             upgraded["opening_spread"] = game_opening_spread(game, curriculum)
