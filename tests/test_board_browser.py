@@ -299,15 +299,24 @@ def test_the_board_in_a_browser(
     )
     captions = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#curves figcaption")]
     assert [c.split(":")[0] for c in captions] == ["losses", "win ratio", "Elo", "stage times (s)"]
-    networks = browser.find_elements(By.CSS_SELECTOR, "#networks li")
-    assert len(networks) == 4 and networks[0].text.startswith("nets/iter-00001.pt")
+    networks = Select(browser.find_element(By.ID, "networks"))
+    names = [option.text for option in networks.options]
+    assert names == [
+        "nets/iter-00001.pt",
+        "nets/iter-00002.pt",
+        "checkpoint.pt",
+        "best.torchscript.pt",
+    ]
+    assert networks.first_selected_option.text == "checkpoint.pt"  # the run's best first
     _until(lambda: "ply" in _text(browser, "replay-ply"), 10, "a replay")
     assert len(Select(browser.find_element(By.ID, "replays")).options) >= 2
     _shot(browser, "run")
     browser.execute_script("document.getElementById('replay-board').scrollIntoView()")
     _shot(browser, "replay")
-    networks[1].find_element(By.TAG_NAME, "button").click()
-    assert browser.find_element(By.ID, "p2").get_attribute("value").startswith("model:")
+    networks.select_by_visible_text("nets/iter-00002.pt")
+    browser.find_element(By.ID, "play-network").click()
+    p2 = browser.find_element(By.ID, "p2").get_attribute("value")
+    assert p2.startswith("model:") and p2.endswith("iter-00002.pt"), p2
     assert browser.find_element(By.ID, "panel-play").is_displayed()
     # the game against the network starts at once, on the run's board
     board = browser.find_element(By.ID, "board")
@@ -319,6 +328,8 @@ def test_the_board_in_a_browser(
     with _serving(str(run_dir)) as address:
         browser.get(address)
         _until(lambda: browser.find_element(By.ID, "panel-run").is_displayed(), 10, "the run")
-        _until(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#networks li")) == 4, 10, "nets")
+        _until(
+            lambda: len(Select(browser.find_element(By.ID, "networks")).options) == 4, 10, "nets"
+        )
         assert browser.find_element(By.ID, "game").get_attribute("value") == "connect_four"
     assert time.monotonic() - began < 90

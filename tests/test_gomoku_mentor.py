@@ -602,6 +602,14 @@ def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path)
     assert state.is_legal(player.choose(state))
     assert player.evaluator.counts["defend"] >= 1  # the root: O faces X's open three
     assert player.evaluator.seconds > 0
+    export = tmp_path / "run" / "best.torchscript.pt"  # cannot append the planes: told so
+    with pytest.raises(ValueError) as refused:
+        load_model(export)
+    assert str(refused.value) == (
+        f"{export} is the TorchScript export of a network that reads 4 threat-search planes "
+        "(threat_search 3000), which the export cannot compute: play the run folder, its "
+        "checkpoint.pt or nets/iter-*.pt"
+    )
     with pytest.raises(ValueError, match=r"threat_search \(300\) reads Gomoku's threats, not"):
         net_config_for(ConnectFour(), threat_search=300)
 

@@ -253,7 +253,10 @@ void register_gomoku_mentor(py::module_& m) {
             "5 an open four or two fours, 6 a five; 0 on occupied cells.")
         .def_property_readonly_static(
             "MAX_TIME_MS", [](const py::object&) { return GomokuMentor::kMaxTimeMs; },
-            "The largest time_ms taken (a day); a caller with a longer budget must cap it.");
+            "The largest time_ms taken (a day); a caller with a longer budget must cap it.")
+        .def_property_readonly_static(
+            "THREAT_SEARCH_PLANES", [](const py::object&) { return kThreatSearchPlanes; },
+            "The planes threat_search_planes() gives a position.");
 }
 
 }  // namespace pyaz

@@ -1049,6 +1049,7 @@ class GomokuMentor:
     Each move: complete a five ('win'); else block the opponent's five ('block'); else the first move of a VCF ('vcf') or VCT ('vct') found; else, if the opponent would win by VCF or VCT were it to move, alpha-beta among the moves that stop it ('defend'); else alpha-beta among the strongest moves near the stones ('search'). Boards 9..15, line_length 5, overlines as the state's rule says. Not for use from two threads at once (calls wait for each other).
     """
     MAX_TIME_MS: typing.ClassVar[float] = 86400000.0
+    THREAT_SEARCH_PLANES: typing.ClassVar[int] = 4
     @staticmethod
     def threat_map(state: Gomoku, colour: typing.SupportsInt | typing.SupportsIndex) -> numpy.typing.NDArray[numpy.int8]:
         """

@@ -1,7 +1,8 @@
 """``pyaz-arena``: a match between two players, with the result and the games written out.
 
-Players are the presets of :mod:`pyaz.eval.presets` (``random``, ``uct:N``, ``model:PATH[:SIMS]``,
-``gnugo:LEVEL``, ``gtp-rhino:LEVEL``, ``fairy-stockfish:SKILL``, ``gtp:...``, ``uci:...``, ...).
+Players are the presets of :mod:`pyaz.eval.presets` (``random``, ``uct:N``,
+``model:PATH[:SIMS][:OPTIONS]``, ``gnugo:LEVEL``, ``gtp-rhino:LEVEL``, ``fairy-stockfish:SKILL``,
+``gtp:...``, ``uci:...``, ...).
 The games are played by :mod:`pyaz.eval.parallel` (in ``--parallel`` worker processes) and
 written by :mod:`pyaz.eval.match_files`.
 

@@ -24,7 +24,7 @@ from pyaz.games import BoardState
 from pyaz.nets.files import ModelFile, model_bytes, read_model_file
 from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state, net_state
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
-from pyaz.nets.threat_search import append_threat_search
+from pyaz.nets.threat_search import THREAT_SEARCH_PLANES, append_threat_search
 
 CHECKPOINT_FILE = "checkpoint.pt"
 """The training loop's checkpoint in a run folder (its ``"best"`` network is the one to play)."""
@@ -282,7 +282,15 @@ def _read_torchscript(file: Path) -> LoadedModel:
             f"{file} is not a pyaz network file: a broken TorchScript archive ({detail})"
         ) from None
     module.eval()
-    return LoadedModel(module, None, run_config(file) or {}, file)
+    settings = run_config(file) or {}
+    if settings.get("threat_search"):
+        raise ValueError(
+            f"{file} is the TorchScript export of a network that reads "
+            f"{THREAT_SEARCH_PLANES} threat-search planes (threat_search "
+            f"{settings['threat_search']}), which the export cannot compute: play the run "
+            f"folder, its {CHECKPOINT_FILE} or nets/iter-*.pt"
+        )
+    return LoadedModel(module, None, settings, file)
 
 
 def model_from_file(model: ModelFile) -> LoadedModel:

@@ -44,8 +44,8 @@ __all__ = [
     "read_threats",
 ]
 
-THREAT_SEARCH_PLANES = 4
-"""The planes a threat-search network reads after the game's own."""
+THREAT_SEARCH_PLANES: int = GomokuMentor.THREAT_SEARCH_PLANES
+"""The planes a threat-search network reads after the game's own (the C++ analysis's count)."""
 
 FORCING_REASONS = ("win", "block", "vcf", "vct")
 """The threat analysis's reasons that dictate one move."""

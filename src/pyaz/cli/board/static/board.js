@@ -452,29 +452,29 @@ async function openRun(dir) {
   $("run-title").textContent = `${run.dir}: ${run.method || "run"} of ${run.game} ${JSON.stringify(run.game_options)}`;
   $("curves").innerHTML = "";
   for (const [title, series] of Object.entries(run.curves)) $("curves").append(chart(title, series));
-  $("networks").innerHTML = "";
-  for (const net of run.networks) {
-    const item = document.createElement("li");
-    item.textContent = net.name;
-    const button = document.createElement("button");
-    button.textContent = "Play against it";
-    button.addEventListener("click", () => {
-      if (run.game === "curling") {  // curling has its own panel
-        $("curl-p1").value = "human";
-        $("curl-p2").value = net.spec;
-        showPanel("curling");
-        $("curl-new").click();
-        return;
-      }
-      setPlayForm(run);
-      $("p1").value = "human";
-      $("p2").value = net.spec;
-      showPanel("play");
-      guarded(newGame);  // the game starts at once: the person moves first
-    });
-    item.append(button);
-    $("networks").append(item);
-  }
+  const networks = $("networks");
+  networks.innerHTML = "";
+  run.networks.forEach((net, i) => networks.add(new Option(net.name, String(i))));
+  // the run's best network (checkpoint.pt) is chosen first, else the newest
+  const best = run.networks.findIndex((net) => net.name === "checkpoint.pt");
+  networks.value = String(best >= 0 ? best : run.networks.length - 1);
+  $("play-network").disabled = run.networks.length === 0;
+  $("play-network").onclick = () => {
+    const net = run.networks[Number(networks.value)];
+    if (!net) return;
+    if (run.game === "curling") {  // curling has its own panel
+      $("curl-p1").value = "human";
+      $("curl-p2").value = net.spec;
+      showPanel("curling");
+      $("curl-new").click();
+      return;
+    }
+    setPlayForm(run);
+    $("p1").value = "human";
+    $("p2").value = net.spec;
+    showPanel("play");
+    guarded(newGame);  // the game starts at once: the person moves first
+  };
   const select = $("replays");
   select.innerHTML = "";
   run.replays.forEach((r, i) => select.add(new Option(`${i + 1}. ${r.title}`, String(i))));
