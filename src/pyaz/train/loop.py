@@ -227,7 +227,8 @@ class TrainConfig:
         high=1.0,
         help="the value target is (1 - w) * z + w * q, z the game's result and q the search's "
         "root value (Oracle's 'Lessons from AlphaZero', part 4: 0.5); 0 is AlphaZero's z; none: "
-        "the game's (gomoku 0.5, ahead of z on 9x9 in 30 minutes, 2026-12-01; 0 for the others, "
+        "the game's (gomoku 0.5, level with z on 9x9 at 1,200 simulations over four 30-minute runs "
+        "and ahead at 800, 2026-12-01; 0 for the others, "
         "level with z on Connect Four 6x6); a run saves the value none chose",
     )
     dedupe: bool = setting(
