@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from pyaz.cli.board import build_parser, main
 from pyaz.cli.board.app import STATIC, create_app
-from pyaz.cli.board.runs import curves
+from pyaz.cli.board.runs import curves, networks
 from pyaz.cli.board.sessions import think
 from pyaz.eval import presets
 from pyaz.games import make
@@ -249,6 +249,8 @@ def test_a_run_folders_curves_networks_and_games(client: FlaskClient, run_dir: P
         "best.torchscript.pt",
     ]
     assert data["networks"][1]["spec"] == f"model:{run_dir / 'nets' / 'iter-00002.pt'}"
+    # a threat-search run's TorchScript export cannot play: not listed
+    assert [net["name"] for net in networks(run_dir, {"threat_search": 1000})] == names[:-1]
     saved = (run_dir / "elo" / "games.jsonl").read_text().splitlines()
     assert len(data["replays"]) == len(saved)
     # a network plays as its model: spec; a saved game replays to its end

@@ -13,6 +13,7 @@ import random
 import signal
 import threading
 import time
+import zipfile
 from collections.abc import Callable
 from typing import Any
 
@@ -602,7 +603,10 @@ def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path)
     assert state.is_legal(player.choose(state))
     assert player.evaluator.counts["defend"] >= 1  # the root: O faces X's open three
     assert player.evaluator.seconds > 0
-    export = tmp_path / "run" / "best.torchscript.pt"  # cannot append the planes: told so
+    export = tmp_path / "run" / "best.torchscript.pt"  # cannot append the planes: none written
+    assert not export.exists()
+    with zipfile.ZipFile(export, "w") as archive:  # an earlier run's: refused unread
+        archive.writestr("best/code/__torch__.py", "not TorchScript")
     with pytest.raises(ValueError) as refused:
         load_model(export)
     assert str(refused.value) == (

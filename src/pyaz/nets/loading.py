@@ -273,6 +273,14 @@ def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
 
 
 def _read_torchscript(file: Path) -> LoadedModel:
+    settings = run_config(file) or {}
+    if settings.get("threat_search"):
+        raise ValueError(
+            f"{file} is the TorchScript export of a network that reads "
+            f"{THREAT_SEARCH_PLANES} threat-search planes (threat_search "
+            f"{settings['threat_search']}), which the export cannot compute: play the run "
+            f"folder, its {CHECKPOINT_FILE} or nets/iter-*.pt"
+        )
     try:
         module = torch.jit.load(str(file), map_location="cpu")
     except Exception as error:  # torch raises RuntimeError and others for a broken archive
@@ -282,14 +290,6 @@ def _read_torchscript(file: Path) -> LoadedModel:
             f"{file} is not a pyaz network file: a broken TorchScript archive ({detail})"
         ) from None
     module.eval()
-    settings = run_config(file) or {}
-    if settings.get("threat_search"):
-        raise ValueError(
-            f"{file} is the TorchScript export of a network that reads "
-            f"{THREAT_SEARCH_PLANES} threat-search planes (threat_search "
-            f"{settings['threat_search']}), which the export cannot compute: play the run "
-            f"folder, its {CHECKPOINT_FILE} or nets/iter-*.pt"
-        )
     return LoadedModel(module, None, settings, file)
 
 

@@ -1330,8 +1330,12 @@ class TrainingLoop(TrainingRun):
         remove_parts(self.folder, iteration)  # committed: the buffer holds its games
 
     def _latest_files(self) -> dict[str, bytes]:
-        """The files that hold the latest best network, rewritten at every checkpoint."""
+        """The files that hold the latest best network, rewritten at every checkpoint: none
+        for a threat-search network, whose planes a TorchScript export cannot compute."""
+        if self.config.threat_search:
+            return {}
         return {TORCHSCRIPT_FILE: torchscript_bytes(self.best)}
+
 
     def write_latest(self) -> None:
         write_files(self.folder, self._latest_files())  # on resume: maybe an uncommitted one's

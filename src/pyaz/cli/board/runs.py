@@ -61,10 +61,13 @@ def curves(records: list[dict[str, Any]]) -> dict[str, dict[str, list[list[float
     return charts
 
 
-def networks(folder: Path) -> list[dict[str, str]]:
-    """The run's networks, newest iteration last, each with its ``model:`` spec."""
+def networks(folder: Path, config: dict[str, Any]) -> list[dict[str, str]]:
+    """The run's networks, newest iteration last, each with its ``model:`` spec (no
+    TorchScript export of a threat-search run: it cannot play, see pyaz.nets.loading)."""
     found = sorted((folder / "nets").glob("iter-*.pt"))
-    found += [folder / name for name in ("checkpoint.pt", "best.torchscript.pt")]
+    found.append(folder / "checkpoint.pt")
+    if not config.get("threat_search"):
+        found.append(folder / "best.torchscript.pt")
     return [
         {"name": path.relative_to(folder).as_posix(), "spec": f"model:{path}"}
         for path in found
@@ -180,6 +183,6 @@ def describe(path: str) -> dict[str, Any]:
         "game_options": config.get("game_options") or {},
         "method": config.get("method"),
         "curves": curves(read_metrics(folder)),
-        "networks": networks(folder),
+        "networks": networks(folder, config),
         "replays": replays(folder, config),
     }
