@@ -1,5 +1,6 @@
 """Sparring games (``--sparring SPEC --sparring-games N``): the network's search against a fixed
-opponent, its positions recorded beside the self-play ones with the self-play targets."""
+opponent, its positions recorded beside the self-play ones with the self-play targets (and with
+imitation the opponent's moves)."""
 
 from __future__ import annotations
 
@@ -53,10 +54,56 @@ def test_the_network_side_of_each_game_is_recorded_with_its_result() -> None:
     assert wins == result.match.a_wins
 
 
-def pyaz_sparring(start: Any, games: int) -> Any:
+def pyaz_sparring(start: Any, games: int, imitate: bool = False, draw: float = 0.0) -> Any:
     return play_sparring(
-        start, RandomPlayer(seed=1), "rollout", games, simulations=100, seed=2, rule="uct"
+        start,
+        RandomPlayer(seed=1),
+        "rollout",
+        games,
+        simulations=100,
+        seed=2,
+        rule="uct",
+        imitate=imitate,
+        draw_value=draw,
     )
+
+
+def test_imitation_adds_the_opponents_moves_as_one_hot_targets_with_its_result() -> None:
+    start = pyaz.make("connect_four", width=5, height=4)
+    alone = pyaz_sparring(start, games=6, draw=-0.25).records
+    result = pyaz_sparring(start, games=6, imitate=True, draw=-0.25)
+    records = result.records
+    assert records.full_searches == alone.full_searches == alone.num_positions
+    for game, record in enumerate(result.match.games):
+        rows = np.flatnonzero(records.game_id == game)
+        # every ply after the 2-ply opening, in the order of play, the two sides alternating
+        assert records.ply[rows].tolist() == list(range(2, len(record.all_actions)))
+        assert np.all(np.diff(records.player[rows]) != 0)
+        network = rows[records.player[rows] == game % 2]
+        theirs = rows[records.player[rows] != game % 2]
+        ours = np.flatnonzero(alone.game_id == game)
+        assert np.array_equal(records.planes[network], alone.planes[ours])
+        assert np.array_equal(records.policy[network], alone.policy[ours])
+        assert np.array_equal(records.outcome[network], alone.outcome[ours])
+        # the opponent's rows: all the policy on the move it played, its z as z and q
+        played = [record.all_actions[int(ply)] for ply in records.ply[theirs]]
+        assert np.array_equal(records.policy[theirs].argmax(axis=1), played)
+        assert np.all(records.policy[theirs].max(axis=1) == 1.0)
+        z = -0.25 if record.winner is None else 1.0 if record.winner != game % 2 else -1.0
+        assert np.all(records.outcome[theirs] == z) and np.all(records.root_value[theirs] == z)
+        state = start.clone()
+        for action in record.all_actions[: int(records.ply[theirs[0]])]:
+            state.apply(action)
+        assert np.array_equal(records.planes[theirs[0]], state.encode())
+
+
+def test_a_gumbel_run_imitates_its_sparring_opponent(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    flags = [*SPARRING, "--sparring-imitation", "on", "--search-rule", "gumbel"]
+    assert cli.main([*TINY, "--iterations", "1", "--out", str(out), *flags]) == 0
+    (record,) = [r for r in read_metrics(out) if r["kind"] == "iteration"]
+    assert record["games"] == 4 + 2
+    assert 0 < record["sparring_positions"] < record["positions"]
 
 
 def test_sparring_games_repeat_from_their_seed() -> None:
@@ -98,10 +145,7 @@ def test_a_run_killed_in_its_sparring_games_resumes_to_the_uninterrupted_run(
         ({"sparring_games": 3}, r"sparring \('none'\) and sparring_games \(3\) go together"),
         ({"sparring": "nonsense:3", "sparring_games": 1}, "sparring 'nonsense:3' is no player"),
         ({"sparring": "perfect", "sparring_games": 1}, "sparring 'perfect' is no player"),
-        (
-            {"sparring": "random", "sparring_games": 1, "search_rule": "gumbel"},
-            "sparring_games need search_rule 'puct', got 'gumbel'",
-        ),
+        ({"sparring_imitation": True}, "sparring_imitation needs sparring games"),
         ({"sparring_games": -1}, "sparring_games must be >= 0, got -1"),
     ],
 )

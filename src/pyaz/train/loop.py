@@ -391,9 +391,15 @@ class TrainConfig:
         high=10_000,
         help="games an iteration of the network's search (--simulations, root noise, "
         "--sampling-plies) against --sparring, from random openings with both colours; the "
-        "network's positions join the self-play ones as training examples, the opponent's "
-        "moves are not imitated (a fixed opponent in the mix, as AlphaStar's league; not in "
-        "the AlphaZero papers; logged as sparring_score, time_sparring); 0: off",
+        "network's positions join the self-play ones as training examples (a fixed opponent "
+        "in the mix, as AlphaStar's league; not in the AlphaZero papers; logged as "
+        "sparring_score, time_sparring); played by PUCT whatever --search-rule; 0: off",
+    )
+    sparring_imitation: bool = setting(
+        False,
+        help="also train on the --sparring opponent's moves after the opening: the policy "
+        "target all on its move, the value target its result (seed 004's imitation of its "
+        "mentor, AlphaGo's supervised stage; not in the AlphaZero papers)",
     )
     curriculum: str = setting(
         "none",
@@ -596,6 +602,11 @@ class TrainConfig:
                 "together: give an opponent and a number of games an iteration, or neither"
             )
         if self.sparring == "none":
+            if self.sparring_imitation:
+                raise ValueError(
+                    "sparring_imitation needs sparring games: give --sparring SPEC "
+                    "--sparring-games N with it"
+                )
             return
         kind = presets.spec_kind(self.sparring)
         if (
@@ -606,8 +617,6 @@ class TrainConfig:
                 f"sparring {self.sparring!r} is no player preset (mentor:MS, uct:N, "
                 "gtp-rhino:LEVEL, model:PATH, ...: see pyaz-arena --help)"
             )
-        if self.search_rule == "gumbel":
-            raise ValueError(f"sparring_games need search_rule 'puct', got {self.search_rule!r}")
         if self.score_weight > 0:
             raise ValueError(
                 f"sparring_games record no final score: use score_weight 0 with them, got "
@@ -926,8 +935,9 @@ class TrainingLoop(TrainingRun):
         self, iteration: int, records: SelfPlayRecords
     ) -> tuple[SelfPlayRecords, dict[str, Any]]:
         """``records`` with the network's positions of the iteration's sparring games
-        (:func:`~pyaz.train.sparring.play_sparring`) after them, and what they measured: the
-        network's score in them and their time."""
+        (:func:`~pyaz.train.sparring.play_sparring`; with ``sparring_imitation`` the
+        opponent's too) after them, and what they measured: the network's score in them and
+        their time."""
         c = self.config
         began = _seconds()
         net = self.best if c.gating != "none" else self.current
@@ -943,6 +953,7 @@ class TrainingLoop(TrainingRun):
                 seed,
                 sampling_plies=c.sampling_plies,
                 draw_value=c.draw_value,
+                imitate=c.sparring_imitation,
                 c_puct=c.c_puct,
                 dirichlet_alpha=c.dirichlet_alpha,
                 dirichlet_epsilon=c.dirichlet_epsilon,
@@ -1335,7 +1346,6 @@ class TrainingLoop(TrainingRun):
         if self.config.threat_search:
             return {}
         return {TORCHSCRIPT_FILE: torchscript_bytes(self.best)}
-
 
     def write_latest(self) -> None:
         write_files(self.folder, self._latest_files())  # on resume: maybe an uncommitted one's

@@ -8,8 +8,12 @@ them defends them badly. A share of each iteration's games is therefore played a
 opponent, as the league of AlphaStar (Vinyals et al., Nature 2019) mixes fixed opponents into
 self-play, and as seed 004 (AlphaGomoku) learns from its mentor. Only the network's moves are
 recorded, with the same targets as a self-play move: the search's policy target and the game's
-result for the player to move; the opponent's moves are not imitated. Not in the AlphaZero
-loop of seed 000 or 001: an option, off by default.
+result for the player to move. With ``imitate`` (``--sparring-imitation``) the opponent's moves
+after the opening are recorded too, as its demonstrations: the policy target all on the move it
+played, the value target its result (z, and z again in the root-value column, so that a z/q
+blend keeps z there), as seed 004's imitation rounds and AlphaGo's supervised stage learn from
+a stronger player's moves. Not in the AlphaZero loop of seed 000 or 001: an option, off by
+default.
 
 Each pair of games opens with a random opening of the match's length, played once with each
 colour order (:func:`pyaz.eval.arena.play_match`: the network is the first player in even
@@ -85,6 +89,7 @@ def play_sparring(
     seed: int,
     sampling_plies: int = 0,
     draw_value: float = 0.0,
+    imitate: bool = False,
     **search_options: Any,
 ) -> SparringResult:
     """Plays a match of ``games`` games of ``evaluator``'s search (``simulations`` a move,
@@ -92,7 +97,8 @@ def play_sparring(
     ``search_options`` for :class:`pyaz.Search`: root noise, c_puct, ...) against
     ``opponent`` (a :class:`~pyaz.eval.players.Player`) from ``start``. Returns the network's
     positions as :class:`SelfPlayRecords` (z: +1 won, -1 lost, ``draw_value`` drawn; score 0:
-    no score target) and the match. A kill point ``sparring-game`` follows each game."""
+    no score target), with ``imitate`` the opponent's moves after the opening too (a one-hot
+    policy target, q = z), and the match. A kill point ``sparring-game`` follows each game."""
     if games < 1:
         raise ValueError(f"sparring games must be >= 1, got {games}")
     plies = default_opening_plies(start)
@@ -108,7 +114,7 @@ def play_sparring(
     match = play_match(
         network, opponent, games, start, opening_plies=plies, seed=seed, fault="sparring-game"
     )
-    return SparringResult(_records(start, network, match, draw_value, plies), match)
+    return SparringResult(_records(start, network, match, draw_value, plies, imitate), match)
 
 
 def _records(
@@ -117,17 +123,33 @@ def _records(
     match: MatchResult,
     draw_value: float,
     opening_plies: int,
+    imitate: bool,
 ) -> SelfPlayRecords:
-    """The recorded positions of ``match``'s games in self-play's columns."""
-    counts = [len(moves) for moves in network.games]
-    sides = [index % 2 for index in range(len(match.games))]  # the network's side in each game
-    outcomes = [
-        draw_value if game.winner is None else 1.0 if game.winner == side else -1.0
-        for game, side in zip(match.games, sides, strict=True)
-    ]
-    ends = [int(start.ply) + len(game.all_actions) for game in match.games]
-    moves = [move for game in network.games for move in game]
+    """The recorded positions of ``match``'s games in self-play's columns, in the order of
+    play (with ``imitate`` the opponent's moves between the network's)."""
+    moves: list[_Move] = []
+    outcomes: list[float] = []
+    sides: list[int] = []
+    games: list[int] = []
+    ends: list[int] = []
+    for index, (game, recorded) in enumerate(zip(match.games, network.games, strict=True)):
+        side = index % 2  # the network's side: the first player in even games
+        won = draw_value if game.winner is None else 1.0 if game.winner == side else -1.0
+        theirs = draw_value if game.winner is None else -won  # the opponent's z
+        ours = iter(recorded)
+        state = start.clone()
+        for number, action in enumerate(game.all_actions):
+            mover = number % 2  # 0: the side to move at the match's start
+            if number >= len(game.opening) and (mover == side or imitate):
+                move = next(ours) if mover == side else _demonstration(state, action, theirs)
+                moves.append(move)
+                outcomes.append(won if mover == side else theirs)
+                sides.append(mover)
+                games.append(index)
+            state.apply(int(action))
+        ends.append(int(start.ply) + len(game.all_actions))
     ply = np.asarray([move.ply for move in moves], dtype=np.int32)
+    game_id = np.asarray(games, dtype=np.int32)
     return SelfPlayRecords(
         planes=np.asarray([move.planes for move in moves], dtype=np.float32).reshape(
             -1, *start.encode().shape
@@ -135,18 +157,26 @@ def _records(
         policy=np.asarray([move.policy for move in moves], dtype=np.float32).reshape(
             -1, start.num_actions
         ),
-        outcome=np.repeat(np.asarray(outcomes, dtype=np.float32), counts),
+        outcome=np.asarray(outcomes, dtype=np.float32),
         root_value=np.asarray([move.root_value for move in moves], dtype=np.float32),
-        score=np.zeros(sum(counts), dtype=np.float32),
-        player=np.repeat(np.asarray(sides, dtype=np.int8), counts),
+        score=np.zeros(len(moves), dtype=np.float32),
+        player=np.asarray(sides, dtype=np.int8),
         ply=ply,
-        plies_to_end=np.repeat(np.asarray(ends, dtype=np.int32), counts) - ply,
-        game_id=np.repeat(np.arange(len(counts), dtype=np.int32), counts),
+        plies_to_end=np.asarray(ends, dtype=np.int32)[game_id] - ply,
+        game_id=game_id,
         game_status=np.asarray([int(game.status) for game in match.games], dtype=np.int8),
         game_length=np.asarray(ends, dtype=np.int32),
-        game_opening=np.full(len(counts), opening_plies, dtype=np.int32),
+        game_opening=np.full(len(match.games), opening_plies, dtype=np.int32),
         evaluator_calls=0,
         evaluated_leaves=0,
-        full_searches=sum(counts),
+        full_searches=sum(len(recorded) for recorded in network.games),
         cheap_searches=0,
     )
+
+
+def _demonstration(state: BoardState, action: int, z: float) -> _Move:
+    """The opponent's move ``action`` at ``state`` as a target: all the policy on it, and its
+    result ``z`` as the root value too (q = z)."""
+    policy = np.zeros(state.num_actions, dtype=np.float32)
+    policy[int(action)] = 1.0
+    return _Move(state.encode(), policy, z, int(state.ply))
