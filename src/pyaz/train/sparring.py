@@ -6,8 +6,8 @@ another style (Gomoku's rule-based mentor attacks by threat sequences, VCF and V
 self-play rarely builds) reaches positions self-play never visits, and a network that never saw
 them defends them badly. A share of each iteration's games is therefore played against such an
 opponent, as the league of AlphaStar (Vinyals et al., Nature 2019) mixes fixed opponents into
-self-play, and as seed 004 (AlphaGomoku) learns from its mentor. Only the network's moves are
-recorded, with the same targets as a self-play move: the search's policy target and the game's
+self-play, and as seed 004 (AlphaGomoku) learns from its mentor. The network's moves are
+recorded with the same targets as a self-play move: the search's policy target and the game's
 result for the player to move. With ``imitate`` (``--sparring-imitation``) the opponent's moves
 after the opening are recorded too, as its demonstrations: the policy target all on the move it
 played, the value target its result (z, and z again in the root-value column, so that a z/q
