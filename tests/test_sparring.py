@@ -4,6 +4,7 @@ imitation the opponent's moves)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -142,7 +143,14 @@ def test_a_run_killed_in_its_sparring_games_resumes_to_the_uninterrupted_run(
     ("changes", "message"),
     [
         ({"sparring": "random"}, r"sparring \('random'\) and sparring_games \(0\) go together"),
-        ({"sparring_games": 3}, r"sparring \('none'\) and sparring_games \(3\) go together"),
+        (
+            {"sparring": "none", "sparring_games": 3},
+            r"sparring \('none'\) and sparring_games \(3\) go together",
+        ),
+        (
+            {"sparring_games": 3},  # auto is none on Connect Four
+            r"sparring \('auto', none on this board\) and sparring_games \(3\) go together",
+        ),
         ({"sparring": "nonsense:3", "sparring_games": 1}, "sparring 'nonsense:3' is no player"),
         ({"sparring": "perfect", "sparring_games": 1}, "sparring 'perfect' is no player"),
         ({"sparring_imitation": True}, "sparring_imitation needs sparring games"),
@@ -170,3 +178,93 @@ def test_sparring_games_have_no_score_target() -> None:
     config.score_weight = 1.0
     with pytest.raises(ValueError, match="sparring_games record no final score"):
         config.validate()
+
+
+GOMOKU_9 = {"game": "gomoku", "game_options": {"size": 9}}
+
+
+@pytest.mark.parametrize(
+    ("board", "changes", "used"),
+    [
+        # Gomoku: mentor:20, 20 games, imitation (0.509 against mentor:20 on 9x9, 2026-12-02)
+        (GOMOKU_9, {}, ("mentor:20", 20, True)),
+        ({"game": "gomoku", "game_options": {"size": 15}}, {}, ("mentor:20", 20, True)),
+        (GOMOKU_9, {"sparring_games": 40}, ("mentor:20", 40, True)),
+        (GOMOKU_9, {"sparring_imitation": False}, ("mentor:20", 20, False)),
+        (GOMOKU_9, {"sparring_games": 0}, ("none", 0, False)),  # off
+        (GOMOKU_9, {"sparring": "none"}, ("none", 0, False)),
+        (GOMOKU_9, {"sparring": "uct:50", "sparring_games": 4}, ("uct:50", 4, True)),
+        # the boards the mentor does not play: seed 001's Gobang, overlines that do not win
+        (
+            {"game": "gomoku", "game_options": {"size": 5, "line_length": 4}},
+            {},
+            ("none", 0, False),
+        ),
+        (
+            {"game": "gomoku", "game_options": {"size": 9, "overline_wins": False}},
+            {},
+            ("none", 0, False),
+        ),
+        ({"game": "connect_four", "game_options": {}}, {}, ("none", 0, False)),
+        ({"game": "othello", "game_options": {"size": 8}}, {}, ("none", 0, False)),
+        (
+            {"game": "connect_four", "game_options": {}},
+            {"sparring": "random", "sparring_games": 2},
+            ("random", 2, False),  # imitation is Gomoku's alone
+        ),
+    ],
+)
+def test_sparring_auto_is_the_mentor_with_imitation_on_gomoku_and_none_elsewhere(
+    board: dict[str, Any], changes: dict[str, Any], used: tuple[str, int, bool]
+) -> None:
+    from pyaz.train.loop import TrainConfig
+
+    config = TrainConfig(**board, **changes)
+    config.validate()
+    assert config.sparring_used == used
+    resolved = config.resolved()
+    assert (resolved.sparring, resolved.sparring_games, resolved.sparring_imitation) == used
+    if board is GOMOKU_9:  # sparring (played by PUCT) leaves self-play to Gumbel and the solver
+        assert config.search_used == ("gumbel", True)
+
+
+def test_saved_runs_keep_their_sparring() -> None:
+    from pyaz.train.loop import TrainingLoop
+
+    # before sparring's auto (2026-12-02): a run without sparring games unless it saved them
+    before = TrainingLoop.upgrade_settings({"game": "gomoku", "game_options": {"size": 9}})
+    assert (before["sparring"], before["sparring_games"], before["sparring_imitation"]) == (
+        "none",
+        0,
+        False,
+    )
+    # an auto or a null written by hand is the game's
+    hand_written = TrainingLoop.upgrade_settings(
+        {"game": "gomoku", "game_options": {"size": 9}, "sparring": "auto", "sparring_games": None}
+    )
+    assert hand_written["sparring"] == "mentor:20" and hand_written["sparring_games"] == 20
+    assert hand_written["sparring_imitation"] is False  # saved before imitation's none: off
+
+
+def test_a_gomoku_run_spars_with_the_mentor_by_default_and_saves_it(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    flags = [
+        *["--game", "gomoku", "--size", "9", "--net", "tiny", "--episodes", "2"],
+        *["--simulations", "8", "--epochs", "1", "--parallel-games", "2", "--eval-games", "0"],
+        *["--threads", "1", "--seed", "3", "--iterations", "1", "--quiet"],
+        *["--sparring-games", "2"],  # the mentor of auto, with fewer games than its 20
+    ]
+    assert cli.main([*flags, "--out", str(out)]) == 0
+    (record,) = [r for r in read_metrics(out) if r["kind"] == "iteration"]
+    assert record["games"] == 2 + 2 and record["sparring_distinct_games"] == 2
+    assert 0 < record["sparring_positions"] < record["positions"]
+    saved = json.loads((out / "config.json").read_text())
+    assert (saved["sparring"], saved["sparring_games"], saved["sparring_imitation"]) == (
+        "mentor:20",
+        2,
+        True,
+    )
+    assert (saved["search_rule"], saved["solver"]) == ("gumbel", True)
+    # and a resume with --out alone continues it with those settings
+    args = cli.build_parser().parse_args(["--out", str(out), "--resume", "--iterations", "1"])
+    assert cli.settings_from(args).sparring == "mentor:20"

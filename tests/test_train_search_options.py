@@ -136,8 +136,9 @@ def test_saved_runs_keep_their_search() -> None:
         {"game": "gomoku", "search_rule": "auto", "solver": None}
     )
     assert (hand_written["search_rule"], hand_written["solver"]) == ("gumbel", True)
+    # sparring games (played by PUCT) leave the self-play search as the game's
     sparring = {"game": "gomoku", "search_rule": "auto", "solver": None, "sparring_games": 4}
-    assert TrainingLoop.upgrade_settings(sparring)["search_rule"] == "puct"
+    assert TrainingLoop.upgrade_settings(sparring)["search_rule"] == "gumbel"
     # before the game's value target (2026-12-01) every run saved its weight; a null written by
     # hand is the game's, a config.json without the key a run with z
     assert TrainingLoop.upgrade_settings({"game": "gomoku"})["value_target_q"] == 0.0
@@ -151,6 +152,7 @@ def test_the_seed_presets_search_as_their_papers(preset: str) -> None:
 
     config = train_config(load_preset(preset))
     assert config.search_used == ("puct", False) and config.value_target_q_used == 0.0
+    assert config.sparring_used == ("none", 0, False)  # its own games alone
 
 
 def test_seed_001s_experiments_search_with_puct_on_gobang() -> None:
@@ -160,3 +162,4 @@ def test_seed_001s_experiments_search_with_puct_on_gobang() -> None:
     settings = LossesExperiment().config("gobang5", "plus", "short", 0)
     config = train_config(settings)
     assert config.search_used == ("puct", False) and config.value_target_q_used == 0.0
+    assert config.sparring_used == ("none", 0, False)

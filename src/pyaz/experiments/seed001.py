@@ -64,6 +64,7 @@ BASE: dict[str, Any] = {
     "search_rule": "puct",  # with PUCT (its gobang boards: not Gomoku's auto Gumbel)
     "solver": False,
     "value_target_q": 0.0,  # and its value targets are the game results (z)
+    "sparring": "none",  # of its self-play games alone
     "gating": "threshold",
     "dirichlet_epsilon": 0.0,  # alpha-zero-general adds no root noise
     "eval_opponent": "none",

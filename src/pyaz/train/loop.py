@@ -119,17 +119,24 @@ SEARCH_RULE_AUTO = {"gomoku": "gumbel"}
 SOLVER_AUTO = {"gomoku": True}
 # value_target_q none: the z/q blend where it measured best (Gomoku 9x9, 2026-12-01); else z
 VALUE_TARGET_Q_AUTO = {"gomoku": 0.5}
+# sparring auto: the fixed opponent and its games an iteration where sparring measured best
+# (Gomoku 9x9, with imitation of its moves: 0.509 against mentor:20 over four 30-minute runs,
+# 0.451 without, 2026-12-02), on the boards that opponent plays (the mentor: 9x9 to 15x15, five
+# in a row, overlines win); none for the others
+SPARRING_AUTO = {"gomoku": ("mentor:20", 20)}
+# sparring_imitation none: on beside sparring games where it measured best (Gomoku 9x9); else off
+SPARRING_IMITATION_AUTO = {"gomoku": True}
 
 
 def game_search(
-    game: str, rule: str, solver: bool | None, forced_playouts: bool, sparring_games: int
+    game: str, rule: str, solver: bool | None, forced_playouts: bool
 ) -> tuple[str, bool]:
     """What ``search_rule`` auto and ``solver`` none mean for ``game``'s canonical name: the
-    game's rule (:data:`SEARCH_RULE_AUTO`), PUCT beside forced playouts or sparring games
-    (PUCT's techniques), and the solver on beside Gumbel where :data:`SOLVER_AUTO` says so."""
+    game's rule (:data:`SEARCH_RULE_AUTO`), PUCT beside forced playouts (PUCT's technique),
+    and the solver on beside Gumbel where :data:`SOLVER_AUTO` says so. (Sparring games are
+    played by PUCT whatever the rule: they do not change it.)"""
     if rule == "auto":
-        needs_puct = forced_playouts or sparring_games > 0
-        rule = "puct" if needs_puct else SEARCH_RULE_AUTO.get(game, "puct")
+        rule = "puct" if forced_playouts else SEARCH_RULE_AUTO.get(game, "puct")
     if solver is None:
         solver = rule == "gumbel" and SOLVER_AUTO.get(game, False)
     return rule, solver
@@ -139,6 +146,42 @@ def game_value_target_q(game: str) -> float:
     """What ``value_target_q`` none means for ``game``'s canonical name
     (:data:`VALUE_TARGET_Q_AUTO`; elsewhere 0, AlphaZero's z)."""
     return VALUE_TARGET_Q_AUTO.get(game, 0.0)
+
+
+def game_sparring(
+    game: str,
+    state: BoardState | None,
+    sparring: str,
+    games: int | None,
+    imitation: bool | None,
+) -> tuple[str, int, bool]:
+    """What ``sparring`` auto, ``sparring_games`` none and ``sparring_imitation`` none mean for
+    ``game``'s canonical name on ``state``'s board (None: not a board): the game's opponent and
+    games (:data:`SPARRING_AUTO`) where its opponent plays the board and the games are not 0,
+    else none and 0 games; imitation on beside sparring games where
+    :data:`SPARRING_IMITATION_AUTO` says so."""
+    auto_games = 0
+    if sparring == "auto":
+        sparring = "none"
+        auto = SPARRING_AUTO.get(game)
+        if auto is not None and games != 0 and _mentor_plays(state):
+            sparring, auto_games = auto
+    if games is None:
+        games = auto_games
+    if imitation is None:
+        imitation = games > 0 and SPARRING_IMITATION_AUTO.get(game, False)
+    return sparring, games, imitation
+
+
+def _mentor_plays(state: BoardState | None) -> bool:
+    """Whether seed 004's mentor plays ``state``'s board (free-style Gomoku of its sizes)."""
+    if state is None or not bool(getattr(state, "overline_wins", True)):
+        return False
+    try:
+        check_mentor_game(state)
+    except ValueError:
+        return False
+    return True
 
 
 def game_opening_spread(game: str, curriculum: str) -> int:
@@ -296,7 +339,7 @@ class TrainConfig:
         "root moves, sequential halving, the completed-Q policy target; for 8-32 simulations); "
         "auto: the game's (gomoku gumbel with the solver, ahead of puct on 9x9 in 30 minutes, "
         "2026-11-29; puct for the other games, where gumbel learned less, and beside "
-        "--forced-playouts or --sparring-games); a run saves the value auto chose",
+        "--forced-playouts); a run saves the value auto chose",
     )
     gumbel_actions: int = setting(16, low=1, help="gumbel: root moves sampled (the paper's 16)")
     solver: bool | None = setting(
@@ -380,26 +423,31 @@ class TrainConfig:
         "docs/results/accelerations-cpu.md); 0: off",
     )
     sparring: str = setting(
-        "none",
-        accepts="a pyaz-arena player spec or none",
+        "auto",
+        accepts="a pyaz-arena player spec, auto or none",
         help="the fixed opponent of --sparring-games (e.g. gomoku's mentor:20, othello's "
-        "gtp-rhino:3): any pyaz-arena spec; none: no sparring games",
+        "gtp-rhino:3): any pyaz-arena spec; none: no sparring games; auto: the game's "
+        "(gomoku mentor:20 with 20 games and --sparring-imitation, on the boards the mentor "
+        "plays: 0.509 against mentor:20 after 30 minutes on 9x9 over four runs, 0.451 without, "
+        "2026-12-02; none for the other games); a run saves the value auto chose",
     )
-    sparring_games: int = setting(
-        0,
+    sparring_games: int | None = setting(
+        None,
         low=0,
         high=10_000,
         help="games an iteration of the network's search (--simulations, root noise, "
         "--sampling-plies) against --sparring, from random openings with both colours; the "
         "network's positions join the self-play ones as training examples (a fixed opponent "
         "in the mix, as AlphaStar's league; not in the AlphaZero papers; logged as "
-        "sparring_score, time_sparring); played by PUCT whatever --search-rule; 0: off",
+        "sparring_score, time_sparring); played by PUCT whatever --search-rule; 0: off; "
+        "none: the game's with --sparring auto (gomoku 20), else 0",
     )
-    sparring_imitation: bool = setting(
-        False,
+    sparring_imitation: bool | None = setting(
+        None,
         help="also train on the --sparring opponent's moves after the opening: the policy "
         "target all on its move, the value target its result (seed 004's imitation of its "
-        "mentor, AlphaGo's supervised stage; not in the AlphaZero papers)",
+        "mentor, AlphaGo's supervised stage; not in the AlphaZero papers); none: on beside "
+        "sparring games on gomoku (measured best there), else off",
     )
     curriculum: str = setting(
         "none",
@@ -554,20 +602,35 @@ class TrainConfig:
         """``search_rule`` and ``solver`` with auto and none resolved for the game
         (:func:`game_search`)."""
         return game_search(
-            canonical_name(self.game),
-            self.search_rule,
-            self.solver,
-            self.forced_playouts,
-            self.sparring_games,
+            canonical_name(self.game), self.search_rule, self.solver, self.forced_playouts
+        )
+
+    @property
+    def sparring_used(self) -> tuple[str, int, bool]:
+        """``sparring``, ``sparring_games`` and ``sparring_imitation`` with auto and none
+        resolved for the game and its board (:func:`game_sparring`)."""
+        try:
+            game = canonical_name(self.game)
+            state: BoardState | None = make(self.game, **self.game_options)
+        except (ValueError, TypeError):
+            return game_sparring(
+                "", None, self.sparring, self.sparring_games, self.sparring_imitation
+            )
+        return game_sparring(
+            game, state, self.sparring, self.sparring_games, self.sparring_imitation
         )
 
     def resolved(self) -> TrainConfig:
         """These settings with what auto (or none) chose for the game written in: the planes,
-        the opening spread, the schedule, the search, the value target; what a run saves in its
-        config.json."""
+        the opening spread, the schedule, the search, the value target, the sparring; what a
+        run saves in its config.json."""
         rule, solver = self.search_used
+        sparring, sparring_games, imitation = self.sparring_used
         return replace(
             self,
+            sparring=sparring,
+            sparring_games=sparring_games,
+            sparring_imitation=imitation,
             threat_planes=self.threat_mode,
             opening_spread=self.opening_spread_plies,
             lr_schedule=self.lr_schedule_used,
@@ -583,7 +646,7 @@ class TrainConfig:
         state = make(self.game, **self.game_options)
         for name, spec, used in (
             ("eval_opponent", self.eval_opponent, self.eval_games > 0),
-            ("sparring", self.sparring, self.sparring_games > 0),
+            ("sparring", *self.sparring_used[:1], self.sparring_used[1] > 0),
         ):
             if spec in ("none", PERFECT_OPPONENT) or not used:
                 continue
@@ -594,27 +657,28 @@ class TrainConfig:
             close_player(player)
 
     def _check_sparring(self) -> None:
-        """ValueError unless sparring and sparring_games are both set or both off, with a
-        player preset and no score head (sparring games record no final score)."""
-        if (self.sparring == "none") != (self.sparring_games == 0):
+        """ValueError unless sparring and sparring_games (auto and none resolved) are both set
+        or both off, with a player preset and no score head (sparring games record no final
+        score)."""
+        sparring, games, imitation = self.sparring_used
+        if (sparring == "none") != (games == 0):
+            given = self.sparring
+            chose = f"{given!r}, none on this board" if given == "auto" else repr(given)
             raise ValueError(
-                f"sparring ({self.sparring!r}) and sparring_games ({self.sparring_games}) go "
+                f"sparring ({chose}) and sparring_games ({games}) go "
                 "together: give an opponent and a number of games an iteration, or neither"
             )
-        if self.sparring == "none":
-            if self.sparring_imitation:
+        if sparring == "none":
+            if imitation:
                 raise ValueError(
                     "sparring_imitation needs sparring games: give --sparring SPEC "
                     "--sparring-games N with it"
                 )
             return
-        kind = presets.spec_kind(self.sparring)
-        if (
-            kind not in (*presets.BUILDERS, *presets.METHOD_PRESETS)
-            or self.sparring == PERFECT_OPPONENT
-        ):
+        kind = presets.spec_kind(sparring)
+        if kind not in (*presets.BUILDERS, *presets.METHOD_PRESETS) or sparring == PERFECT_OPPONENT:
             raise ValueError(
-                f"sparring {self.sparring!r} is no player preset (mentor:MS, uct:N, "
+                f"sparring {sparring!r} is no player preset (mentor:MS, uct:N, "
                 "gtp-rhino:LEVEL, model:PATH, ...: see pyaz-arena --help)"
             )
         if self.score_weight > 0:
@@ -700,7 +764,8 @@ class TrainingLoop(TrainingRun):
         written by hand is the game's), one from before search_rule or solver a run of PUCT
         without the solver (the loop saves both; an auto or a null written by hand is the
         game's), one from before value_target_q a run with AlphaZero's z (a null written by
-        hand is the game's)."""
+        hand is the game's), one from before sparring's auto (2026-12-02) without sparring
+        games unless it saved them (an auto or a null written by hand is the game's)."""
         upgraded = {
             "threat_planes": "off",
             "opening_spread": 0,
@@ -708,6 +773,9 @@ class TrainingLoop(TrainingRun):
             "search_rule": "puct",
             "solver": False,
             "value_target_q": 0.0,
+            "sparring": "none",
+            "sparring_games": 0,
+            "sparring_imitation": False,
             **saved,
         }
         try:
@@ -725,9 +793,24 @@ class TrainingLoop(TrainingRun):
             upgraded["opening_spread"] = game_opening_spread(game, curriculum)
         rule, solver = upgraded["search_rule"], upgraded["solver"]
         if rule == "auto" or solver is None:  # written by hand: the game's
-            forced, sparring = upgraded.get("forced_playouts"), upgraded.get("sparring_games")
-            rule, solver = game_search(game, rule, solver, bool(forced), int(bool(sparring)))
+            forced = upgraded.get("forced_playouts")
+            rule, solver = game_search(game, rule, solver, bool(forced))
             upgraded["search_rule"], upgraded["solver"] = rule, solver
+        sparring = (
+            upgraded["sparring"],
+            upgraded["sparring_games"],
+            upgraded["sparring_imitation"],
+        )
+        if sparring[0] == "auto" or None in sparring[1:]:  # written by hand: the game's
+            upgraded["sparring"], upgraded["sparring_games"], upgraded["sparring_imitation"] = (
+                TrainConfig(
+                    game=str(upgraded["game"]),
+                    game_options=dict(upgraded.get("game_options") or {}),
+                    sparring=str(sparring[0]),
+                    sparring_games=sparring[1],
+                    sparring_imitation=sparring[2],
+                ).sparring_used
+            )
         return upgraded
 
     def __init__(
@@ -939,21 +1022,22 @@ class TrainingLoop(TrainingRun):
         opponent's too) after them, and what they measured: the network's score in them and
         their time."""
         c = self.config
+        sparring, games, imitate = c.sparring_used  # resolved already: their types
         began = _seconds()
         net = self.best if c.gating != "none" else self.current
         seed = c.seed * 1_000_003 + iteration + 500_009
-        opponent = presets.make_player(c.sparring, self.start_state, seed=seed)
+        opponent = presets.make_player(sparring, self.start_state, seed=seed)
         try:
             result = play_sparring(
                 self.start_state,
                 opponent,
                 self._evaluator(net, 0),
-                c.sparring_games,
+                games,
                 self._simulations(iteration),
                 seed,
                 sampling_plies=c.sampling_plies,
                 draw_value=c.draw_value,
-                imitate=c.sparring_imitation,
+                imitate=imitate,
                 c_puct=c.c_puct,
                 dirichlet_alpha=c.dirichlet_alpha,
                 dirichlet_epsilon=c.dirichlet_epsilon,
@@ -1224,7 +1308,7 @@ class TrainingLoop(TrainingRun):
         fault_point("self-play")
         lengths = records.game_length.astype(np.float64)  # of self-play alone
         sparred: dict[str, Any] = {}
-        if c.sparring_games > 0:
+        if c.sparring_used[1] > 0:
             records, sparred = self._spar(iteration, records)
         corrected: dict[str, Any] = {}
         if c.threat_targets > 0:
