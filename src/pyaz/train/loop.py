@@ -30,6 +30,7 @@ resumed run plays only the missing parts and ends as the uninterrupted run would
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import sys
@@ -120,7 +121,7 @@ SOLVER_AUTO = {"gomoku": True}
 # value_target_q none: the z/q blend where it measured best (Gomoku 9x9, 2026-12-01); else z
 VALUE_TARGET_Q_AUTO = {"gomoku": 0.5}
 # sparring auto: the fixed opponent and its games an iteration where sparring measured best
-# (Gomoku 9x9, with imitation of its moves: 0.509 against mentor:20 over four 30-minute runs,
+# (Gomoku 9x9, with imitation of its moves: 0.499 against mentor:20 over five 30-minute runs,
 # 0.451 without, 2026-12-02), on the boards that opponent plays (the mentor: 9x9 to 15x15, five
 # in a row, overlines win); none for the others
 SPARRING_AUTO = {"gomoku": ("mentor:20", 20)}
@@ -428,7 +429,7 @@ class TrainConfig:
         help="the fixed opponent of --sparring-games (e.g. gomoku's mentor:20, othello's "
         "gtp-rhino:3): any pyaz-arena spec; none: no sparring games; auto: the game's "
         "(gomoku mentor:20 with 20 games and --sparring-imitation, on the boards the mentor "
-        "plays: 0.509 against mentor:20 after 30 minutes on 9x9 over four runs, 0.451 without, "
+        "plays: 0.499 against mentor:20 after 30 minutes on 9x9 over five runs, 0.451 without, "
         "2026-12-02; none for the other games); a run saves the value auto chose",
     )
     sparring_games: int | None = setting(
@@ -609,13 +610,10 @@ class TrainConfig:
     def sparring_used(self) -> tuple[str, int, bool]:
         """``sparring``, ``sparring_games`` and ``sparring_imitation`` with auto and none
         resolved for the game and its board (:func:`game_sparring`)."""
-        try:
-            game = canonical_name(self.game)
-            state: BoardState | None = make(self.game, **self.game_options)
-        except (ValueError, TypeError):
-            return game_sparring(
-                "", None, self.sparring, self.sparring_games, self.sparring_imitation
-            )
+        state: BoardState | None = None
+        game = ""  # not a game: validate() names it
+        with contextlib.suppress(ValueError, TypeError):
+            game, state = canonical_name(self.game), make(self.game, **self.game_options)
         return game_sparring(
             game, state, self.sparring, self.sparring_games, self.sparring_imitation
         )
@@ -644,9 +642,10 @@ class TrainConfig:
         them), so that a spec that does not fit the game or is out of range, or a missing engine
         or model file, is a ValueError naming eval_opponent or sparring before any game."""
         state = make(self.game, **self.game_options)
+        sparring, sparring_games, _ = self.sparring_used
         for name, spec, used in (
             ("eval_opponent", self.eval_opponent, self.eval_games > 0),
-            ("sparring", *self.sparring_used[:1], self.sparring_used[1] > 0),
+            ("sparring", sparring, sparring_games > 0),
         ):
             if spec in ("none", PERFECT_OPPONENT) or not used:
                 continue
