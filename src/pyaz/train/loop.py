@@ -174,6 +174,14 @@ def game_sparring(
     return sparring, games, imitation
 
 
+def _game_board(game: str, options: dict[str, Any]) -> tuple[str, BoardState | None]:
+    """``game``'s canonical name and start state, or ``("", None)`` for a game or options that
+    :meth:`TrainConfig.validate` names as bad."""
+    with contextlib.suppress(ValueError, TypeError):
+        return canonical_name(game), make(game, **options)
+    return "", None
+
+
 def _mentor_plays(state: BoardState | None) -> bool:
     """Whether seed 004's mentor plays ``state``'s board (free-style Gomoku of its sizes)."""
     if state is None or not bool(getattr(state, "overline_wins", True)):
@@ -610,12 +618,11 @@ class TrainConfig:
     def sparring_used(self) -> tuple[str, int, bool]:
         """``sparring``, ``sparring_games`` and ``sparring_imitation`` with auto and none
         resolved for the game and its board (:func:`game_sparring`)."""
-        state: BoardState | None = None
-        game = ""  # not a game: validate() names it
-        with contextlib.suppress(ValueError, TypeError):
-            game, state = canonical_name(self.game), make(self.game, **self.game_options)
         return game_sparring(
-            game, state, self.sparring, self.sparring_games, self.sparring_imitation
+            *_game_board(self.game, self.game_options),
+            self.sparring,
+            self.sparring_games,
+            self.sparring_imitation,
         )
 
     def resolved(self) -> TrainConfig:
@@ -801,14 +808,9 @@ class TrainingLoop(TrainingRun):
             upgraded["sparring_imitation"],
         )
         if sparring[0] == "auto" or None in sparring[1:]:  # written by hand: the game's
+            board = _game_board(str(upgraded["game"]), dict(upgraded.get("game_options") or {}))
             upgraded["sparring"], upgraded["sparring_games"], upgraded["sparring_imitation"] = (
-                TrainConfig(
-                    game=str(upgraded["game"]),
-                    game_options=dict(upgraded.get("game_options") or {}),
-                    sparring=str(sparring[0]),
-                    sparring_games=sparring[1],
-                    sparring_imitation=sparring[2],
-                ).sparring_used
+                game_sparring(*board, *sparring)
             )
         return upgraded
 
@@ -1020,23 +1022,22 @@ class TrainingLoop(TrainingRun):
         (:func:`~pyaz.train.sparring.play_sparring`; with ``sparring_imitation`` the
         opponent's too) after them, and what they measured: the network's score in them and
         their time."""
-        c = self.config
-        sparring, games, imitate = c.sparring_used  # resolved already: their types
+        c = self.config  # resolved: an opponent, a number of games, imitation on or off
         began = _seconds()
         net = self.best if c.gating != "none" else self.current
         seed = c.seed * 1_000_003 + iteration + 500_009
-        opponent = presets.make_player(sparring, self.start_state, seed=seed)
+        opponent = presets.make_player(c.sparring, self.start_state, seed=seed)
         try:
             result = play_sparring(
                 self.start_state,
                 opponent,
                 self._evaluator(net, 0),
-                games,
+                c.sparring_games or 0,
                 self._simulations(iteration),
                 seed,
                 sampling_plies=c.sampling_plies,
                 draw_value=c.draw_value,
-                imitate=imitate,
+                imitate=bool(c.sparring_imitation),
                 c_puct=c.c_puct,
                 dirichlet_alpha=c.dirichlet_alpha,
                 dirichlet_epsilon=c.dirichlet_epsilon,
@@ -1307,7 +1308,7 @@ class TrainingLoop(TrainingRun):
         fault_point("self-play")
         lengths = records.game_length.astype(np.float64)  # of self-play alone
         sparred: dict[str, Any] = {}
-        if c.sparring_used[1] > 0:
+        if c.sparring_games:  # resolved: 0 or more
             records, sparred = self._spar(iteration, records)
         corrected: dict[str, Any] = {}
         if c.threat_targets > 0:
