@@ -228,6 +228,30 @@ def test_sparring_auto_is_the_mentor_with_imitation_on_gomoku_and_none_elsewhere
         assert config.search_used == ("gumbel", True)
 
 
+@pytest.mark.parametrize(
+    ("game", "options", "plays"),
+    [
+        ("gomoku", {"size": 9}, True),
+        ("gomoku", {"size": 15}, True),
+        ("gomoku", {"size": 7}, False),
+        ("gomoku", {"size": 9, "line_length": 4}, False),
+        ("connect_four", {}, False),
+    ],
+)
+def test_mentor_plays_is_check_mentor_game_without_raising(
+    game: str, options: dict[str, Any], plays: bool
+) -> None:
+    from pyaz.eval.players import check_mentor_game, mentor_plays
+
+    state = pyaz.make(game, **options)
+    assert mentor_plays(state) is plays
+    if plays:
+        check_mentor_game(state)
+    else:
+        with pytest.raises(ValueError, match="the mentor plays"):
+            check_mentor_game(state)
+
+
 def test_saved_runs_keep_their_sparring() -> None:
     from pyaz.train.loop import TrainingLoop
 

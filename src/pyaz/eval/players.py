@@ -324,18 +324,31 @@ MENTOR_SIZES = (9, 15)
 """The board sizes the Gomoku mentor plays (smallest, largest)."""
 
 
-def check_mentor_game(state: BoardState, what: str = "the mentor") -> None:
-    """ValueError unless ``state`` is free-style Gomoku the mentor plays: a board of 9..15 and
-    five in a row (seed 004's rules)."""
+def _mentor_game_problem(state: BoardState, what: str) -> str | None:
+    """Why the mentor does not play ``state``'s game, or None when it does."""
     if str(state.name) != "gomoku":
-        raise ValueError(f"{what} plays Gomoku only, not {state.name}")
+        return f"{what} plays Gomoku only, not {state.name}"
     size = int(state.size)  # type: ignore[union-attr]
     low, high = MENTOR_SIZES
     if not low <= size <= high:
-        raise ValueError(f"{what} plays boards of {low}x{low} to {high}x{high}, not {size}x{size}")
+        return f"{what} plays boards of {low}x{low} to {high}x{high}, not {size}x{size}"
     line = int(state.line_length)  # type: ignore[union-attr]
     if line != 5:
-        raise ValueError(f"{what} plays five in a row, not line_length {line}")
+        return f"{what} plays five in a row, not line_length {line}"
+    return None
+
+
+def check_mentor_game(state: BoardState, what: str = "the mentor") -> None:
+    """ValueError unless ``state`` is free-style Gomoku the mentor plays: a board of 9..15 and
+    five in a row (seed 004's rules)."""
+    problem = _mentor_game_problem(state, what)
+    if problem is not None:
+        raise ValueError(problem)
+
+
+def mentor_plays(state: BoardState) -> bool:
+    """Whether the mentor plays ``state``'s game (:func:`check_mentor_game` without raising)."""
+    return _mentor_game_problem(state, "the mentor") is None
 
 
 class MentorPlayer(_SimplePlayer):

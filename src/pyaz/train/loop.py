@@ -49,7 +49,7 @@ from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena, gates, oracle, presets
-from pyaz.eval.players import SearchPlayer, check_mentor_game, close_player
+from pyaz.eval.players import SearchPlayer, check_mentor_game, close_player, mentor_plays
 from pyaz.games import BoardState, canonical_name, make
 from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
@@ -183,14 +183,8 @@ def _game_board(game: str, options: dict[str, Any]) -> tuple[str, BoardState | N
 
 
 def _mentor_plays(state: BoardState | None) -> bool:
-    """Whether seed 004's mentor plays ``state``'s board (free-style Gomoku of its sizes)."""
-    if state is None or not bool(getattr(state, "overline_wins", True)):
-        return False
-    try:
-        check_mentor_game(state)
-    except ValueError:
-        return False
-    return True
+    """Whether seed 004's mentor plays ``state``'s board with its rules (overlines win)."""
+    return state is not None and bool(getattr(state, "overline_wins", True)) and mentor_plays(state)
 
 
 def game_opening_spread(game: str, curriculum: str) -> int:
