@@ -438,3 +438,42 @@ def test_the_short_experiment_with_an_ablation_plays_it_head_to_head(tmp_path: P
     # the plan is checked on resume: another option set is refused
     assert cli.main([*argv[:-1], "ablations=double", "--resume"]) == 2
     assert cli.main(["alphagomoku", "--short", "--out", str(tmp_path / "x"), "--option", "x"]) == 2
+
+
+def test_the_short_experiment_plays_the_alphazero_loop_from_the_pairs_openings(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from pyaz.cli import experiment as cli
+    from pyaz.experiments import get_experiment
+
+    experiment = get_experiment("alphagomoku")
+    experiment.options = {"ablations": "alphazero,decay"}
+    runs = experiment.runs("cpu", seed=3)
+    assert [r.name for r in runs] == ["alphagomoku", "alphazero-loop", "no-decay"]
+    loop = runs[1].kwargs["config"]
+    assert runs[1].target == "pyaz.experiments.runs:train_selfplay"
+    assert (loop["game"], loop["size"], loop["seed"], loop["max_minutes"]) == ("gomoku", 9, 3, 60.0)
+    assert (loop["threads"], loop["sampling_plies"], loop["eval_opponent"]) == (32, 6, "mentor:20")
+
+    out = tmp_path / "ag"
+    argv = ["alphagomoku", "--short", "--out", str(out), "--option", "ablations=alphazero"]
+    assert cli.main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    result = summary["ablations"]["alphazero-loop"]
+    assert result["games"] == result["distinct_games"] == 4
+    assert "main_vs_this" not in result  # not an ablation of the pair: no head-to-head
+    pair_score = summary["ablations"]["alphagomoku"]["score"]
+    expected = {True: "level", False: None}[result["score"] == pair_score]
+    assert summary["stronger"] == (
+        expected or ("alphazero-loop" if result["score"] > pair_score else "alphagomoku")
+    )
+    pair_games = json.loads((out / "games-alphagomoku.json").read_text())
+    loop_games = json.loads((out / "games-alphazero-loop.json").read_text())
+    assert [g["opening"] for g in loop_games] == [g["opening"] for g in pair_games]
+    assert json.loads((out / "runs" / "alphazero-loop" / "config.json").read_text())["game"] == (
+        "gomoku"
+    )
+    readme = (out / "README.md").read_text()
+    assert "from the same openings" in readme and "Ablations head to head" not in readme
