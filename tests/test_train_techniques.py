@@ -227,6 +227,18 @@ def test_schedules_follow_the_share_of_the_minutes_when_it_is_further_on() -> No
         lr_factor("cosine", 1, 10, time_share=-0.1)
 
 
+def test_the_gumbel_warmup_searches_with_gumbel_over_its_share_of_the_run(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    warmup = ["--gumbel-warmup", "0.5", "--gumbel-warmup-simulations", "4", "--iterations", "4"]
+    assert cli.main([*TINY, *warmup, "--out", str(out)]) == 0
+    rows = [r for r in read_metrics(out) if r["kind"] == "iteration"]
+    # progress (t - 1) / 3 over 4 iterations: 0 and 1/3 below 0.5, then 2/3 and 1
+    assert [r["gumbel_warmup"] for r in rows] == [1, 1, 0, 0]
+    assert [r["simulations"] for r in rows] == [4, 4, 8, 8]
+    saved = json.loads((out / "config.json").read_text())
+    assert (saved["gumbel_warmup"], saved["search_rule"]) == (0.5, "puct")
+
+
 # -- the options ------------------------------------------------------------------------------
 
 TINY = [
@@ -271,6 +283,17 @@ def tiny_config(**changes: Any) -> TrainConfig:
         ({"simulations_schedule": [25, 0]}, ValueError, r"simulations_schedule must hold .*1\.\."),
         ({"simulations_schedule": [10**7]}, ValueError, "simulations_schedule must hold"),
         ({"simulations_schedule": "25,50"}, TypeError, "simulations_schedule must be list"),
+        ({"gumbel_warmup": 1.5}, ValueError, r"gumbel_warmup must be in \[0, 1\], got 1.5"),
+        (
+            {"gumbel_warmup_simulations": 0},
+            ValueError,
+            "gumbel_warmup_simulations must be >= 1, got 0",
+        ),
+        (
+            {"gumbel_warmup": 0.3, "forced_playouts": True},
+            ValueError,
+            "forced_playouts needs search_rule 'puct' and no gumbel_warmup",
+        ),
         ({"threat_targets": -1}, ValueError, "threat_targets must be >= 0, got -1"),
         ({"value_planes": 0}, ValueError, "value_planes must be >= 1, got 0"),
         ({"value_planes": 257}, ValueError, "value_planes must be in 1..256, got 257"),

@@ -40,6 +40,7 @@ import math
 __all__ = [
     "LR_SCHEDULES",
     "lr_factor",
+    "schedule_progress",
     "scheduled_simulations",
     "window_size",
 ]
@@ -55,7 +56,7 @@ ONECYCLE_PEAK = 0.3
 """The share of the horizon over which the one-cycle schedule rises to lr."""
 
 
-def _progress(iteration: int, horizon: int, time_share: float = 0.0) -> float:
+def schedule_progress(iteration: int, horizon: int, time_share: float = 0.0) -> float:
     """0 at iteration 1, 1 at iteration ``horizon`` and after; at least ``time_share`` (the
     share of the run's minutes spent), at most 1."""
     if iteration < 1 or horizon < 1:
@@ -77,7 +78,7 @@ def lr_factor(schedule: str, iteration: int, horizon: int, time_share: float = 0
     docstring); ValueError naming an unknown schedule."""
     if schedule not in LR_SCHEDULES:
         raise ValueError(f"lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got {schedule!r}")
-    progress = _progress(iteration, horizon, time_share)
+    progress = schedule_progress(iteration, horizon, time_share)
     if schedule == "cosine":
         return _half_cosine(progress, 1.0, LR_FLOOR)
     if schedule == "onecycle":
@@ -121,6 +122,6 @@ def scheduled_simulations(
     schedule."""
     if not schedule:
         raise ValueError("simulations_schedule is empty")
-    _progress(iteration, horizon, time_share)  # the checks
+    schedule_progress(iteration, horizon, time_share)  # the checks
     stage = max((iteration - 1) * len(schedule) // horizon, int(time_share * len(schedule)))
     return schedule[min(stage, len(schedule) - 1)]
