@@ -239,6 +239,15 @@ def test_the_gumbel_warmup_searches_with_gumbel_over_its_share_of_the_run(tmp_pa
     assert (saved["gumbel_warmup"], saved["search_rule"]) == (0.5, "puct")
 
 
+def test_the_gumbel_warmup_ends_also_when_self_play_stays_gumbel(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    warmup = ["--gumbel-warmup", "0.5", "--gumbel-warmup-simulations", "4", "--iterations", "4"]
+    assert cli.main([*TINY, *warmup, "--search-rule", "gumbel", "--out", str(out)]) == 0
+    rows = [r for r in read_metrics(out) if r["kind"] == "iteration"]
+    assert [r["gumbel_warmup"] for r in rows] == [1, 1, 0, 0]
+    assert [r["simulations"] for r in rows] == [4, 4, 8, 8]
+
+
 # -- the options ------------------------------------------------------------------------------
 
 TINY = [

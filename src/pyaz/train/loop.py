@@ -964,16 +964,21 @@ class TrainingLoop(TrainingRun):
         horizon = int(self.counters["schedule_horizon"])
         return scheduled_simulations(schedule, iteration, horizon, self._schedule_time_share())
 
+    def _in_gumbel_warmup(self, iteration: int) -> bool:
+        """Whether the schedules' progress at ``iteration`` is below ``gumbel_warmup``."""
+        if self.config.gumbel_warmup <= 0:
+            return False
+        horizon = int(self.counters["schedule_horizon"])
+        progress = schedule_progress(iteration, horizon, self._schedule_time_share())
+        return progress < self.config.gumbel_warmup
+
     def _self_play_search(self, iteration: int) -> tuple[str, int]:
         """Self-play's rule and simulations a move at ``iteration``: Gumbel at
-        ``gumbel_warmup_simulations`` while the schedules' progress is below ``gumbel_warmup``,
-        else ``search_rule`` at :meth:`_simulations`."""
+        ``gumbel_warmup_simulations`` in the warm-up, else ``search_rule`` at
+        :meth:`_simulations`."""
         c = self.config
-        if c.gumbel_warmup > 0:
-            horizon = int(self.counters["schedule_horizon"])
-            progress = schedule_progress(iteration, horizon, self._schedule_time_share())
-            if progress < c.gumbel_warmup:
-                return "gumbel", c.gumbel_warmup_simulations
+        if self._in_gumbel_warmup(iteration):
+            return "gumbel", c.gumbel_warmup_simulations
         return c.search_rule, self._simulations(iteration)
 
     def _examples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
@@ -1360,8 +1365,8 @@ class TrainingLoop(TrainingRun):
             "zeta": self.curriculum.zeta(self.counters["epochs"]),
         }
         if c.simulations_schedule or c.gumbel_warmup > 0:
-            rule, record["simulations"] = self._self_play_search(iteration)
-            record["gumbel_warmup"] = int(rule == "gumbel" and c.gumbel_warmup > 0)
+            record["simulations"] = self._self_play_search(iteration)[1]
+            record["gumbel_warmup"] = int(self._in_gumbel_warmup(iteration))
         if c.threat_search:
             record["time_threat_search"] = self.threat_search_seconds
         record.update(sparred)
