@@ -126,6 +126,29 @@ def test_the_value_target_is_the_games_measured_best(
     assert config.value_target_q_used == used and config.resolved().value_target_q == used
 
 
+@pytest.mark.parametrize(
+    ("game", "options", "given", "used"),
+    [("othello", {"size": 8}, None, 1), ("othello", {}, None, 1),
+     ("othello", {"size": 6}, None, 2), ("connect_four", {}, None, 2),
+     ("gomoku", {"size": 9}, None, 2), ("othello", {"size": 8}, 3, 3), ("connect_four", {}, 1, 1)],
+)  # fmt: skip
+def test_the_epochs_are_the_games_measured_best(
+    game: str, options: dict[str, int], given: int | None, used: int
+) -> None:
+    config = TrainConfig(game=game, game_options=options, epochs=given)
+    config.validate()
+    assert config.epochs_used == used and config.resolved().epochs == used
+
+
+def test_a_saved_null_epochs_is_the_games_and_a_saved_number_stays() -> None:
+    othello8 = {"game": "othello", "game_options": {"size": 8}}
+    assert TrainingLoop.upgrade_settings({**othello8, "epochs": None})["epochs"] == 1
+    assert TrainingLoop.upgrade_settings({**othello8, "epochs": 2})["epochs"] == 2  # older runs
+    assert TrainingLoop.upgrade_settings(othello8)["epochs"] == 2
+    othello6 = {"game": "othello", "game_options": {"size": 6}, "epochs": None}
+    assert TrainingLoop.upgrade_settings(othello6)["epochs"] == 2
+
+
 def test_saved_runs_keep_their_search() -> None:
     # before search_rule and solver: PUCT without the solver, whatever the game
     assert TrainingLoop.upgrade_settings({"game": "gomoku"})["search_rule"] == "puct"

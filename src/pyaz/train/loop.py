@@ -119,6 +119,10 @@ LR_SCHEDULE_AUTO = {"connect_four": "cosine"}
 SEARCH_RULE_AUTO = {"gomoku": "gumbel"}
 # solver none: the MCTS-solver beside Gumbel where it measured best (Gomoku 9x9); else off
 SOLVER_AUTO = {"gomoku": True}
+# epochs none: the training epochs an iteration measured best per game and board (Othello
+# 8x8: one, ahead of two in its 30-minute main command over two runs, 2026-12-03); two elsewhere
+EPOCHS_AUTO: dict[tuple[str, tuple[int, ...]], int] = {("othello", (8, 8)): 1}
+EPOCHS_DEFAULT = 2
 # value_target_q none: the z/q blend where it measured best (Gomoku 9x9, 2026-12-01); else z
 VALUE_TARGET_Q_AUTO = {"gomoku": 0.5}
 # sparring auto: the fixed opponent and its games an iteration where sparring measured best
@@ -188,6 +192,14 @@ def _mentor_plays(state: BoardState | None) -> bool:
     return state is not None and bool(getattr(state, "overline_wins", True)) and mentor_plays(state)
 
 
+def game_epochs(game: str, state: BoardState | None) -> int:
+    """What ``epochs`` none means for ``game``'s canonical name on ``state``'s board (None: not
+    a board): :data:`EPOCHS_AUTO`'s value for the game and board shape, else
+    :data:`EPOCHS_DEFAULT`."""
+    shape = tuple(state.board_shape) if state is not None else ()
+    return EPOCHS_AUTO.get((game, shape), EPOCHS_DEFAULT)
+
+
 def game_opening_spread(game: str, curriculum: str) -> int:
     """What ``opening_spread`` none means: the game's (:data:`OPENING_SPREAD_AUTO`, for
     ``game``'s canonical name), 0 beside a curriculum, which chooses the opening plies itself."""
@@ -230,13 +242,15 @@ class TrainConfig:
     replacement: float = setting(
         0.1, low=0.0, high=1.0, help="share of the oldest games dropped after training (seed 000)"
     )
-    epochs: int = setting(
-        2,
+    epochs: int | None = setting(
+        None,
         symbol="ep",
         low=1,
-        help="training epochs per iteration (5/10/15; 2 learns faster a CPU second: the same "
-        "strength in half the time on Othello 8x8, issue 19; 1 on Gomoku 9x9: 1.4x the "
-        "iterations, no gain, 2026-11-29)",
+        help="training epochs per iteration (5/10/15; 2 learns faster a CPU second than 10: "
+        "the same strength in half the time on Othello 8x8, issue 19); none: the game's "
+        "(othello 8x8 1: 1.6x the iterations of 2 in its 30-minute main command and ahead against "
+        "gtp-rhino level 3 over two runs, 2026-12-03; 2 for the others: 1 on Gomoku 9x9 gave "
+        "1.4x the iterations and no gain, 2026-11-29); a run saves the value none chose",
     )
     batch_size: int = setting(64, symbol="bs", low=2, help="training batch size (32/64/96)")
     lr: float = setting(
@@ -608,6 +622,13 @@ class TrainConfig:
         return game_opening_spread(canonical_name(self.game), self.curriculum)
 
     @property
+    def epochs_used(self) -> int:
+        """``epochs`` with none resolved for the game and its board (:func:`game_epochs`)."""
+        if self.epochs is not None:
+            return self.epochs
+        return game_epochs(*_game_board(self.game, self.game_options))
+
+    @property
     def value_target_q_used(self) -> float:
         """``value_target_q`` with none resolved for the game (:data:`VALUE_TARGET_Q_AUTO`)."""
         if self.value_target_q is not None:
@@ -635,8 +656,8 @@ class TrainConfig:
 
     def resolved(self) -> TrainConfig:
         """These settings with what auto (or none) chose for the game written in: the planes,
-        the opening spread, the schedule, the search, the value target, the sparring; what a
-        run saves in its config.json."""
+        the opening spread, the schedule, the search, the value target, the sparring, the
+        epochs; what a run saves in its config.json."""
         rule, solver = self.search_used
         sparring, sparring_games, imitation = self.sparring_used
         return replace(
@@ -650,6 +671,7 @@ class TrainConfig:
             search_rule=rule,
             solver=solver,
             value_target_q=self.value_target_q_used,
+            epochs=self.epochs_used,
         )
 
     def check_players(self) -> None:
@@ -779,8 +801,10 @@ class TrainingLoop(TrainingRun):
         without the solver (the loop saves both; an auto or a null written by hand is the
         game's), one from before value_target_q a run with AlphaZero's z (a null written by
         hand is the game's), one from before sparring's auto (2026-12-02) without sparring
-        games unless it saved them (an auto or a null written by hand is the game's)."""
+        games unless it saved them (an auto or a null written by hand is the game's). Every
+        run saved its epochs (a null written by hand is the game's)."""
         upgraded = {
+            "epochs": EPOCHS_DEFAULT,
             "threat_planes": "off",
             "opening_spread": 0,
             "lr_schedule": "constant",
@@ -802,6 +826,9 @@ class TrainingLoop(TrainingRun):
             upgraded["lr_schedule"] = LR_SCHEDULE_AUTO.get(game, "constant")
         if upgraded["value_target_q"] is None:
             upgraded["value_target_q"] = game_value_target_q(game)
+        if upgraded["epochs"] is None:
+            board = _game_board(str(upgraded["game"]), dict(upgraded.get("game_options") or {}))
+            upgraded["epochs"] = game_epochs(*board)
         if upgraded["opening_spread"] is None:
             curriculum = str(upgraded.get("curriculum", "none"))
             upgraded["opening_spread"] = game_opening_spread(game, curriculum)
@@ -912,7 +939,7 @@ class TrainingLoop(TrainingRun):
     def _train_settings(self) -> TrainSettings:
         c = self.config
         return TrainSettings(
-            c.epochs,
+            c.epochs_used,
             c.batch_size,
             c.lr,
             c.l2,
@@ -1092,7 +1119,7 @@ class TrainingLoop(TrainingRun):
             measured["lr"] = c.lr * factor
         stats = None
         epochs = tqdm(
-            range(self.config.epochs), desc="training", unit="epoch", disable=not self.progress
+            range(self.config.epochs_used), desc="training", unit="epoch", disable=not self.progress
         )
         for _ in epochs:
             stats = self.trainer.train_epoch(planes, policy, outcome, self.rng, score)
