@@ -121,7 +121,7 @@ SEARCH_RULE_AUTO = {"gomoku": "gumbel"}
 SOLVER_AUTO = {"gomoku": True}
 # epochs none: the training epochs an iteration measured best per game and board (Othello
 # 8x8: one, ahead of two in its 30-minute main command over two runs, 2026-12-03); two elsewhere
-# (Othello 6x6: one level with two at the same run minute, two runs, 2026-12-04)
+# (Othello 6x6: one level with two at the same run minute, two runs against one, 2026-12-04)
 EPOCHS_AUTO: dict[tuple[str, tuple[int, ...]], int] = {("othello", (8, 8)): 1}
 EPOCHS_DEFAULT = 2
 # value_target_q none: the z/q blend where it measured best (Gomoku 9x9, 2026-12-01); else z
@@ -251,8 +251,8 @@ class TrainConfig:
         "the same strength in half the time on Othello 8x8, issue 19); none: the game's "
         "(othello 8x8 1: 1.6x the iterations of 2 in its 30-minute main command and ahead against "
         "gtp-rhino level 3 over two runs, 2026-12-03; 2 for the others: 1 on Gomoku 9x9 gave "
-        "1.4x the iterations and no gain, 2026-11-29, on Othello 6x6 level at the same run "
-        "minute in two runs, 2026-12-04); a run saves the value none chose",
+        "1.4x the iterations and no gain, 2026-11-29; on Othello 6x6 level with 2 at the same run "
+        "minute, two runs against one, 2026-12-04); a run saves the value none chose",
     )
     batch_size: int = setting(64, symbol="bs", low=2, help="training batch size (32/64/96)")
     lr: float = setting(
