@@ -20,7 +20,6 @@ from pyaz.experiments.accelerations import (
     TECHNIQUES,
     AccelerationsExperiment,
     _verdict,
-    bootstrap_mean,
     combine,
     mean_curve,
     speedup,
@@ -99,12 +98,6 @@ def test_the_bootstrap_interval_over_repetitions() -> None:
     assert result.factor == pytest.approx(4.0) and result.target == pytest.approx(0.45)
     assert (result.low, result.high) == (0.0, pytest.approx(4.0))
     assert result.reached == pytest.approx(0.75, abs=0.05)
-
-
-def test_bootstrap_mean_of_two_runs_spans_them() -> None:
-    assert bootstrap_mean([0.2, 0.4]) == pytest.approx((0.3, 0.2, 0.4))
-    assert bootstrap_mean([0.7]) == pytest.approx((0.7, 0.7, 0.7))
-    assert all(np.isnan(v) for v in bootstrap_mean([]))
 
 
 def test_the_training_curve_leaves_the_evaluations_time_out() -> None:

@@ -6,6 +6,10 @@ Players are the presets of :mod:`pyaz.eval.presets` (``random``, ``uct:N``,
 The games are played by :mod:`pyaz.eval.parallel` (in ``--parallel`` worker processes) and
 written by :mod:`pyaz.eval.match_files`.
 
+``--paired-with DIR`` (repeatable) compares A with the A of matches saved before from the same
+openings (:mod:`pyaz.eval.paired`), and ``pyaz-arena paired DIR... --against DIR...`` compares
+saved matches without playing.
+
 ``--out`` is checked before the first game (a folder that cannot be made or written in: a
 one-line error, exit 2). The result is printed before the files are written; a write that
 fails then (a full disk, a folder made read-only meanwhile) is one line on stderr naming the
@@ -15,6 +19,7 @@ file and the reason, and the exit status is 1 (the match was played; its files a
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -28,6 +33,7 @@ from pyaz.cli.options import (
 )
 from pyaz.eval import presets
 from pyaz.eval.match_files import check_writable, summary_of, write_games, write_summary
+from pyaz.eval.paired import load_summary, paired_difference
 from pyaz.eval.parallel import MatchPlan, MatchWorker, play_games, start_state, tally
 from pyaz.games import BoardState
 
@@ -47,13 +53,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 output (--out DIR): game-0001.sgf ... for go, games.pgn for racingkings, games.txt (one game
 per line: moves, then 1-0 / 0-1 / 1/2-1/2 from the first player's side) for the other games,
-and summary.json (the players, the game, the tally, the interval, every game's result).
---out is checked before the match (exit 2); the result is printed before the files are
-written, and a write that fails then is a one-line error (exit 1).
+and summary.json (the players, the game, the tally, the interval, every game's result and
+opening). --out is checked before the match (exit 2); the result is printed before the files
+are written, and a write that fails then is a one-line error (exit 1).
+
+paired comparison: --paired-with DIR compares A with the A of a match saved before in DIR
+against the same B from the same openings (the same --seed, --openings and game), opening by
+opening: A's score minus theirs, with a 95% bootstrap interval over the shared openings;
+  pyaz-arena paired DIR [DIR ...] --against DIR [DIR ...]
+does it for matches saved before, without playing (several folders a side are pooled).
 
 examples:
   pyaz-arena random uct:200 --game othello --size 6 --games 40 --parallel 2
   pyaz-arena model:runs/o8 uct200 --game othello --games 100 --openings 4 --out arena/o8
+  pyaz-arena model:runs/o8b uct200 --game othello --games 100 --openings 4 --paired-with arena/o8
+  pyaz-arena paired arena/o8b --against arena/o8
   pyaz-arena model:runs/go5/nets/iter-00050.pt:200 gnugo:1 --game go --size 5 --games 20
   pyaz-arena model:runs/rk lichess:2 --game racingkings-mod --games 50 --out arena/rk
   pyaz-arena kr:64 rule --game curling --ends 2 --games 20
@@ -87,6 +101,16 @@ examples:
     match.add_argument("--seed", type=int, default=0, help="seed of the openings and players")
     add_runtime_argument(match)
     match.add_argument("--out", type=Path, help="folder for the games and summary.json")
+    match.add_argument(
+        "--paired-with",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a match saved before (its --out folder) with the same B, game, --seed and "
+        "--openings: also print A's paired score difference against its A over the shared "
+        "openings (repeatable: several are pooled)",
+    )
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -130,8 +154,85 @@ def _write_out(
     return True
 
 
+def build_paired_parser() -> argparse.ArgumentParser:
+    """The parser of ``pyaz-arena paired``."""
+    parser = argparse.ArgumentParser(
+        prog="pyaz-arena paired",
+        description=(
+            "Compare the A of matches saved by pyaz-arena --out, played against the same B\n"
+            "from the same openings (the same --seed, --openings and game): A's score in the\n"
+            "first folders minus A's score in the --against folders, opening by opening, with\n"
+            "a 95% percentile bootstrap interval over the shared openings. The bootstrap holds\n"
+            "the players fixed; pool several runs a side for the spread between runs."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  pyaz-arena paired arena/new-seed1 arena/new-seed2 "
+        "--against arena/old-seed1 arena/old-seed2",
+    )
+    parser.add_argument("x", nargs="+", type=Path, metavar="DIR", help="the matches compared")
+    parser.add_argument(
+        "--against", nargs="+", type=Path, required=True, metavar="DIR", help="the baseline"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)"
+    )
+    return parser
+
+
+def _paired_main(argv: list[str]) -> int:
+    args = build_paired_parser().parse_args(argv)
+    try:
+        x = [load_summary(folder) for folder in args.x]
+        y = [load_summary(folder) for folder in args.against]
+        paired = paired_difference(x, y, seed=args.seed)
+    except ValueError as problem:
+        print(f"pyaz-arena paired: {problem}", file=sys.stderr)
+        return 2
+    print(f"A: {', '.join(s['a'] for s in x)}; against: {', '.join(s['a'] for s in y)}")
+    print(f"B: {x[0]['b']}, {describe_game(x[0]['game'], x[0].get('game_options') or {})}")
+    print(f"A's score {paired}")
+    return 0
+
+
+def _load_paired(folders: list[Path], plan: MatchPlan, start: BoardState) -> list[dict[str, Any]]:
+    """The summaries of ``--paired-with``, checked against this match before it is played:
+    the same game, board, B, seed and opening plies (else no opening would be shared)."""
+    summaries = [load_summary(folder) for folder in folders]
+    expected = {
+        "game": plan.game,
+        "game_options": plan.options,
+        "b": plan.b,
+        "seed": plan.seed,
+        "opening_plies": plan.opening_plies(start),
+    }
+    expected = json.loads(json.dumps(expected))  # as a summary.json holds them
+    for summary in summaries:
+        for key, value in expected.items():
+            if summary.get(key) != value:
+                raise ValueError(
+                    f"--paired-with {summary['path']}: its {key} is {summary.get(key)!r}, "
+                    f"this match's {value!r} (a paired match needs the same)"
+                )
+    return summaries
+
+
+def _print_paired(summary: dict[str, Any], baselines: list[dict[str, Any]]) -> None:
+    """Prints A's paired difference against ``baselines`` and adds it to ``summary``."""
+    try:
+        paired = paired_difference([dict(summary, path="this match")], baselines)
+    except ValueError as problem:
+        print(f"pyaz-arena: no paired difference: {problem}", file=sys.stderr)
+        return
+    where = ", ".join(baseline["path"] for baseline in baselines)
+    print(f"paired with {where}: A's score {paired}")
+    summary["paired_with"] = {"folders": [b["path"] for b in baselines], **vars(paired)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``pyaz-arena``; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["paired"]:
+        return _paired_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -162,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         plan.openings_for(start)
+        baselines = _load_paired(args.paired_with, plan, start)
         _check_players(plan)
         if args.out is not None:
             check_writable(args.out)
@@ -192,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         f"win ratio of {plan.a}: {result.score:.3f} (draws count half), 95% Wilson interval "
         f"with continuity correction [{lower:.3f}, {upper:.3f}]; {seconds:.1f} s"
     )
+    if baselines and games:
+        _print_paired(summary, baselines)
     written = args.out is None or _write_out(args.out, plan, start, games, event, summary)
     if isinstance(error, KeyboardInterrupt):
         print(f"interrupted after {result.n} of {args.games} games", file=sys.stderr)

@@ -250,8 +250,10 @@ def summary_of(
                 else (game["first"], game["second"])[game["winner"]],
                 "status": game["status"],
                 "resigned": game["resigned"],
+                "a_first": game["a_first"],
                 "plies": len(game["opening"]) + len(game["actions"]),
                 "opening_plies": len(game["opening"]),
+                "opening": [int(action) for action in game["opening"]],
                 "seconds": game["seconds"],
             }
             for game in games

@@ -1,10 +1,16 @@
-"""Binomial confidence intervals for match scores."""
+"""Confidence intervals for match scores: binomial (Wilson) and the percentile bootstrap."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-__all__ = ["Z_95", "wilson_interval"]
+import numpy as np
+
+__all__ = ["RESAMPLES", "Z_95", "bootstrap_mean", "wilson_interval"]
+
+RESAMPLES = 2000
+"""Bootstrap resamples of :func:`bootstrap_mean` by default."""
 
 Z_95 = 1.959963984540054
 """The two-sided 95% normal quantile, Phi^-1(0.975)."""
@@ -54,3 +60,19 @@ def wilson_interval(
         root = math.sqrt(max(0.0, z2 + 2.0 - 1.0 / n + 4.0 * p * (n * q - 1.0)))
         upper = min(1.0, (2.0 * n * p + z2 + 1.0 + z * root) / denom)
     return lower, upper
+
+
+def bootstrap_mean(
+    values: Sequence[float], resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% percentile-bootstrap interval (Efron 1979): the 2.5th
+    and 97.5th percentiles of the means of ``resamples`` resamples drawn with replacement
+    (seeded, so the interval is reproducible). Non-finite values are left out; NaN for all
+    three when none is left."""
+    data = np.array([v for v in values if np.isfinite(v)], dtype=np.float64)
+    if not data.size:
+        return float("nan"), float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    means = data[rng.integers(data.size, size=(max(1, resamples), data.size))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(data.mean()), float(low), float(high)

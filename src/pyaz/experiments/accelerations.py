@@ -80,6 +80,7 @@ from pyaz.common.plots import figure, save_figure
 from pyaz.eval.arena import play_match
 from pyaz.eval.players import close_player
 from pyaz.eval.presets import make_player
+from pyaz.eval.stats import RESAMPLES, bootstrap_mean
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
 from pyaz.experiments.report import Curve, cached, markdown_table, read_run, write_readme
 from pyaz.games import make
@@ -93,7 +94,6 @@ __all__ = [
     "TECHNIQUES",
     "AccelerationsExperiment",
     "SpeedUp",
-    "bootstrap_mean",
     "combine",
     "mean_curve",
     "speedup",
@@ -210,7 +210,6 @@ METRICS = {
     "othello": ("win_ratio", "score against UCT-200"),
 }
 SMOOTHING = 3  # evaluations in the trailing mean of a curve
-RESAMPLES = 2000  # bootstrap resamples
 
 _COMMON = {"threads": 1, "torch_threads": 1, "epochs": 2}
 _SHORT = {
@@ -415,19 +414,6 @@ def speedup(
         reached=float(np.mean(samples > 0)),
         runs=len(smooth_t),
     )
-
-
-def bootstrap_mean(
-    values: Sequence[float], resamples: int = RESAMPLES, seed: int = 0
-) -> tuple[float, float, float]:
-    """The mean of ``values`` and its 95% percentile-bootstrap interval (NaN when empty)."""
-    data = np.array([v for v in values if np.isfinite(v)], dtype=np.float64)
-    if not data.size:
-        return float("nan"), float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    means = data[rng.integers(data.size, size=(max(1, resamples), data.size))].mean(axis=1)
-    low, high = np.percentile(means, [2.5, 97.5])
-    return float(data.mean()), float(low), float(high)
 
 
 # -- the experiment ---------------------------------------------------------------------------
