@@ -59,8 +59,8 @@ def test_a_scores_are_grouped_by_opening_from_a_side() -> None:
     assert a_scores_by_opening(X) == {("opening", 1, 2): [1.0, 0.0], ("opening", 3, 4): [0.5, 1.0]}
     assert a_scores_by_opening(Y)[("opening", 5, 6)] == [1.0]
     assert a_scores_by_opening(X, by_pair=True) == {
-        ("pair", 0): [1.0, 0.0],
-        ("pair", 1): [0.5, 1.0],
+        ("pair", 5, 2, 0): [1.0, 0.0],
+        ("pair", 5, 2, 1): [0.5, 1.0],
     }
 
 
@@ -77,10 +77,22 @@ def test_paired_difference_of_a_hand_worked_case() -> None:
 
 
 def test_several_matches_a_side_are_pooled_opening_by_opening() -> None:
-    paired = paired_difference([X, Y], [Y])  # x side: 0.5 and 0.375 on the two openings
-    assert paired.x_score == pytest.approx((0.5 + 0.375) / 2)
-    assert paired.difference == pytest.approx(((0.5 - 0.5) + (0.375 - 0.0)) / 2)
-    assert paired.x_games == 8
+    paired = paired_difference([X, Y], [Y])
+    # x side: [1, 2] (0.5 + 0.5) / 2, [3, 4] (0.75 + 0) / 2, [5, 6] Y's alone, 1.0
+    assert paired.openings == 3
+    assert paired.x_score == pytest.approx((0.5 + 0.375 + 1.0) / 3)
+    assert paired.difference == pytest.approx(((0.5 - 0.5) + (0.375 - 0.0) + 0.0) / 3)
+    assert (paired.x_games, paired.y_games) == (9, 5)
+
+
+def test_matches_of_other_openings_pool_over_the_openings_each_side_played() -> None:
+    # a second seed: opening [5, 6] (also in y, 1.0 there) and [7, 8] (in no y match)
+    x_seed_6 = _summary("x6", [([5, 6], "0-1"), ([5, 6], "0-1"), ([7, 8], "1-0")], seed=6)
+    paired = paired_difference([X, x_seed_6], [Y])
+    # [1, 2]: 0.5 - 0.5; [3, 4]: 0.75 - 0; [5, 6]: 0.5 - 1.0; [7, 8] left out
+    assert paired.openings == 3
+    assert paired.difference == pytest.approx((0.0 + 0.75 - 0.5) / 3)
+    assert (paired.x_games, paired.y_games) == (6, 5)
 
 
 def test_a_match_paired_with_itself_differs_by_nothing() -> None:
@@ -92,9 +104,11 @@ def test_summaries_without_openings_are_paired_by_game_pairs_of_the_same_seed() 
     old_x = _summary("x", [(None, "1-0"), (None, "1-0"), (None, "1/2-1/2"), (None, "0-1")])
     old_y = _summary("y", [(None, "0-1"), (None, "0-1"), (None, "0-1"), (None, "1-0")])
     assert paired_difference([old_x], [old_y]).difference == pytest.approx(0.375)
-    other_seed = dict(old_y, seed=6)
-    with pytest.raises(ValueError, match=r"differ in seed .*without their openings.*5.*6"):
+    other_seed = dict(old_y, seed=6)  # other openings: nothing to pair
+    with pytest.raises(ValueError, match="share no opening"):
         paired_difference([old_x], [other_seed])
+    both = paired_difference([old_x, dict(old_x, seed=6)], [old_y, other_seed])
+    assert (both.difference, both.openings, both.x_games) == (pytest.approx(0.375), 4, 8)
 
 
 @pytest.mark.parametrize(

@@ -97,10 +97,14 @@ def parse_problem(argv: list[str], scripts: dict[str, str]) -> str | None:
     build_parser = getattr(module, "build_parser", None)
     if build_parser is None:
         return f"{argv[0]}: {scripts[argv[0]]} has no build_parser()"
+    words = argv[1:]
+    subcommands = getattr(module, "SUBCOMMANDS", {})  # e.g. pyaz-arena paired
+    if words[:1] and words[0] in subcommands:
+        build_parser, words = subcommands[words[0]], words[1:]
     stderr = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(stderr):
         try:
-            args = build_parser().parse_args(argv[1:])
+            args = build_parser().parse_args(words)
         except SystemExit as stop:
             if stop.code not in (0, None):
                 return stderr.getvalue().strip().splitlines()[-1]

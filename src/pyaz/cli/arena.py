@@ -61,7 +61,8 @@ paired comparison: --paired-with DIR compares A with the A of a match saved befo
 against the same B from the same openings (the same --seed, --openings and game), opening by
 opening: A's score minus theirs, with a 95% bootstrap interval over the shared openings;
   pyaz-arena paired DIR [DIR ...] --against DIR [DIR ...]
-does it for matches saved before, without playing (several folders a side are pooled).
+does it for matches saved before, without playing (several folders a side are pooled:
+runs of the same seed, or matches of other seeds; openings only one side played are left out).
 
 examples:
   pyaz-arena random uct:200 --game othello --size 6 --games 40 --parallel 2
@@ -192,6 +193,11 @@ def _paired_main(argv: list[str]) -> int:
     print(f"B: {x[0]['b']}, {describe_game(x[0]['game'], x[0].get('game_options') or {})}")
     print(f"A's score {paired}")
     return 0
+
+
+SUBCOMMANDS = {"paired": build_paired_parser}
+"""The words that, first on the command line, start another mode of ``pyaz-arena``, and
+their parsers."""
 
 
 def _load_paired(folders: list[Path], plan: MatchPlan, start: BoardState) -> list[dict[str, Any]]:

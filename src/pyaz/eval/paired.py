@@ -3,11 +3,13 @@
 Two networks that met the same opponent from the same random openings (``pyaz-arena`` with the
 same ``--seed``, ``--openings`` and game) can be compared opening by opening, which removes
 the spread that the openings themselves bring: an opening that favours one colour, or one that
-both networks misplay. For each opening that every match played, the difference is A's mean
-score over the ``x`` matches' games from that opening minus A's mean over the ``y`` matches'
-games from it (each opening is played once with each colour, so each match gives two games of
-it); the result is the mean of these differences over the openings and its 95% percentile
-bootstrap interval over the openings (:func:`pyaz.eval.stats.bootstrap_mean`, seeded).
+both networks misplay. For each opening that both sides played, the difference is A's mean
+score in the ``x`` matches that played it (the mean of each match's mean over its games from
+it) minus the same in the ``y`` matches (each opening is played once with each colour, so a
+match gives two games of it); openings only one side played are left out. So a side may pool
+matches of several seeds (other openings) and several runs (the same openings). The result
+is the mean of these differences over the openings and its 95% percentile bootstrap interval
+over the openings (:func:`pyaz.eval.stats.bootstrap_mean`, seeded).
 
 The bootstrap holds the players fixed: it says how sure the difference is for these networks
 against this opponent, not for another run of the same training (for that, several runs a
@@ -15,8 +17,8 @@ side, pooled: ``x`` and ``y`` may each hold several matches).
 
 The matches are read from the ``summary.json`` that ``pyaz-arena --out DIR`` writes (plain
 JSON, nothing executed). Summaries written before 2026-12-04 hold no openings; they are paired
-by their game pairs (games 2k - 1 and 2k hold the same opening), which is sound only when the
-matches share the seed, the opening plies and the game, so those must then be equal.
+by their game pairs of the same seed and opening plies (games 2k - 1 and 2k of a seed hold the
+same opening), which holds for matches of the same game played by the same pyaz.
 """
 
 from __future__ import annotations
@@ -103,7 +105,8 @@ def a_scores_by_opening(
     """A's score in each game of a match summary (1 a win, 0.5 a draw), grouped by opening.
 
     The key is the opening's plies (``("opening", ply, ...)``); with ``by_pair``, or in a
-    match without openings, it is the game pair (``("pair", k)``: games 2k + 1 and 2k + 2).
+    match without openings, it is the game pair of the match's seed and opening plies
+    (``("pair", seed, plies, k)``: games 2k + 1 and 2k + 2).
     """
     where = summary.get("path", "the summary")
     groups: dict[tuple[Any, ...], list[float]] = {}
@@ -114,22 +117,21 @@ def a_scores_by_opening(
         a_first = result.get("a_first", number % 2 == 1)  # A moves first in games 1, 3, ...
         opening = result.get("opening")
         if by_pair or not opening:
-            key: tuple[Any, ...] = ("pair", (number - 1) // 2)
+            pair = (number - 1) // 2
+            key: tuple[Any, ...] = ("pair", summary.get("seed"), summary.get("opening_plies"), pair)
         else:
             key = ("opening", *opening)
         groups.setdefault(key, []).append(_a_score(result, bool(a_first), where))
     return groups
 
 
-def _check_comparable(summaries: Sequence[dict[str, Any]], by_pair: bool) -> None:
+def _check_comparable(summaries: Sequence[dict[str, Any]]) -> None:
     first = summaries[0]
-    keys = ["game", "game_options", "b"] + (["seed", "opening_plies"] if by_pair else [])
     for other in summaries[1:]:
-        for key in keys:
+        for key in ("game", "game_options", "b"):
             if other.get(key) != first.get(key):
-                why = " (needed to pair matches saved without their openings)" if by_pair else ""
                 raise ValueError(
-                    f"the matches differ in {key}{why}: {first.get(key)!r} in {first['path']}, "
+                    f"the matches differ in {key}: {first.get(key)!r} in {first['path']}, "
                     f"{other.get(key)!r} in {other['path']}"
                 )
 
@@ -141,10 +143,10 @@ def paired_difference(
     seed: int = 0,
 ) -> PairedDifference:
     """A's paired score difference, the matches ``x`` minus the matches ``y`` (summaries from
-    :func:`load_summary`), over the openings that every match played (see the module).
+    :func:`load_summary`), over the openings that both sides played (see the module).
 
     ValueError when a side is empty, when the matches differ in game, board or opponent B,
-    or when no opening is shared by all of them.
+    or when the two sides share no opening.
     """
     if not x or not y:
         raise ValueError("paired_difference needs at least one match on each side")
@@ -154,12 +156,10 @@ def paired_difference(
     by_pair = any(
         result.get("opening") is None for summary in summaries for result in summary["results"]
     )
-    _check_comparable(summaries, by_pair)
+    _check_comparable(summaries)
     x_groups = [a_scores_by_opening(summary, by_pair) for summary in x]
     y_groups = [a_scores_by_opening(summary, by_pair) for summary in y]
-    shared = set(x_groups[0])
-    for groups in [*x_groups, *y_groups]:
-        shared &= set(groups)
+    shared = set().union(*x_groups) & set().union(*y_groups)
     if not shared:
         raise ValueError(
             "the matches share no opening: play them with the same --seed, --openings and game"
@@ -167,7 +167,9 @@ def paired_difference(
     order = sorted(shared, key=repr)
 
     def side_means(sides: list[dict[tuple[Any, ...], list[float]]]) -> np.ndarray:
-        return np.array([np.mean([np.mean(groups[key]) for groups in sides]) for key in order])
+        return np.array(
+            [np.mean([np.mean(groups[key]) for groups in sides if key in groups]) for key in order]
+        )
 
     x_means, y_means = side_means(x_groups), side_means(y_groups)
     difference, low, high = bootstrap_mean(list(x_means - y_means), resamples, seed)
@@ -178,6 +180,6 @@ def paired_difference(
         openings=len(order),
         x_score=float(x_means.mean()),
         y_score=float(y_means.mean()),
-        x_games=sum(len(groups[key]) for groups in x_groups for key in order),
-        y_games=sum(len(groups[key]) for groups in y_groups for key in order),
+        x_games=sum(len(groups.get(key, ())) for groups in x_groups for key in order),
+        y_games=sum(len(groups.get(key, ())) for groups in y_groups for key in order),
     )
