@@ -21,7 +21,8 @@ from __future__ import annotations
 import fcntl
 import os
 from pathlib import Path
-from types import TracebackType
+
+from pyaz.common.closing import ClosesOnExit
 
 __all__ = ["LOCK_NAME", "FolderInUseError", "FolderLock"]
 
@@ -32,7 +33,7 @@ class FolderInUseError(RuntimeError):
     """Another process holds the folder's lock."""
 
 
-class FolderLock:
+class FolderLock(ClosesOnExit):
     """Holds the lock of ``folder`` (created if missing) from :meth:`acquire` to
     :meth:`release`; a context manager. ``what`` names the kind of work in the message
     ("another pyaz-selfplay run uses ..."). A second lock of the same folder, in this process or
@@ -78,16 +79,10 @@ class FolderLock:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
 
+    close = release
+
     def __enter__(self) -> FolderLock:
         return self.acquire()
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.release()
 
     def __del__(self) -> None:
         self.release()

@@ -115,13 +115,8 @@ def trailing_mean(values: Sequence[float] | np.ndarray, window: int) -> np.ndarr
     >>> trailing_mean([1.0, 2.0, 3.0, 4.0], 2).tolist()
     [1.0, 1.5, 2.5, 3.5]
     """
-    y = np.asarray(values, dtype=np.float64)
-    window = max(1, int(window))
-    csum = np.concatenate([[0.0], np.cumsum(y)])
-    hi = np.arange(1, len(y) + 1)
-    lo = np.maximum(0, hi - window)
-    out: np.ndarray = (csum[hi] - csum[lo]) / (hi - lo)
-    return out
+    stop = np.arange(1, len(values) + 1)
+    return _means(values, np.maximum(0, stop - max(1, int(window))), stop)
 
 
 def moving_average(values: Sequence[float] | np.ndarray, window: int) -> np.ndarray:
@@ -134,12 +129,15 @@ def moving_average(values: Sequence[float] | np.ndarray, window: int) -> np.ndar
     >>> moving_average([0.0, 0.0, 0.0, 0.0, 10.0], 5).tolist()
     [0.0, 0.0, 2.0, 3.3333333333333335, 10.0]
     """
-    y = np.asarray(values, dtype=np.float64)
-    half = (max(1, int(window)) - 1) // 2
-    csum = np.concatenate([[0.0], np.cumsum(y)])
-    index = np.arange(len(y))
-    h = np.minimum(np.minimum(half, index), len(y) - 1 - index)
-    out: np.ndarray = (csum[index + h + 1] - csum[index - h]) / (2 * h + 1)
+    index = np.arange(len(values))
+    h = np.minimum(np.minimum((max(1, int(window)) - 1) // 2, index), len(values) - 1 - index)
+    return _means(values, index - h, index + h + 1)
+
+
+def _means(values: Sequence[float] | np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """The mean of ``values[start[i]:stop[i]]`` for every ``i`` (by prefix sums)."""
+    csum = np.concatenate([[0.0], np.cumsum(np.asarray(values, dtype=np.float64))])
+    out: np.ndarray = (csum[stop] - csum[start]) / (stop - start)
     return out
 
 
@@ -171,12 +169,10 @@ def _plot_losses(records: list[dict[str, Any]]) -> Figure | None:
         ax.grid(alpha=0.3)
         ax.legend()
         if data is per_iter:
-            ax.set_title("Training loss per iteration")
-            ax.set_xlabel("iteration")
+            ax.set(title="Training loss per iteration", xlabel="iteration")
             _integer_ticks(ax)
         else:
-            ax.set_title("Training loss per epoch")
-            ax.set_xlabel("epoch (cumulative)")
+            ax.set(title="Training loss per epoch", xlabel="epoch (cumulative)")
     return fig
 
 
@@ -196,9 +192,7 @@ def _plot_stage_times(records: list[dict[str, Any]]) -> Figure | None:
     for key in keys:
         ax_bar.bar(x, secs[key], width, bottom=bottom, label=STAGE_KEYS[key])
         bottom = bottom + secs[key]
-    ax_bar.set_title("Time per stage per iteration")
-    ax_bar.set_xlabel("iteration")
-    ax_bar.set_ylabel("seconds")
+    ax_bar.set(title="Time per stage per iteration", xlabel="iteration", ylabel="seconds")
     ax_bar.grid(axis="y", alpha=0.3)
     ax_bar.legend()
     _integer_ticks(ax_bar)
@@ -207,9 +201,8 @@ def _plot_stage_times(records: list[dict[str, Any]]) -> Figure | None:
     scale, unit = (3600.0, "hours") if total > 2 * 3600 else (60.0, "minutes")
     cumulative = [np.cumsum(secs[k]) / scale for k in keys]
     ax_cum.stackplot(x, *cumulative, labels=[STAGE_KEYS[k] for k in keys], alpha=0.8)
-    ax_cum.set_title(f"Cumulative time per stage (total {total / scale:.3g} {unit})")
-    ax_cum.set_xlabel("iteration")
-    ax_cum.set_ylabel(unit)
+    title = f"Cumulative time per stage (total {total / scale:.3g} {unit})"
+    ax_cum.set(title=title, xlabel="iteration", ylabel=unit)
     ax_cum.grid(alpha=0.3)
     ax_cum.legend(loc="upper left")
     _integer_ticks(ax_cum)
@@ -254,8 +247,7 @@ def _plot_evaluations(records: list[dict[str, Any]], window: int, key: str) -> F
             ax.scatter(x, y, s=12, alpha=0.35, color=color)
             ax.plot(x, moving_average(y, window), color=color, lw=2, label=opponent)
             plotted = True
-        ax.set_xlabel(x_label)
-        ax.set_title(f"{label.capitalize()} vs {x_label.split(' (')[0]}")
+        ax.set(xlabel=x_label, title=f"{label.capitalize()} vs {x_label.split(' (')[0]}")
         ax.grid(alpha=0.3)
         if plotted:
             if key == "win_ratio":
@@ -335,10 +327,8 @@ def _x_of(record: dict[str, Any], x_key: str | None, index: int) -> float:
 def _by_iteration(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``iteration`` records in order, keeping the last one for a repeated iteration number."""
     rows = [r for r in records if r.get("kind") == "iteration"]
-    latest: dict[Any, int] = {}
-    for i, r in enumerate(rows):
-        it = r.get("iteration")
-        latest[it if _num(it) is not None else ("row", i)] = i
+    numbers = [(r.get("iteration"), i) for i, r in enumerate(rows)]
+    latest = {it if _num(it) is not None else ("row", i): i for it, i in numbers}
     keep = sorted(latest.values())
     return sorted((rows[i] for i in keep), key=lambda r: _x_of(r, "iteration", 0))
 
@@ -347,15 +337,12 @@ def _series(
     rows: list[dict[str, Any]], x_key: str | None, y_key: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """(x, y) of the rows with a numeric ``y_key``; x is ``x_key`` or the row's position + 1."""
-    xs: list[float] = []
-    ys: list[float] = []
-    for i, r in enumerate(rows):
-        y = _num(r.get(y_key))
-        if y is None:
-            continue
-        xs.append(_x_of(r, x_key, i + 1) if x_key else float(i + 1))
-        ys.append(y)
-    return np.array(xs), np.array(ys)
+    points = [
+        (_x_of(r, x_key, i + 1), y)
+        for i, r in enumerate(rows)
+        if (y := _num(r.get(y_key))) is not None
+    ]
+    return np.array([x for x, _ in points]), np.array([y for _, y in points])
 
 
 if __name__ == "__main__":  # python -m pyaz.common.plots RUN_DIR...: (re)draw runs' plots

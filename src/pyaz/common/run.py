@@ -192,10 +192,8 @@ class TrainingRun:
         if cls.CONFIG is None:
             raise NotImplementedError
         maker: Any = cls  # each subclass's constructor takes its own config first
-        run: Self = maker(
-            config_from(cls.CONFIG, settings), folder, resume=True, progress=progress, lock=lock
-        )
-        return run
+        config = config_from(cls.CONFIG, settings)
+        return maker(config, folder, resume=True, progress=progress, lock=lock)
 
     def total_steps(self) -> int | None:
         """The steps of the whole run, for the progress bar and the default :meth:`finished`
@@ -312,10 +310,9 @@ class TrainingRun:
         """:data:`PROGRESS_FILE`: the step, the steps in all, the step this process started
         from, the seconds since, and the share of the run done now and then (what an
         experiment's runner shows, with an ETA)."""
-        total = self.total_steps()
         progress = {
             "step": self.step,
-            "total": total if total is not None else 0,
+            "total": self.total_steps() or 0,
             "first": self._first_step,
             "seconds": time.monotonic() - self._opened,
             "fraction": self.fraction_done(),

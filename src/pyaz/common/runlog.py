@@ -40,9 +40,9 @@ import time
 import warnings
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
+from pyaz.common.closing import ClosesOnExit
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 
@@ -267,24 +267,23 @@ def check_writable(run_dir: str | os.PathLike[str]) -> None:
 def remove_temporaries(run_dir: str | os.PathLike[str]) -> int:
     """Removes the temporary files that :func:`atomic_write_bytes` leaves when killed
     (``.NAME.XXXX.tmp``) anywhere under ``run_dir``; returns how many."""
-    removed = 0
-    for path in Path(run_dir).rglob(".*.tmp"):
-        if path.is_file():
-            path.unlink()
-            removed += 1
-    return removed
+    paths = [path for path in Path(run_dir).rglob(".*.tmp") if path.is_file()]
+    for path in paths:
+        path.unlink()
+    return len(paths)
 
 
 def remove_networks_after(run_dir: str | os.PathLike[str], iteration: int) -> int:
     """Removes ``nets/iter-NNNNN.pt`` of iterations after ``iteration``, written by a run
     killed before it committed them; returns how many."""
-    removed = 0
-    for path in (Path(run_dir) / "nets").glob("iter-*.pt"):
-        number = path.stem.removeprefix("iter-")
-        if number.isdigit() and int(number) > iteration:
-            path.unlink()
-            removed += 1
-    return removed
+    paths = [
+        path
+        for path in (Path(run_dir) / "nets").glob("iter-*.pt")
+        if (number := path.stem.removeprefix("iter-")).isdigit() and int(number) > iteration
+    ]
+    for path in paths:
+        path.unlink()
+    return len(paths)
 
 
 def truncate_after(run_dir: str | os.PathLike[str], iteration: int, key: str = "iteration") -> int:
@@ -307,8 +306,7 @@ def truncate_after(run_dir: str | os.PathLike[str], iteration: int, key: str = "
 
 def export_csv(run_dir: str | os.PathLike[str]) -> Path:
     """Regenerate ``run_dir/metrics.csv`` from ``metrics.jsonl``; return its path."""
-    run_dir = Path(run_dir)
-    path = run_dir / CSV_NAME
+    path = Path(run_dir) / CSV_NAME
     _write_csv(path, read_metrics(run_dir))
     return path
 
@@ -320,7 +318,7 @@ def _after(value: Any, iteration: int) -> bool:
 # --------------------------------------------------------------------------- writing
 
 
-class RunLog:
+class RunLog(ClosesOnExit):
     """Appends metric records of a run folder to JSONL, CSV and (optionally) TensorBoard.
 
     Each record is a flat dict of scalars with a ``kind`` (``"iteration"``, ``"eval"``,
@@ -430,17 +428,6 @@ class RunLog:
             writer.close()
         self._tb_writers.clear()
 
-    def __enter__(self) -> RunLog:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
             self.close()
@@ -512,17 +499,12 @@ def _clean_record(record: Mapping[str, Any]) -> dict[str, Value]:
 
 
 def _plain(key: str, value: Any) -> Value:
+    item = getattr(value, "item", None)  # numpy scalar / 0-d array, torch 0-d tensor
+    if callable(item) and not isinstance(value, bool | int | float | str):
+        with contextlib.suppress(ValueError, RuntimeError):
+            value = item()
     if value is None or isinstance(value, bool | int | float | str):
         return value
-    item = getattr(value, "item", None)  # numpy scalar / 0-d array, torch 0-d tensor
-    if callable(item):
-        try:
-            value = item()
-        except (ValueError, RuntimeError):
-            pass
-        else:
-            if value is None or isinstance(value, bool | int | float | str):
-                return value
     raise TypeError(f"record value {key!r} must be a scalar (float, int, str, bool, None)")
 
 
@@ -532,22 +514,14 @@ def _json_line(record: Mapping[str, Any]) -> bytes:
 
 def _fieldnames(records: Iterable[Mapping[str, Any]]) -> list[str]:
     """Column names in order of first appearance."""
-    fields: dict[str, None] = {}
-    for record in records:
-        fields.update(dict.fromkeys(record))
-    return list(fields)
+    return list(dict.fromkeys(key for record in records for key in record))
 
 
 def _csv_row(record: Mapping[str, Any]) -> dict[str, Any]:
-    row: dict[str, Any] = {}
-    for key, value in record.items():
-        if value is None:
-            row[key] = ""
-        elif isinstance(value, float) and not math.isfinite(value):
-            row[key] = str(value)  # nan, inf, -inf
-        else:
-            row[key] = value
-    return row
+    return {  # None as empty, nan, inf and -inf as text
+        k: "" if v is None else str(v) if isinstance(v, float) and not math.isfinite(v) else v
+        for k, v in record.items()
+    }
 
 
 def _write_csv(path: Path, records: list[dict[str, Any]], fields: list[str] | None = None) -> None:
@@ -566,32 +540,17 @@ def _write_csv(path: Path, records: list[dict[str, Any]], fields: list[str] | No
 def _repair_tail(path: Path) -> None:
     """Make ``path`` end with a newline: finish a complete last record, cut a partial one."""
     try:
-        f = open(path, "rb+")  # noqa: SIM115
+        data = path.read_bytes()
     except FileNotFoundError:
         return
-    with f:
-        size = f.seek(0, os.SEEK_END)
-        if size == 0:
-            return
-        f.seek(size - 1)
-        if f.read(1) == b"\n":
-            return
-        # Read backwards to the last newline.
-        pos, chunk, tail = size, 1 << 16, b""
-        while pos > 0:
-            start = max(0, pos - chunk)
-            f.seek(start)
-            tail = f.read(pos - start) + tail
-            pos = start
-            if b"\n" in tail:
-                break
-        cut = tail.rfind(b"\n")
-        fragment = tail[cut + 1 :]
-        line_start = pos + cut + 1  # cut == -1 when the whole file is one unterminated line
-        try:
-            complete = isinstance(json.loads(fragment), dict)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            complete = False
+    if not data or data.endswith(b"\n"):
+        return
+    line_start = data.rfind(b"\n") + 1  # 0 when the whole file is one unterminated line
+    try:
+        complete = isinstance(json.loads(data[line_start:]), dict)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        complete = False
+    with open(path, "rb+") as f:
         if complete:
             f.seek(0, os.SEEK_END)
             f.write(b"\n")

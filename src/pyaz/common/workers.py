@@ -20,11 +20,8 @@ def die_with_parent(parent: int) -> None:
     """In a worker process (a pool's initializer): the kernel kills this process when ``parent``
     ends, however it ends (SIGKILL included; Linux ``prctl(PR_SET_PDEATHSIG)``), and a parent
     already gone ends it at once. Elsewhere a thread checks the parent every second."""
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-            _watch_parent(parent)
-    else:
+    libc = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
+    if libc is None or libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         _watch_parent(parent)
     if os.getppid() != parent:
         os._exit(1)

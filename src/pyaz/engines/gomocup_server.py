@@ -121,21 +121,21 @@ class GomocupBrain:
 
     # -- the game -----------------------------------------------------------------------------
 
+    def _new_game(self, size: int | None = None) -> Gomoku:
+        return Gomoku(self.size if size is None else size, 5, self.overline_wins)
+
     def _state(self) -> Gomoku:
-        state = Gomoku(self.size, 5, self.overline_wins)
+        state = self._new_game()
         for action in self.moves:
             state.apply(action)
         return state
 
     def _start(self, size: int) -> list[str]:
-        state = Gomoku(size, 5, self.overline_wins) if 5 <= size <= 15 else None
-        if state is None:
+        if not 5 <= size <= 15:
             return [f"ERROR pyaz plays boards of 5x5 to 15x15, not {size}x{size}"]
-        try:
-            player = self.make_player(state, self.move_time_ms())
-            player.reset(state)
-        except ValueError as error:
-            return [f"ERROR {error}"]
+        state = self._new_game(size)
+        player = self.make_player(state, self.move_time_ms())
+        player.reset(state)
         self.size, self.moves, self.player = size, [], player
         self.player_time_ms = self.move_time_ms()
         return ["OK"]
@@ -161,14 +161,14 @@ class GomocupBrain:
         assert self.player is not None
         self.player.observe(action)
 
-    def _refresh_player(self) -> None:
-        """A new player when the time per move changed (the mentor's time is fixed at birth),
-        told of the game so far."""
-        if abs(self.move_time_ms() - self.player_time_ms) < 1.0 and self.player is not None:
-            return
-        start = Gomoku(self.size, 5, self.overline_wins)
-        self.player = self.make_player(start, self.move_time_ms())
-        self.player_time_ms = self.move_time_ms()
+    def _tell_player(self, new: bool = False) -> None:
+        """Resets the player (a new one when ``new``: the mentor's time is fixed at birth) to
+        a new game and tells it of the game so far."""
+        start = self._new_game()
+        if new:
+            self.player = self.make_player(start, self.move_time_ms())
+            self.player_time_ms = self.move_time_ms()
+        assert self.player is not None
         self.player.reset(start)
         for action in self.moves:
             self.player.observe(action)
@@ -177,7 +177,8 @@ class GomocupBrain:
         state = self._state()
         if state.is_terminal():
             return ["ERROR the game is over"]
-        self._refresh_player()
+        if self.player is None or abs(self.move_time_ms() - self.player_time_ms) >= 1.0:
+            self._tell_player(new=True)  # the time per move changed
         assert self.player is not None
         action = int(self.player.choose(state))
         self._play(action)
@@ -206,31 +207,32 @@ class GomocupBrain:
             return [f"ERROR {len(mine)} own and {len(theirs)} opponent stones: not our turn"]
         order = [a for pair in zip(black, white, strict=False) for a in pair]
         order += black[len(white) :]
-        state = Gomoku(self.size, 5, self.overline_wins)
+        state = self._new_game()
         for action in order:
             if state.is_terminal() or not state.is_legal(action):
                 return [f"ERROR BOARD: {self._cell(action)} is not a legal move there"]
             state.apply(action)
-        self.moves = []
-        start = Gomoku(self.size, 5, self.overline_wins)
-        assert self.player is not None
-        self.player.reset(start)
-        for action in order:
-            self._play(action)
+        self.moves = order
+        self._tell_player()
         return self._answer()
 
     # -- commands -----------------------------------------------------------------------------
 
     def handle(self, line: str) -> list[str]:
         """The answer lines to one command line (none for INFO and END)."""
-        text = line.strip()
+        try:
+            return self._handle(line.strip())
+        except ValueError as error:
+            return [f"ERROR {error}"]
+
+    def _handle(self, text: str) -> list[str]:
         if self.board_lines is not None:
             if text.upper() != "DONE":
                 if len(self.board_lines) <= self.size * self.size:  # more: refused at DONE
                     self.board_lines.append(text)
                 return []
             lines, self.board_lines = self.board_lines, None
-            return self._guarded(lambda: self._board(lines))
+            return self._board(lines)
         if not text:
             return []
         command, _, rest = text.partition(" ")
@@ -244,52 +246,39 @@ class GomocupBrain:
         if command == "INFO":
             return self._info(rest)
         if command == "START":
-            return self._guarded(lambda: self._start(_whole_number(rest, "START's size")))
+            return self._start(_whole_number(rest, "START's size"))
         if command == "RECTSTART":
             width, _, height = rest.partition(",")
             if width.strip() != height.strip():
                 return ["ERROR pyaz plays square boards only"]
-            return self._guarded(lambda: self._start(_whole_number(width, "RECTSTART's size")))
+            return self._start(_whole_number(width, "RECTSTART's size"))
         if command == "RESTART":
-            return self._guarded(lambda: self._start(self.size))
+            return self._start(self.size)
         if not self.size:
             return ["ERROR no game: send START first"]
         if command == "BEGIN":
-            return self._guarded(self._answer)
+            return self._answer()
         if command == "TURN":
-            return self._guarded(lambda: [*self._turn(rest)])
+            self._play(self._parse_cell(rest))
+            return self._answer()
         if command == "BOARD":
             self.board_lines = []
             return []
         if command == "TAKEBACK":
-            return self._guarded(lambda: self._takeback(rest))
+            action = self._parse_cell(rest)
+            if not self.moves or self.moves[-1] != action:
+                return [f"ERROR {rest} is not the last stone"]
+            self.moves.pop()
+            self._tell_player()
+            return ["OK"]
         return [f"UNKNOWN command {command}"]
-
-    def _turn(self, rest: str) -> list[str]:
-        self._play(self._parse_cell(rest))
-        return self._answer()
-
-    def _takeback(self, rest: str) -> list[str]:
-        action = self._parse_cell(rest)
-        if not self.moves or self.moves[-1] != action:
-            return [f"ERROR {rest} is not the last stone"]
-        self.moves.pop()
-        start = Gomoku(self.size, 5, self.overline_wins)
-        assert self.player is not None
-        self.player.reset(start)
-        for move in self.moves:
-            self.player.observe(move)
-        return ["OK"]
 
     def _info(self, rest: str) -> list[str]:
         key, _, value = rest.partition(" ")
         key = key.lower()
         if key not in NUMERIC_INFO:
             return []  # folder, evaluate and other keys: nothing to do
-        try:
-            number = min(MAX_INFO_VALUE, _whole_number(value, f"INFO {key}"))
-        except ValueError as error:
-            return [f"ERROR {error}"]
+        number = min(MAX_INFO_VALUE, _whole_number(value, f"INFO {key}"))
         if key == "rule":
             self.overline_wins = not number & 1
             if number & 4:
@@ -297,13 +286,6 @@ class GomocupBrain:
             return []
         self.info[key] = number
         return []
-
-    @staticmethod
-    def _guarded(step: Callable[[], list[str]]) -> list[str]:
-        try:
-            return step()
-        except ValueError as error:
-            return [f"ERROR {error}"]
 
 
 def serve(brain: GomocupBrain, stdin: IO[str], stdout: IO[str]) -> None:

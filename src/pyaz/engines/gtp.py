@@ -57,12 +57,8 @@ class GtpEngineNotFoundError(GtpError, FileNotFoundError):
 
 
 class GtpEngine(EngineProcess):
-    """A GTP engine in a subprocess.
-
-    ``command`` is the argument vector (``["gnugo", "--mode", "gtp"]``); ``timeout`` is the
-    default number of seconds to wait for each answer; ``install_hint`` is added to the error
-    raised when the executable is missing.
-    """
+    """A GTP engine in a subprocess: ``command`` (``["gnugo", "--mode", "gtp"]``), ``timeout``
+    and ``install_hint`` as for :class:`~pyaz.engines.process.EngineProcess`."""
 
     error = GtpError
     timeout_error = GtpTimeoutError
@@ -168,13 +164,8 @@ def gnugo(
     Tromp-Taylor count of the final board agrees with its ``final_score``.
     """
     args = [find_gnugo(), "--mode", "gtp", "--level", str(level), "--never-resign"]
-    if chinese_rules:
-        args.append("--chinese-rules")
-    if capture_all_dead:
-        args.append("--capture-all-dead")
-    if seed is not None:
-        args += ["--seed", str(seed)]
-    args += list(extra_args)
+    args += ["--chinese-rules"] * chinese_rules + ["--capture-all-dead"] * capture_all_dead
+    args += ([] if seed is None else ["--seed", str(seed)]) + list(extra_args)
     engine = GtpEngine(args, timeout=timeout, install_hint=GNUGO_INSTALL_HINT)
     try:
         if boardsize is not None:

@@ -31,7 +31,6 @@ from pyaz._core import Go, Othello
 from pyaz._version import __version__
 from pyaz.engines.search import EngineSearch, ThinkResult
 from pyaz.engines.text_streams import shown, tolerant
-from pyaz.games import BoardState
 
 __all__ = ["GtpCommandError", "GtpServer"]
 
@@ -73,102 +72,40 @@ class TimeControl:
         return self.byo_stones == 0 and (self.byo_time > 0 or self.main_time == 0)
 
 
+_Board = Go | Othello
+
+
 class _Rules:
     """What the server needs to know of a game: the state, vertices, restarts and scoring."""
 
-    game = ""
-    sizes: tuple[int, ...] = ()
-    default_size = 0
-
-    def __init__(self, size: int, komi: float | None, options: dict[str, Any]) -> None:
+    def __init__(self, game: str, size: int, komi: float | None, options: dict[str, Any]) -> None:
+        self.game = game
         self.size = size
         self.komi = komi
         self.options = options
 
-    def new_state(self) -> BoardState:
-        raise NotImplementedError
+    def new_state(self) -> _Board:
+        return self._new_go() if self.game == "go" else Othello(self.size)
 
-    def parse_vertex(self, state: BoardState, text: str) -> int:
-        raise NotImplementedError
-
-    def vertex(self, state: BoardState, action: int) -> str:
-        """The GTP vertex of ``action``: upper case, or ``pass``."""
-        raise NotImplementedError
-
-    def pass_action(self, state: BoardState) -> int:
-        raise NotImplementedError
-
-    def restart(self, state: BoardState, colour: int) -> BoardState:
-        """The position of ``state`` (which may be over) with ``colour`` to move."""
-        raise NotImplementedError
-
-    def score(self, state: BoardState) -> float:
-        """Black minus White."""
-        raise NotImplementedError
-
-
-def _go(state: BoardState) -> Go:
-    if not isinstance(state, Go):
-        raise TypeError(f"expected a Go position, got {type(state).__name__}")
-    return state
-
-
-class _GoRules(_Rules):
-    game = "go"
-    sizes = tuple(range(5, 20))
-    default_size = 9
-
-    def new_state(self) -> BoardState:
+    def _new_go(self) -> Go:
         return Go(self.size, komi=self.komi, max_game_length=BIG_GAME_LENGTH, **self.options)
 
-    def parse_vertex(self, state: BoardState, text: str) -> int:
-        return int(_go(state).vertex_to_action(text))
-
-    def vertex(self, state: BoardState, action: int) -> str:
-        if action == self.pass_action(state):
-            return "pass"
-        return str(_go(state).action_to_vertex(action)).upper()
-
-    def pass_action(self, state: BoardState) -> int:
-        return int(_go(state).pass_action)
-
-    def restart(self, state: BoardState, colour: int) -> BoardState:
-        board = state.board().ravel()
-        black = [int(i) for i in (board == 1).nonzero()[0]]
-        white = [int(i) for i in (board == 2).nonzero()[0]]
-        return _go(self.new_state()).with_stones(black, white, colour)
-
-    def score(self, state: BoardState) -> float:
-        return float(_go(state).score())
-
-
-class _OthelloRules(_Rules):
-    game = "othello"
-    sizes = (4, 6, 8)
-    default_size = 8
-
-    def new_state(self) -> BoardState:
-        return Othello(self.size)
-
-    def parse_vertex(self, state: BoardState, text: str) -> int:
-        return int(state.str_to_action(text))
-
-    def vertex(self, state: BoardState, action: int) -> str:
-        if action == self.pass_action(state):
-            return "pass"
-        return str(state.action_to_str(action)).upper()
-
-    def pass_action(self, state: BoardState) -> int:
-        return self.size * self.size
-
-    def restart(self, state: BoardState, colour: int) -> BoardState:
+    def restart(self, state: _Board, colour: int) -> _Board:
+        """The position of ``state`` (which may be over) with ``colour`` to move."""
+        if isinstance(state, Go):
+            board = state.board().ravel()
+            black = [int(i) for i in (board == 1).nonzero()[0]]
+            white = [int(i) for i in (board == 2).nonzero()[0]]
+            return self._new_go().with_stones(black, white, colour)
         lines = [line for line in str(state).splitlines() if not line.endswith(" to move")]
         lines.append(f"{'XO'[colour]} to move")
         return Othello.from_text("\n".join(lines))
 
-    def score(self, state: BoardState) -> float:
-        """The disc difference; at the end the empty squares go to the winner (the World
-        Othello Federation's rule, as gtp-rhino counts)."""
+    @staticmethod
+    def score(state: _Board) -> float:
+        """Black minus White, as the module docstring says."""
+        if isinstance(state, Go):
+            return float(state.score())
         board = state.board()
         difference = int((board == 1).sum() - (board == 2).sum())
         if state.is_terminal() and difference:
@@ -176,15 +113,24 @@ class _OthelloRules(_Rules):
             difference += empty if difference > 0 else -empty
         return float(difference)
 
+    @staticmethod
+    def vertex(state: _Board, action: int) -> str:
+        """The GTP vertex of ``action``: upper case, or ``pass``."""
+        return "pass" if action == state.pass_action else state.action_to_str(action).upper()
 
-RULES: dict[str, type[_Rules]] = {"go": _GoRules, "othello": _OthelloRules}
+
+RULES: dict[str, tuple[tuple[int, ...], int]] = {
+    "go": (tuple(range(5, 20)), 9),
+    "othello": ((4, 6, 8), 8),
+}
+"""The games: name -> (the board sizes it is played on, the default size)."""
 
 
 @dataclass(frozen=True)
 class _Position:
     """The board after a list of moves: the state, and its origin and line for tree reuse."""
 
-    state: BoardState
+    state: _Board
     origin: Hashable
     line: tuple[int, ...]
 
@@ -218,9 +164,9 @@ class GtpServer:
             raise ValueError(f"unknown GTP game {game!r}; known: {', '.join(RULES)}")
         if simulations < 1:
             raise ValueError(f"simulations must be >= 1, got {simulations}")
-        rules_class = RULES[game]
-        size = size if size is not None else (fixed_size or rules_class.default_size)
-        allowed = (fixed_size,) if fixed_size is not None else rules_class.sizes
+        sizes, default_size = RULES[game]
+        size = size if size is not None else (fixed_size or default_size)
+        allowed = (fixed_size,) if fixed_size is not None else sizes
         if size not in allowed:
             raise ValueError(f"{game} board size {size} is not supported; use one of {allowed}")
         self.engine = engine
@@ -229,7 +175,7 @@ class GtpServer:
         self.max_seconds = max_seconds
         self.resign_threshold = resign_threshold
         self.allowed_sizes = allowed
-        self.rules = rules_class(size, komi, dict(go_options or {}) if game == "go" else {})
+        self.rules = _Rules(game, size, komi, dict(go_options or {}) if game == "go" else {})
         self.moves: list[tuple[int, int]] = []
         self.position = self._replay([])
         self.time_control: TimeControl | None = None
@@ -239,20 +185,20 @@ class GtpServer:
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda args: "2",
             "name": lambda args: self.name,
-            "version": self._version,
+            "version": lambda args: f"{__version__} ({self.engine.description})",
             "known_command": self._known_command,
             "list_commands": lambda args: "\n".join(self.commands),
             "quit": self._quit,
             "boardsize": self._boardsize,
-            "clear_board": self._clear_board,
+            "clear_board": lambda args: self._new_board(),
             "komi": self._komi,
             "play": self._play,
             "genmove": self._genmove,
-            "reg_genmove": self._reg_genmove,
+            "reg_genmove": lambda args: self._genmove(args, "reg_genmove"),
             "kgs-genmove_cleanup": self._genmove,
             "undo": self._undo,
             "showboard": self._showboard,
-            "final_score": self._final_score,
+            "final_score": lambda args: self._score_text(),
             "final_status_list": self._final_status_list,
             "time_settings": self._time_settings,
             "kgs-time_settings": self._kgs_time_settings,
@@ -266,7 +212,7 @@ class GtpServer:
     # ------------------------------------------------------------------ the protocol
 
     @property
-    def state(self) -> BoardState:
+    def state(self) -> _Board:
         """The current position (do not modify it)."""
         return self.position.state
 
@@ -278,17 +224,14 @@ class GtpServer:
         if not line:
             return None
         words = line.split()
-        ident = ""
-        if _INTEGER.fullmatch(words[0]):
-            ident = words.pop(0)
+        ident = words.pop(0) if _INTEGER.fullmatch(words[0]) else ""
         if not words:
             return f"?{ident} missing command\n\n"
-        command, args = words[0].lower(), words[1:]
-        handler = self.commands.get(command)
+        handler = self.commands.get(words[0].lower())
         if handler is None:
             return f"?{ident} unknown command\n\n"
         try:
-            text = handler(args)
+            text = handler(words[1:])
         except GtpCommandError as failure:
             return f"?{ident} {failure}\n\n"
         except Exception as error:  # never crash on a command; report it instead
@@ -299,16 +242,10 @@ class GtpServer:
         return f"={ident} {text}\n\n"
 
     def serve(self, stdin: TextIO, stdout: TextIO) -> int:
-        """Answers commands from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
-
-        Real text streams (``sys.stdin``/``sys.stdout``) are set to read bytes that are not in
-        their encoding as U+FFFD and to write what their encoding lacks as backslash escapes, so
-        that no byte stops the engine, whatever the locale."""
+        """Answers commands from ``stdin`` on ``stdout`` until ``quit`` or the end of input;
+        no byte stops the engine (:func:`~pyaz.engines.text_streams.tolerant`)."""
         tolerant(stdin, stdout)
-        while not self.quit:
-            line = stdin.readline()
-            if not line:
-                break
+        while not self.quit and (line := stdin.readline()):
             answer = self.handle(line)
             if answer is not None:
                 stdout.write(answer)
@@ -326,60 +263,59 @@ class GtpServer:
     def _to_move(self, position: _Position, colour: int) -> _Position:
         """``position`` with ``colour`` to move (not modified): as it is, or after a forced pass
         of the other side (kept in the line), or restarted from its stones."""
-        state = position.state
-        if state.is_terminal() or state.to_move() != colour:
-            pass_action = self.rules.pass_action(state)
-            if not state.is_terminal() and state.legal_actions() == [pass_action]:
+        state, pass_action = position.state, position.state.pass_action
+        if not state.is_terminal():
+            if state.to_move() == colour:
+                return position
+            if state.legal_actions() == [pass_action]:
                 line = (*position.line, pass_action)
                 return self._to_move(
                     _Position(state.child(pass_action), position.origin, line), colour
                 )
-            state = self.rules.restart(state, colour)
-            if state.is_terminal() or state.to_move() != colour:
-                raise GtpCommandError("illegal move: the game is over")
-            return _Position(state, ("restart", str(state), state.ply), ())
-        return position
+        state = self.rules.restart(state, colour)
+        if state.is_terminal() or state.to_move() != colour:
+            raise GtpCommandError("illegal move: the game is over")
+        return _Position(state, ("restart", str(state), state.ply), ())
 
     def _after(self, position: _Position, colour: int, action: int) -> _Position:
         """The position after ``colour`` plays ``action`` (GtpCommandError if illegal)."""
         position = self._to_move(position, colour)
-        state = position.state
-        if not state.is_legal(action):
+        if not position.state.is_legal(action):
             raise GtpCommandError("illegal move")
-        child = state.child(action)
-        return _Position(child, position.origin, (*position.line, action))
+        return _Position(position.state.child(action), position.origin, (*position.line, action))
 
-    def _commit(self, colour: int, action: int) -> None:
-        self.position = self._after(self.position, colour, action)
+    def _commit(self, colour: int, action: int, position: _Position | None = None) -> None:
+        """Plays ``action`` for ``colour`` in ``position`` (default: the current one)."""
+        self.position = self._after(position or self.position, colour, action)
         self.moves.append((colour, action))
+
+    @staticmethod
+    def _arity(args: list[str], count: int, usage: str) -> None:
+        if len(args) != count:
+            raise GtpCommandError(f"syntax error: {usage}")
 
     def _colour(self, text: str) -> int:
         word = text.lower()
-        if word in ("b", "black"):
-            return BLACK
-        if word in ("w", "white"):
-            return WHITE
+        if word in ("b", "black", "w", "white"):
+            return BLACK if word[0] == "b" else WHITE
         raise GtpCommandError(f"invalid color {shown(text)}")
 
     def _vertex_action(self, text: str) -> int:
         try:
-            return self.rules.parse_vertex(self.state, text)
+            return int(self.state.str_to_action(text))
         except ValueError as error:
             raise GtpCommandError(f"invalid coordinate {shown(text)}: {error}") from None
 
-    def _new_board(self) -> None:
+    def _new_board(self) -> str:
         self.moves = []
         self.position = self._replay([])
         self.engine.forget()
+        return ""
 
     # ------------------------------------------------------------------ commands
 
-    def _version(self, args: list[str]) -> str:
-        return f"{__version__} ({self.engine.description})"
-
     def _known_command(self, args: list[str]) -> str:
-        if len(args) != 1:
-            raise GtpCommandError("syntax error: known_command takes one command name")
+        self._arity(args, 1, "known_command takes one command name")
         return "true" if args[0].lower() in self.commands else "false"
 
     def _quit(self, args: list[str]) -> str:
@@ -394,16 +330,10 @@ class GtpServer:
         if size not in self.allowed_sizes:
             raise GtpCommandError("unacceptable size")
         self.rules.size = size
-        self._new_board()
-        return ""
-
-    def _clear_board(self, args: list[str]) -> str:
-        self._new_board()
-        return ""
+        return self._new_board()
 
     def _komi(self, args: list[str]) -> str:
-        if len(args) != 1:
-            raise GtpCommandError("syntax error: komi takes one number")
+        self._arity(args, 1, "komi takes one number")
         try:
             komi = _float(args[0])
         except ValueError as error:
@@ -416,11 +346,9 @@ class GtpServer:
         return ""
 
     def _play(self, args: list[str]) -> str:
-        if len(args) != 2:
-            raise GtpCommandError("syntax error: play takes a color and a vertex")
+        self._arity(args, 2, "play takes a color and a vertex")
         colour = self._colour(args[0])
-        action = self._vertex_action(args[1])
-        self._commit(colour, action)
+        self._commit(colour, self._vertex_action(args[1]))
         return ""
 
     def _choose(self, colour: int) -> tuple[int | None, _Position]:
@@ -454,24 +382,16 @@ class GtpServer:
         return result.action, position
 
     def _genmove(self, args: list[str], command: str = "genmove") -> str:
-        if len(args) != 1:
-            raise GtpCommandError(f"syntax error: {command} takes a color")
+        self._arity(args, 1, f"{command} takes a color")
         colour = self._colour(args[0])
-        if self._game_over_for_othello():
+        if self.rules.game == "othello" and self.state.is_terminal():
             return "pass"
         action, position = self._choose(colour)
         if action is None:
             return "resign"
         if command == "genmove":  # reg_genmove only tells the move
-            self.position = self._after(position, colour, action)
-            self.moves.append((colour, action))
+            self._commit(colour, action, position)
         return self.rules.vertex(position.state, action)
-
-    def _reg_genmove(self, args: list[str]) -> str:
-        return self._genmove(args, "reg_genmove")
-
-    def _game_over_for_othello(self) -> bool:
-        return self.rules.game == "othello" and self.state.is_terminal()
 
     def _undo(self, args: list[str]) -> str:
         if not self.moves:
@@ -481,19 +401,13 @@ class GtpServer:
         return ""
 
     def _showboard(self, args: list[str]) -> str:
-        state = self.state
-        lines = [line.rstrip() for line in str(state).splitlines() if line.strip()]
+        lines = [line.rstrip() for line in str(self.state).splitlines() if line.strip()]
         lines.append(f"moves played: {len(self.moves)}  score now: {self._score_text()}")
         return "\n" + "\n".join(lines)
 
     def _score_text(self) -> str:
         score = self.rules.score(self.state)
-        if score == 0:
-            return "0"
-        return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
-
-    def _final_score(self, args: list[str]) -> str:
-        return self._score_text()
+        return f"{'B' if score > 0 else 'W'}+{abs(score):g}" if score else "0"
 
     def _final_status_list(self, args: list[str]) -> str:
         if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
@@ -509,7 +423,7 @@ class GtpServer:
         if self.moves:
             raise GtpCommandError("board not empty")
         actions = [self._vertex_action(vertex) for vertex in args]
-        if len(set(actions)) != len(actions) or self.rules.pass_action(self.state) in actions:
+        if len(set(actions)) != len(actions) or self.state.pass_action in actions:
             raise GtpCommandError("bad vertex list")
         moves = [(BLACK, action) for action in actions]
         try:
@@ -522,9 +436,8 @@ class GtpServer:
     # ------------------------------------------------------------------ clocks
 
     def _numbers(self, args: list[str], count: int, name: str) -> list[float]:
-        if len(args) != count:
-            raise GtpCommandError(f"syntax error: {name} takes {count} numbers")
         try:
+            self._arity(args, count, f"{name} takes {count} numbers")
             values = [_float(arg) for arg in args]
         except ValueError:
             raise GtpCommandError(f"syntax error: {name} takes {count} numbers") from None
@@ -532,41 +445,38 @@ class GtpServer:
             raise GtpCommandError(f"syntax error: {name} takes non-negative numbers")
         return values
 
-    def _time_settings(self, args: list[str]) -> str:
-        main_time, byo_time, byo_stones = self._numbers(args, 3, "time_settings")
-        self.time_control = TimeControl(main_time, byo_time, int(byo_stones))
+    def _set_clock(self, control: TimeControl | None) -> str:
+        self.time_control = control
         self.time_left = {}
         return ""
+
+    def _time_settings(self, args: list[str]) -> str:
+        main_time, byo_time, byo_stones = self._numbers(args, 3, "time_settings")
+        return self._set_clock(TimeControl(main_time, byo_time, int(byo_stones)))
 
     def _kgs_time_settings(self, args: list[str]) -> str:
         if not args:
             raise GtpCommandError("syntax error: kgs-time_settings takes a system and its numbers")
-        system, rest = args[0].lower(), args[1:]
+        system = args[0].lower()
         if system == "none":
-            self.time_control = None
-        elif system == "absolute":
-            (main_time,) = self._numbers(rest, 1, "kgs-time_settings absolute")
-            self.time_control = TimeControl(main_time, 0.0, 0)
-        elif system == "byoyomi":
-            main_time, period, periods = self._numbers(rest, 3, "kgs-time_settings byoyomi")
-            self.time_control = TimeControl(main_time, period, 1 if periods else 0)
-        elif system == "canadian":
-            main_time, byo_time, stones = self._numbers(rest, 3, "kgs-time_settings canadian")
-            self.time_control = TimeControl(main_time, byo_time, int(stones))
-        else:
+            return self._set_clock(None)
+        if system not in ("absolute", "byoyomi", "canadian"):
             raise GtpCommandError(f"syntax error: unknown time system {shown(args[0])}")
-        self.time_left = {}
-        return ""
+        count = 1 if system == "absolute" else 3
+        numbers = self._numbers(args[1:], count, f"kgs-time_settings {system}")
+        main_time, byo_time, stones = (*numbers, 0.0, 0.0)[:3]
+        if system == "byoyomi":  # periods of one stone each
+            stones = 1 if stones else 0
+        return self._set_clock(TimeControl(main_time, byo_time, int(stones)))
 
     def _time_left(self, args: list[str]) -> str:
-        if len(args) != 3:
-            raise GtpCommandError("syntax error: time_left takes a color, seconds and stones")
+        self._arity(args, 3, "time_left takes a color, seconds and stones")
         colour = self._colour(args[0])
         seconds, stones = self._numbers(args[1:], 2, "time_left")
         self.time_left[colour] = (seconds, int(stones))
         return ""
 
-    def _move_seconds(self, colour: int, state: BoardState) -> float | None:
+    def _move_seconds(self, colour: int, state: _Board) -> float | None:
         """The time to spend on this move: ``max_seconds`` and the clock, whichever is less."""
         limits = [] if self.max_seconds is None else [self.max_seconds]
         control = self.time_control
@@ -581,8 +491,7 @@ class GtpServer:
                 limits.append(0.8 * seconds / stones)
             else:
                 empty = int((state.board() == 0).sum())
-                moves_left = max(10, empty // 2)
-                share = seconds / moves_left
+                share = seconds / max(10, empty // 2)
                 if control.byo_stones > 0:
                     share = max(share, 0.8 * control.byo_time / control.byo_stones)
                 limits.append(min(share, 0.5 * seconds))

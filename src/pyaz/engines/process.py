@@ -20,8 +20,9 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import IO, TypeVar
+from typing import IO
+
+from pyaz.common.closing import ClosesOnExit
 
 __all__ = ["GAME_DIRS", "ClosesOnExit", "EngineProcess", "find_engine"]
 
@@ -29,26 +30,6 @@ GAME_DIRS: tuple[str, ...] = ("/usr/games", "/usr/local/games")
 """Where Debian installs game engines (not on PATH by default)."""
 
 _EOF = None  # what the reader thread queues when the engine closes its output
-
-_Self = TypeVar("_Self", bound="ClosesOnExit")
-
-
-class ClosesOnExit:
-    """A context manager that calls ``self.close()`` on leaving the ``with`` block."""
-
-    def close(self) -> object:
-        raise NotImplementedError
-
-    def __enter__(self: _Self) -> _Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class EngineProcess(ClosesOnExit):
@@ -66,8 +47,6 @@ class EngineProcess(ClosesOnExit):
     """Raised when no line comes in time (the engine has been killed)."""
     not_found_error: type[Exception] = FileNotFoundError
     """Raised when the executable does not exist (or cannot be run)."""
-    permission_means_not_found = False
-    """Whether an executable that cannot be run is reported as missing (else 'cannot run')."""
 
     def __init__(
         self,
@@ -94,22 +73,17 @@ class EngineProcess(ClosesOnExit):
                 bufsize=1,
             )
         except PermissionError as error:
-            if not self.permission_means_not_found:
-                raise self.not_found_error(f"cannot run {self.command[0]}: {error}") from error
-            raise self._not_found(install_hint, error) from error
+            raise self.not_found_error(f"cannot run {self.command[0]}: {error}") from error
         except FileNotFoundError as error:
-            raise self._not_found(install_hint, error) from error
+            hint = f": {install_hint}" if install_hint else ""
+            name = Path(self.command[0]).name
+            raise self.not_found_error(f"{name} not found{hint} ({error})") from error
         self._readers = [
             threading.Thread(target=self._read_stdout, daemon=True),
             threading.Thread(target=self._read_stderr, daemon=True),
         ]
         for reader in self._readers:
             reader.start()
-
-    def _not_found(self, install_hint: str | None, error: OSError) -> Exception:
-        name = Path(self.command[0]).name
-        hint = f": {install_hint}" if install_hint else ""
-        return self.not_found_error(f"{name} not found{hint} ({error})")
 
     # ------------------------------------------------------------------ life cycle
 
@@ -133,15 +107,14 @@ class EngineProcess(ClosesOnExit):
         if process.poll() is None:
             with contextlib.suppress(self.error):
                 self._quit(timeout)
-            try:
-                process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                process.terminate()
+            for escalate in (process.terminate, process.kill):
                 try:
                     process.wait(timeout=timeout)
+                    break
                 except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+                    escalate()
+            else:
+                process.wait()
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -220,15 +193,7 @@ def find_engine(
     slash is taken as a path); else ``error("<name> not found: <install_hint>")``."""
     candidates = [names] if isinstance(names, str) else list(names)
     for name in candidates:
-        if os.sep in name:
-            if os.path.isfile(name) and os.access(name, os.X_OK):
-                return name
-            continue
-        found = shutil.which(name)
+        found = shutil.which(name) or shutil.which(name, path=os.pathsep.join(GAME_DIRS))
         if found:
             return found
-        for folder in GAME_DIRS:
-            path = os.path.join(folder, name)
-            if os.path.isfile(path) and os.access(path, os.X_OK):
-                return path
     raise error(f"{candidates[0]} not found: {install_hint}")

@@ -22,6 +22,7 @@ Without a model the search is plain UCT with random rollouts (as
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import sys
@@ -147,19 +148,15 @@ class EngineSearch:
             self._search = Search(state.clone(), **self.search_options)
             self._key = (origin, line)
             return
-        key = self._key
+        key, search = self._key, self._search
         if key is not None and key[0] == origin and line[: len(key[1])] == key[1]:
-            search = self._search
-            try:
+            with contextlib.suppress(ValueError):  # an action the old tree cannot play
                 for action in line[len(key[1]) :]:
                     search.advance(int(action))
-            except ValueError:
-                pass
-            else:
                 if same_position(search.root_state, state):
                     self._key = (origin, line)
                     return
-        self._search.set_root(state.clone())
+        search.set_root(state.clone())
         self._key = (origin, line)
 
     def think(
@@ -178,9 +175,8 @@ class EngineSearch:
 
         The search runs ``simulations`` new simulations, or until ``seconds`` have passed, or
         until ``stop`` is set, whichever comes first (at least one limit must be given). With a
-        time limit or a stop event it runs in chunks and checks between them: chunks of about
-        50 ms when timed or open-ended, of ``FIXED_CHUNK`` simulations (reproducible) when only
-        ``simulations`` bounds it.
+        time limit or a stop event it runs in chunks and checks between them
+        (:data:`CHUNK_SECONDS` and :data:`MIN_CHUNK`, or :data:`FIXED_CHUNK`).
         ``progress`` is called about every ``progress_every`` seconds during a long search.
         A terminal ``state`` gives ``action=None`` without searching; so does a stop event
         already set before any simulation (then the best move so far, if any, is returned).
@@ -234,15 +230,9 @@ class EngineSearch:
             action = int(search.choose_action(0.0, self.seed + self._moves))
         elif not search.root_state.is_terminal():
             action = int(search.root_state.legal_actions()[0])
-        return ThinkResult(
-            action=action,
-            value=float(search.root_value),
-            simulations=done,
-            visits=int(search.root_visits),
-            seconds=time.perf_counter() - began,
-            tree_size=int(search.tree_size),
-            reused=reused,
-        )
+        value, visits, size = float(search.root_value), int(search.root_visits), search.tree_size
+        seconds = time.perf_counter() - began
+        return ThinkResult(action, value, done, visits, seconds, int(size), reused)
 
 
 def setup_logging(program: str, verbose: bool = False, quiet: bool = False) -> None:

@@ -79,22 +79,19 @@ def parse_go(words: list[str]) -> GoLimits:
     ``searchmoves`` and the moves after it are not supported and raise ValueError.
     """
     limits = GoLimits()
-    index = 0
-    while index < len(words):
-        word = words[index].lower()
+    items = iter(words)
+    for given in items:
+        word = given.lower()
         if word in ("infinite", "ponder"):
             setattr(limits, word, True)
-            index += 1
         elif word in GO_INT_WORDS:
-            if index + 1 >= len(words):
+            if (text := next(items, None)) is None:
                 raise ValueError(f"go {word} needs a number")
-            value = _go_number(word, words[index + 1])
-            setattr(limits, word, value)
-            index += 2
+            setattr(limits, word, _go_number(word, text))
         elif word == "searchmoves":
             raise ValueError("go searchmoves is not supported")
         else:
-            raise ValueError(f"unknown go parameter {words[index]!r}")
+            raise ValueError(f"unknown go parameter {given!r}")
     return limits
 
 
@@ -176,10 +173,7 @@ class UciServer:
     def serve(self, stdin: TextIO, stdout: TextIO) -> int:
         """Answers ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
         try:
-            while not self.quit:
-                line = stdin.readline()
-                if not line:
-                    break
+            while not self.quit and (line := stdin.readline()):
                 self.handle(line)
         finally:  # a search thread must not outlive the input (nor the interpreter)
             self.stop()
@@ -195,8 +189,7 @@ class UciServer:
         thread = self._thread
         if thread is not None:
             thread.join(timeout)
-            return not thread.is_alive()
-        return True
+        return thread is None or not thread.is_alive()
 
     def stop(self) -> None:
         """Stops the running search (it answers ``bestmove``) and waits for it."""
@@ -261,32 +254,24 @@ class UciServer:
 
     def _setoption(self, args: list[str]) -> None:
         text = " ".join(args)
-        lower = text.lower()
-        if not lower.startswith("name "):
+        if not text.lower().startswith("name "):
             raise ValueError(f"setoption needs 'name': {text!r}")
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip().lower(), value.strip()
-        if name == "uci_variant":
-            if value.lower() not in VARIANTS:
-                raise ValueError(
-                    f"unsupported UCI_Variant {value!r}; this engine plays racingkings"
-                )
-        elif name == "nodes":
+        if name == "uci_variant" and value.lower() not in VARIANTS:
+            raise ValueError(f"unsupported UCI_Variant {value!r}; this engine plays racingkings")
+        if name == "nodes":
             self.nodes = _spin_value("Nodes", value, 1, MAX_NODES)
         elif name == "move overhead":
             self.move_overhead_ms = _spin_value("Move Overhead", value, 0, MAX_MOVE_OVERHEAD)
-        else:
+        elif name != "uci_variant":
             raise ValueError(f"unknown option {name!r}")
 
     def _position(self, args: list[str]) -> None:
         if not args:
             raise ValueError("position needs startpos or fen")
-        words = list(args)
-        if "moves" in words:
-            cut = words.index("moves")
-            head, moves = words[:cut], words[cut + 1 :]
-        else:
-            head, moves = words, []
+        cut = args.index("moves") if "moves" in args else len(args)
+        head, moves = args[:cut], args[cut + 1 :]
         if head == ["startpos"]:
             fen = RacingKings.STANDARD_FEN
         elif len(head) > 1 and head[0] == "fen":
@@ -322,35 +307,26 @@ class UciServer:
             limits.nodes = 1
         self.stop()  # a go while searching ends that search (so that the input is never blocked)
         self._stop = threading.Event()
-        state = self.state.clone()
-        origin, line = self.start_fen, tuple(self.actions)
-        self._thread = threading.Thread(
-            target=self._search, args=(state, origin, line, limits, self._stop), daemon=True
-        )
+        search = (self.state.clone(), self.start_fen, tuple(self.actions), limits, self._stop)
+        self._thread = threading.Thread(target=self._search, args=search, daemon=True)
         self._thread.start()
 
     def _budget(self, limits: GoLimits, white: bool) -> tuple[int | None, float | None]:
         """(simulations, seconds) for ``limits``; (None, None) means until stopped."""
-        simulations: int | None = limits.nodes
+        if limits.infinite or limits.ponder:
+            return None, None
+        counts = [] if limits.nodes is None else [limits.nodes]
         if limits.depth is not None:
-            by_depth = max(1, limits.depth) * DEPTH_SIMULATIONS
-            simulations = by_depth if simulations is None else min(simulations, by_depth)
-        seconds: float | None = None
-        if limits.movetime is not None:
-            seconds = max(0.0, limits.movetime - self.move_overhead_ms) / 1000
+            counts.append(max(1, limits.depth) * DEPTH_SIMULATIONS)
+        millis: list[float] = [] if limits.movetime is None else [limits.movetime]
         clock = limits.wtime if white else limits.btime
         if clock is not None:
             increment = limits.winc if white else limits.binc
-            moves_to_go = limits.movestogo if limits.movestogo else 30
-            share = clock / moves_to_go + 0.75 * increment
-            share = min(share, clock / 2) - self.move_overhead_ms
-            share_seconds = max(0.0, share) / 1000
-            seconds = share_seconds if seconds is None else min(seconds, share_seconds)
-        if limits.infinite or limits.ponder:
-            return None, None
-        if simulations is None and seconds is None:
-            simulations = self.nodes
-        return simulations, seconds
+            millis.append(min(clock / (limits.movestogo or 30) + 0.75 * increment, clock / 2))
+        if not counts and not millis:
+            return self.nodes, None
+        seconds = [max(0.0, ms - self.move_overhead_ms) / 1000 for ms in millis]
+        return min(counts, default=None), min(seconds, default=None)
 
     def _search(
         self,
@@ -394,9 +370,7 @@ class UciServer:
     def _info(self, state: RacingKings, result: ThinkResult) -> None:
         millis = max(1, int(result.seconds * 1000))
         nps = int(result.simulations * 1000 / millis)
-        pv = ""
-        if result.action is not None:
-            pv = f" pv {state.uci(result.action)}"
+        pv = "" if result.action is None else f" pv {state.uci(result.action)}"
         self.send(
             f"info nodes {result.simulations} nps {nps} time {millis} "
             f"score cp {value_to_centipawns(result.value)}{pv}"
