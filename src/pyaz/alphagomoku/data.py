@@ -17,7 +17,7 @@ Each gives an :class:`Examples` whose ``player`` says whose move each position i
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -71,49 +71,43 @@ class Examples:
 
     def rows(self, rows: np.ndarray) -> Examples:
         """The examples at ``rows``."""
-        return Examples(self.planes[rows], self.policy[rows], self.outcome[rows], self.player[rows])
+        return Examples(*(array[rows] for array in self.arrays().values()))
 
-    def of(self, colour: int | None) -> Examples:
-        """The examples of one colour (all for None)."""
-        if colour is None:
-            return self
+    def of(self, colour: int) -> Examples:
+        """The examples of one colour."""
         return self.rows(np.flatnonzero(self.player == colour))
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The four arrays by name (for ``numpy.savez``)."""
-        return {
-            "planes": self.planes,
-            "policy": self.policy,
-            "outcome": self.outcome,
-            "player": self.player,
-        }
+        return {field.name: getattr(self, field.name) for field in fields(self)}
 
     @staticmethod
     def concat(parts: list[Examples]) -> Examples:
         parts = [p for p in parts if len(p)]
         if not parts:
             raise ValueError("no examples to train on")
+        arrays = [p.arrays() for p in parts]
+        return Examples(*(np.concatenate([a[name] for a in arrays]) for name in arrays[0]))
+
+    @staticmethod
+    def zeros(count: int, size: int) -> Examples:
+        """``count`` examples of a ``size`` x ``size`` board, all zero (to be filled)."""
         return Examples(
-            np.concatenate([p.planes for p in parts]),
-            np.concatenate([p.policy for p in parts]),
-            np.concatenate([p.outcome for p in parts]),
-            np.concatenate([p.player for p in parts]),
+            np.zeros((count, 3, size, size), dtype=np.float32),
+            np.zeros((count, size * size), dtype=np.float32),
+            np.zeros(count, dtype=np.float32),
+            np.zeros(count, dtype=np.int64),
         )
 
 
 def with_symmetries(examples: Examples, state: Gomoku) -> Examples:
     """The examples and their 7 other rotations and reflections (seed 004, IV-D)."""
-    parts = [examples]
-    for k in range(1, 8):
-        parts.append(
-            Examples(
-                transform_planes(examples.planes, k),
-                transform_policy(examples.policy, k, state),
-                examples.outcome,
-                examples.player,
-            )
-        )
-    return Examples.concat(parts)
+    planes, policy, outcome, player = examples.arrays().values()
+    turned = [
+        Examples(transform_planes(planes, k), transform_policy(policy, k, state), outcome, player)
+        for k in range(1, 8)
+    ]
+    return Examples.concat([examples, *turned])
 
 
 def _line(size: int, rng: random.Random, length: int) -> tuple[list[tuple[int, int]], int, int]:
@@ -141,42 +135,28 @@ def _build(size: int, black: list[int], white: list[int]) -> Gomoku | None:
     return None if state.is_terminal() else state
 
 
-def _fill(size: int, taken: set[int], count: int, rng: random.Random) -> list[int]:
-    free = [a for a in range(size * size) if a not in taken]
-    return rng.sample(free, min(count, len(free)))
-
-
 def _basic_position(size: int, attack: bool, rng: random.Random) -> tuple[Gomoku, int] | None:
     """One attack or defence position and its target action, or None when the random stones
     spoiled it (another five, or a second threat)."""
     cells, dr, dc = _line(size, rng, 4)
     before = (cells[0][0] - dr, cells[0][1] - dc)
     after = (cells[-1][0] + dr, cells[-1][1] + dc)
-    ends = [e for e in (before, after) if 0 <= e[0] < size and 0 <= e[1] < size]
+    ends = [r * size + c for r, c in (before, after) if 0 <= r < size and 0 <= c < size]
     black = [r * size + c for r, c in cells]
-    white: list[int] = []
-    if attack:
-        if len(ends) < 2:
-            return None  # not open at both ends
-        target = rng.choice([r * size + c for r, c in ends])
-    else:
-        if not ends:
-            return None
-        open_end = rng.choice(ends)
-        target = open_end[0] * size + open_end[1]
-        blocked = [e for e in (before, after) if e != open_end]
-        on_board = [e for e in blocked if 0 <= e[0] < size and 0 <= e[1] < size]
-        white = [on_board[0][0] * size + on_board[0][1]] if on_board else []
+    if len(ends) < (2 if attack else 1):
+        return None  # an attack's four is open at both ends, a defence's at one at least
+    target = rng.choice(ends)
+    white = [] if attack else [end for end in ends if end != target]  # the blocked end
     taken = {*black, *white, target}
     extra = rng.randrange(0, max(1, size * size // 10))
     # Black to move (attack): as many white stones as black; White to move: one fewer.
     want_white = len(black) + extra - len(white) - (0 if attack else 1)
-    want_black = extra
-    free = _fill(size, taken, want_black + want_white, rng)
-    if want_white < 0 or want_black + want_white > len(free):
+    free = [a for a in range(size * size) if a not in taken]
+    free = rng.sample(free, min(extra + want_white, len(free)))
+    if want_white < 0 or extra + want_white > len(free):
         return None
-    black += free[:want_black]
-    white += free[want_black : want_black + want_white]
+    black += free[:extra]
+    white += free[extra : extra + want_white]
     state = _build(size, black, white)
     return None if state is None else (state, target)
 
@@ -199,11 +179,7 @@ def basic_positions(size: int, count: int, seed: int = 0, attack_share: float = 
     if count < 1:
         raise ValueError(f"count must be >= 1, got {count}")
     rng = random.Random(seed)
-    area = size * size
-    planes = np.zeros((count, 3, size, size), dtype=np.float32)
-    policy = np.zeros((count, area), dtype=np.float32)
-    outcome = np.zeros(count, dtype=np.float32)
-    player = np.zeros(count, dtype=np.int64)
+    examples = Examples.zeros(count, size)
     attacks = round(count * attack_share)
     made = 0
     while made < count:
@@ -212,12 +188,12 @@ def basic_positions(size: int, count: int, seed: int = 0, attack_share: float = 
         if built is None or not _labels_hold(*built, attack):
             continue
         state, target = built
-        planes[made] = state.encode()
-        policy[made, target] = 1.0
-        outcome[made] = 1.0 if attack else 0.0
-        player[made] = int(state.to_move())
+        examples.planes[made] = state.encode()
+        examples.policy[made, target] = 1.0
+        examples.outcome[made] = 1.0 if attack else 0.0
+        examples.player[made] = int(state.to_move())
         made += 1
-    return Examples(planes, policy, outcome, player)
+    return examples
 
 
 def mentor_games(
@@ -253,22 +229,19 @@ def mentor_games(
             actions.append(action)
         results.extend([(state.status(), int(state.ply))] * (len(rows) - first))
         played.append(actions)
-    count = len(rows)
-    planes = np.zeros((count, 3, size, size), dtype=np.float32)
-    policy = np.zeros((count, size * size), dtype=np.float32)
-    outcome = np.zeros(count, dtype=np.float32)
-    player = np.zeros(count, dtype=np.int64)
-    plies_to_end = np.zeros(count, dtype=np.int64)
+    examples = Examples.zeros(len(rows), size)
+    plies_to_end = np.zeros(len(rows), dtype=np.int64)
     for i, ((plane, action, mover, ply), (status, length)) in enumerate(
         zip(rows, results, strict=True)
     ):
-        planes[i] = plane
-        policy[i, action] = 1.0
-        player[i] = mover
+        examples.planes[i] = plane
+        examples.policy[i, action] = 1.0
+        examples.player[i] = mover
         plies_to_end[i] = length - ply
         side = winner(status)
-        outcome[i] = 0.0 if side is None else 1.0 if side == mover else -1.0
-    return Examples(planes, policy, decayed_outcomes(outcome, plies_to_end, decay), player), played
+        examples.outcome[i] = 0.0 if side is None else 1.0 if side == mover else -1.0
+    examples.outcome = decayed_outcomes(examples.outcome, plies_to_end, decay)
+    return examples, played
 
 
 def selfplay_examples(records: SelfPlayRecords, decay: float = 1.0) -> Examples:

@@ -166,8 +166,7 @@ class AlphaGomokuRun(TrainingRun):
     ) -> None:
         config.validate()
         self.config = config
-        folder = Path(folder)
-        _refuse_an_old_folder(folder)
+        _refuse_an_old_folder(Path(folder))
         self.state = Gomoku(config.size, 5, True)
         check_mentor_game(self.state, "AlphaGomoku")
         torch.manual_seed(config.seed)
@@ -227,10 +226,8 @@ class AlphaGomokuRun(TrainingRun):
 
     def run_step(self, step: int) -> list[dict[str, Any]]:
         stage = self._next()
-        if stage == "basic":
-            return [self.phase1()]
-        if stage == "imitation":
-            return [self.imitation_round()]
+        if stage in ("basic", "imitation"):
+            return [self.phase1() if stage == "basic" else self.imitation_round()]
         return [self.selfplay_iteration()]
 
     def write_latest(self) -> None:
@@ -296,20 +293,11 @@ class AlphaGomokuRun(TrainingRun):
             net.eval()
         return losses
 
-    def _player(self, pair: NetworkPair, name: str, seed: int, sampling_plies: int = 0) -> Any:
-        c = self.config
-        return pair_player(
-            pair, c.eval_simulations, name=name, seed=seed, sampling_plies=sampling_plies,
-            c_puct=c.c_puct, value_decay=c.value_decay,
-        )  # fmt: skip
-
-    def mentor_match(
-        self, games: int, seed: int, pair: NetworkPair | None = None
-    ) -> arena.MatchResult:
+    def mentor_match(self, games: int, seed: int) -> arena.MatchResult:
         """The pair (greedy) against the mentor (``eval_mentor_ms`` a move), ``games`` games
         from distinct random openings, colours alternating."""
         c = self.config
-        player = self._player(pair or self.pair, "alphagomoku", seed)
+        player = _pair_player(c, self.pair, "alphagomoku", seed)
         mentor = MentorPlayer(c.eval_mentor_ms, seed=seed, name=f"mentor:{c.eval_mentor_ms:g}")
         return arena.play_match(
             player, mentor, games, self.state, progress=self.progress, seed=seed
@@ -393,8 +381,8 @@ class AlphaGomokuRun(TrainingRun):
         }  # fmt: skip
         if c.gate_games:
             seed = c.seed * 1_000_003 + iteration
-            trained = self._player(self.pair, "trained", 2 * seed, c.sampling_plies)
-            strongest = self._player(best, "strongest", 2 * seed + 1, c.sampling_plies)
+            trained = _pair_player(c, self.pair, "trained", 2 * seed, c.sampling_plies)
+            strongest = _pair_player(c, best, "strongest", 2 * seed + 1, c.sampling_plies)
             result = arena.play_match(trained, strongest, c.gate_games, self.state, seed=seed)
             accepted = result.score > 0.5
             if not accepted:  # discard the trained pair, keep the strongest
@@ -477,11 +465,17 @@ def evaluate_against_mentor(
 
 
 def _run_player(folder: Path, name: str, seed: int) -> Any:
-    config = read_config(folder)
-    pair = load_pair(Path(folder) / PAIR_FILE)
+    return _pair_player(read_config(folder), load_pair(Path(folder) / PAIR_FILE), name, seed)
+
+
+def _pair_player(
+    c: AlphaGomokuConfig, pair: NetworkPair, name: str, seed: int, sampling_plies: int = 0
+) -> Any:
+    """``pair`` as the player of ``c``'s evaluations (``eval_simulations``, ``c_puct``,
+    ``value_decay``)."""
     return pair_player(
-        pair, config.eval_simulations, name=name, seed=seed,
-        c_puct=config.c_puct, value_decay=config.value_decay,
+        pair, c.eval_simulations, name=name, seed=seed, sampling_plies=sampling_plies,
+        c_puct=c.c_puct, value_decay=c.value_decay,
     )  # fmt: skip
 
 

@@ -52,16 +52,15 @@ def plot_run(records: list[dict[str, Any]], path: Path) -> Path | None:
         return None
     fig = figure(2, width=12.0, height=4.2)
     left, right = fig.subplots(1, 2)
-    xs = list(range(1, len(steps) + 1))
     for key in sorted({k for r in steps for k in r if k.endswith(("_loss_policy", "_loss_value"))}):
-        points = [(x, r[key]) for x, r in zip(xs, steps, strict=True) if key in r]
+        points = [(x, r[key]) for x, r in enumerate(steps, 1) if key in r]
         left.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=key)
     left.set_xlabel("step (phase 1, imitation rounds, self-play iterations)")
     left.set_ylabel("loss (last epoch)")
     left.grid(alpha=0.3)
     left.legend(fontsize=7)
     for key, label in (("vs_mentor_score", "against the mentor"), ("gate_score", "gate")):
-        points = [(x, r[key]) for x, r in zip(xs, steps, strict=True) if key in r]
+        points = [(x, r[key]) for x, r in enumerate(steps, 1) if key in r]
         if points:
             right.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
     right.set_ylim(-0.02, 1.02)

@@ -63,51 +63,19 @@ if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getatt
 
 # Every name below loads its module (and torch) only when it is first used, so that
 # importing a torch-free part such as pyaz.nets.runtimes stays light.
-_WHERE: dict[str, str] = {
-    "TorchEvaluator": "pyaz.nets.evaluator",
-    "read_torch_file": "pyaz.nets.files",
-    "MODEL_KINDS": "pyaz.nets.files",
-    "ModelFile": "pyaz.nets.files",
-    "model_bytes": "pyaz.nets.files",
-    "model_header": "pyaz.nets.files",
-    "read_model_file": "pyaz.nets.files",
-    "write_model_file": "pyaz.nets.files",
-    "load_any": "pyaz.nets.kinds",
-    "model_kind": "pyaz.nets.kinds",
-    "model_path": "pyaz.nets.kinds",
-    "net_file_bytes": "pyaz.nets.loading",
-    "CHECKPOINT_FILE": "pyaz.nets.loading",
-    "RUN_CONFIG_FILE": "pyaz.nets.loading",
-    "TORCHSCRIPT_FILE": "pyaz.nets.loading",
-    "LoadedModel": "pyaz.nets.loading",
-    "check_network": "pyaz.nets.loading",
-    "is_torchscript": "pyaz.nets.loading",
-    "load_model": "pyaz.nets.loading",
-    "load_net": "pyaz.nets.loading",
-    "model_file": "pyaz.nets.loading",
-    "run_config": "pyaz.nets.loading",
-    "run_dir_of": "pyaz.nets.loading",
-    "ARCHITECTURES": "pyaz.nets.model",
-    "PRESETS": "pyaz.nets.model",
-    "AzgNet": "pyaz.nets.model",
-    "NetConfig": "pyaz.nets.model",
-    "PolicyValueNet": "pyaz.nets.model",
-    "ResidualBlock": "pyaz.nets.model",
-    "ResNet": "pyaz.nets.model",
-    "net_config_for": "pyaz.nets.model",
-    "net_from_state": "pyaz.nets.model",
-    "net_state": "pyaz.nets.model",
-    "to_torchscript": "pyaz.nets.model",
-    "THREAT_MODES": "pyaz.nets.model",
-    "GAME_PLANES": "pyaz.nets.model",
-    "check_game_planes": "pyaz.nets.model",
-    "torchscript_bytes": "pyaz.nets.model",
-    "DEFAULT_RUNTIME": "pyaz.nets.runtimes",
-    "RUNTIMES": "pyaz.nets.runtimes",
-    "OnnxEvaluator": "pyaz.nets.runtimes",
-    "OpenVinoEvaluator": "pyaz.nets.runtimes",
-    "make_evaluator": "pyaz.nets.runtimes",
+_NAMES = {  # module: the names it gives
+    "evaluator": "TorchEvaluator",
+    "files": "read_torch_file MODEL_KINDS ModelFile model_bytes model_header read_model_file "
+    "write_model_file",
+    "kinds": "load_any model_kind model_path",
+    "loading": "net_file_bytes CHECKPOINT_FILE RUN_CONFIG_FILE TORCHSCRIPT_FILE LoadedModel "
+    "check_network is_torchscript load_model load_net model_file run_config run_dir_of",
+    "model": "ARCHITECTURES PRESETS AzgNet NetConfig PolicyValueNet ResidualBlock ResNet "
+    "net_config_for net_from_state net_state to_torchscript THREAT_MODES GAME_PLANES "
+    "check_game_planes torchscript_bytes",
+    "runtimes": "DEFAULT_RUNTIME RUNTIMES OnnxEvaluator OpenVinoEvaluator make_evaluator",
 }
+_WHERE = {name: f"pyaz.nets.{module}" for module, names in _NAMES.items() for name in names.split()}
 
 __all__ = [
     "ARCHITECTURES",

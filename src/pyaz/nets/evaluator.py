@@ -83,10 +83,7 @@ class TorchEvaluator:
         if not isinstance(output, tuple | list) or len(output) != 2:
             raise TypeError("the module must return (policy_logits, value)")
         logits, value = output
-        return (
-            logits.float().cpu().numpy(),
-            value.float().reshape(-1).cpu().numpy(),
-        )
+        return logits.float().cpu().numpy(), value.float().reshape(-1).cpu().numpy()
 
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         self.calls += 1

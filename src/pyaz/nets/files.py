@@ -24,7 +24,7 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import torch
 
@@ -91,7 +91,7 @@ def _reason(data: bytes, error: Exception) -> str:
     is_zip = zipfile.is_zipfile(io.BytesIO(data))
     if data.startswith(_ZIP_MAGIC) and not is_zip:
         return f"truncated: not a complete torch file ({len(data)} bytes)"
-    if is_zip and _is_torchscript_zip(data):
+    if is_zip and is_torchscript(io.BytesIO(data)):
         return "it is a TorchScript archive (only pyaz.load_model reads those, as a network)"
     text = str(error)
     refused = re.search(r"GLOBAL ([\w.]+)", text)  # torch's words vary between versions
@@ -114,9 +114,11 @@ def _reason(data: bytes, error: Exception) -> str:
     return f"not a torch file, or a damaged one ({first})"
 
 
-def _is_torchscript_zip(data: bytes) -> bool:
+def is_torchscript(source: str | os.PathLike[str] | IO[bytes]) -> bool:
+    """Whether ``source`` (a path or a binary file) is a TorchScript archive (a zip holding
+    compiled code), not a file written by ``torch.save``."""
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        with zipfile.ZipFile(source) as archive:
             return any(
                 "/code/" in name or name.endswith("/constants.pkl") for name in archive.namelist()
             )
@@ -211,8 +213,7 @@ def read_model_file(
     """
     file = Path(path)
     data = read_torch_file(file, what)
-    if not isinstance(data, dict):
-        raise ValueError(f"{file} {_no_model(kind)}")
+    data = data if isinstance(data, dict) else {}  # then no model of any kind
     payload = {key: value for key, value in data.items() if key != HEADER_KEY}
     header = _check_header(file, data[HEADER_KEY]) if HEADER_KEY in data else None
     found = header["kind"] if header is not None else _infer_kind(payload)

@@ -9,7 +9,6 @@ import functools
 import itertools
 import json
 import os
-import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +20,14 @@ from torch import nn
 
 from pyaz._core import GomokuMentor
 from pyaz.games import BoardState
-from pyaz.nets.files import ModelFile, model_bytes, read_model_file
+from pyaz.nets.files import (
+    ModelFile,
+    _is_net_state,
+    _no_model,
+    is_torchscript,
+    model_bytes,
+    read_model_file,
+)
 from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state, net_state
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
 from pyaz.nets.threat_search import THREAT_SEARCH_PLANES, append_threat_search
@@ -73,9 +79,7 @@ class LoadedModel:
     def go_history(self) -> int:
         """The ``history`` option of a Go state that fits this network: ``planes = 4 + 2h``
         (0 when unknown)."""
-        if self.planes is None or self.planes <= 4:
-            return 0
-        return (self.planes - 4) // 2
+        return 0 if self.planes is None else max(0, (self.planes - 4) // 2)
 
     def search_options(self) -> dict[str, float]:
         """The run's ``c_puct``, ``draw_value`` and ``rollout_mix`` (when the run recorded
@@ -211,37 +215,7 @@ def run_config(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return data
 
 
-def is_torchscript(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a TorchScript archive (a zip holding compiled code), not a file
-    written by ``torch.save``."""
-    try:
-        if not zipfile.is_zipfile(path):
-            return False
-        with zipfile.ZipFile(path) as archive:
-            return any(
-                "/code/" in name or name.endswith("/constants.pkl") for name in archive.namelist()
-            )
-    except (OSError, zipfile.BadZipFile):
-        return False
-
-
 def load_model(path: str | os.PathLike[str], *, cached: bool = False) -> LoadedModel:
-    """Loads a network from what the training loop writes (see :func:`_read_model`).
-
-    With ``cached``, a file is read once per process for a given modification time, so that the
-    players of a match share one module (do not train a cached module)."""
-    if not cached:
-        return _read_model(path)
-    file = model_file(path).resolve()
-    return _read_model_cached(str(file), file.stat().st_mtime_ns)
-
-
-@functools.lru_cache(maxsize=8)
-def _read_model_cached(path: str, mtime_ns: int) -> LoadedModel:
-    return _read_model(path)
-
-
-def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
     """Loads a network from what the training loop writes, on the CPU, in eval mode.
 
     ``path`` is one of: a run folder (its ``checkpoint.pt``, else its ``best.torchscript.pt``);
@@ -265,11 +239,22 @@ def _read_model(path: str | os.PathLike[str]) -> LoadedModel:
     when it cannot be read at all, and a one-line ValueError naming the file for a file that
     holds no pyaz network (empty, truncated, not a torch file, other objects, a broken
     TorchScript archive). A saved iteration that is not an integer >= 0 is ignored (None).
+
+    With ``cached``, a file is read once per process for a given modification time, so that the
+    players of a match share one module (do not train a cached module).
     """
     file = model_file(path)
+    if cached:
+        file = file.resolve()
+        return _read_model_cached(str(file), file.stat().st_mtime_ns)
     if is_torchscript(file):
         return _read_torchscript(file)
     return model_from_file(read_model_file(file, "az", what="a pyaz network file"))
+
+
+@functools.lru_cache(maxsize=8)
+def _read_model_cached(path: str, mtime_ns: int) -> LoadedModel:
+    return load_model(path)
 
 
 def _read_torchscript(file: Path) -> LoadedModel:
@@ -295,13 +280,12 @@ def _read_torchscript(file: Path) -> LoadedModel:
 
 def model_from_file(model: ModelFile) -> LoadedModel:
     """The network of an ``"az"`` model file read by :func:`~pyaz.nets.files.read_model_file`
-    (see :func:`_read_model`)."""
+    (see :func:`load_model`)."""
     file, data = model.path, model.payload
     state: Any = data
-    embedded: dict[str, Any] = {}
     iteration: Any = None
-    if model.header is not None:
-        embedded = {key: model.header[key] for key in ("game", "game_options")}
+    header = model.header or {}
+    embedded: dict[str, Any] = {k: header[k] for k in ("game", "game_options") if k in header}
     if isinstance(data.get("net"), dict):  # nets/iter-*.pt
         state = data["net"]
         iteration = data.get("iteration")
@@ -311,15 +295,8 @@ def model_from_file(model: ModelFile) -> LoadedModel:
         iteration = counters.get("iteration") if isinstance(counters, dict) else None
         if isinstance(data.get("config"), dict):
             embedded.update(data["config"])
-    if not (
-        isinstance(state, dict)
-        and isinstance(state.get("config"), dict)
-        and isinstance(state.get("state_dict"), dict)
-    ):
-        raise ValueError(
-            f"{file} holds no pyaz network (expected its config and weights, as "
-            "nets/iter-*.pt, checkpoint.pt or a net_state file)"
-        )
+    if not _is_net_state(state):
+        raise ValueError(f"{file} {_no_model('az')}")
     try:
         net = net_from_state(state)
     except (TypeError, ValueError, RuntimeError) as error:
@@ -335,9 +312,7 @@ def _iteration(value: Any) -> int | None:
     """A saved iteration number: an integer >= 0 (or a float that is one), else None."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    return None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def net_file_bytes(

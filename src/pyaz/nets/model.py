@@ -26,20 +26,15 @@ beside the value's. Only training reads it, through :meth:`PolicyValueNet.forwar
 ``forward`` (the evaluators, TorchScript, ONNX) is unchanged, and without ``score_head`` the
 network is exactly the one without it (same parameters and state_dict keys).
 
-With ``threat_line`` k > 0 (off by default) the network adds two fixed input planes of its own
-(:class:`ThreatPlanes`, no parameters), computed from the stones of the first two planes (the
-player to move's and the opponent's): the empty cells where that player would complete a line of
-k (Connect Four 4, Gomoku 5). These are hand-made input features in KataGo's manner (Wu 2019,
-appendix A: liberties and ladders among its inputs); the stem then reads ``planes + 2``
-channels. With ``threat_depth`` 2, two more planes: the empty cells where a stone would make
-a new threat (Gomoku's fours), ``planes + 4`` channels; with 3, four more: the cells that make
-a three (a line two short, Gomoku's threes) and the forks, the cells that make a four or a
-three in two directions at once (Gomoku's double threats), ``planes + 8`` channels. With
-``parity_plane`` (Connect Four's ``parity`` mode), one more plane (:class:`ParityPlane`): the
-rows where a threat of the player to move has the parity that decides zugzwang endings (Allis
-1988: odd rows for the first player, even rows for the second). With ``mobility_planes``
-(Othello's ``mobility`` mode), four planes (:class:`MobilityPlanes`): each player's legal moves
-and frontier, the current and potential mobility of IAGO's evaluation (Rosenbloom 1982).
+With ``threat_line`` k > 0 (off by default) the network computes fixed input planes of its own
+from the stones of the first two planes (the player to move's and the opponent's), hand-made
+features in KataGo's manner (Wu 2019, appendix A: liberties and ladders among its inputs): the
+:class:`ThreatPlanes` of the empty cells that complete a line of k (Connect Four 4, Gomoku 5;
+the stem reads ``planes + 2`` channels), with ``threat_depth`` 2 also those that make a new
+threat (``planes + 4``), with 3 also the threes and the forks (``planes + 8``). With
+``parity_plane`` (Connect Four's ``parity`` mode), the :class:`ParityPlane` of the rows whose
+threats decide zugzwang endings (Allis 1988); with ``mobility_planes`` (Othello's ``mobility``
+mode), the four :class:`MobilityPlanes`, IAGO's current and potential mobility (Rosenbloom 1982).
 Computed inside ``forward``, they reach every evaluator, TorchScript and ONNX alike.
 """
 
@@ -181,7 +176,17 @@ class ResidualBlock(nn.Module):
         return torch.relu(x + self.bn2(self.conv2(y)))
 
 
-class ThreatPlanes(nn.Module):
+class _FixedPlanes(nn.Module):
+    """A module of computed planes whose buffers are fixed: a state without them (written
+    before they were saved) is whole."""
+
+    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, *args: Any) -> None:
+        for name, buffer in self._buffers.items():
+            state_dict.setdefault(prefix + name, buffer)
+        super()._load_from_state_dict(state_dict, prefix, *args)
+
+
+class ThreatPlanes(_FixedPlanes):
     """Appends two planes to ``x [B, C, H, W]``: the empty cells where the stones of plane 0,
     then of plane 1, would complete a line of ``line`` (in a row, a column or a diagonal). With
     ``depth`` 2, two more: the empty cells where a stone of plane 0, then of plane 1, would make
@@ -215,11 +220,6 @@ class ThreatPlanes(nn.Module):
                         row, col = line - 1 + (i - place) * dr, line - 1 + (i - place) * dc
                         kernels[d * line + place, 0, row, col] = 1.0
         self.register_buffer("kernels", kernels)  # saved: TorchScript keeps every buffer
-
-    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, *args: Any) -> None:
-        # the kernels are fixed: a state without them (written before they were saved) is whole
-        state_dict.setdefault(prefix + "kernels", self.kernels)
-        super()._load_from_state_dict(state_dict, prefix, *args)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         batch = x.shape[0]
@@ -272,7 +272,7 @@ class ParityPlane(nn.Module):
         return torch.cat([x, rows * torch.ones_like(x[:, 0:1])], 1)
 
 
-class MobilityPlanes(nn.Module):
+class MobilityPlanes(_FixedPlanes):
     """Appends four planes to Othello's planes ``x [B, C, H, W]`` (plane 0 the discs of the
     player to move, plane 1 the opponent's): the legal moves of the player to move, those the
     opponent would have were it to move, and each one's frontier, the empty cells next to the
@@ -293,10 +293,6 @@ class MobilityPlanes(nn.Module):
         for d, (dr, dc) in enumerate(steps):
             shifts[d, 0, 1 + dr, 1 + dc] = 1.0  # channel d at a cell reads the cell + (dr, dc)
         self.register_buffer("shifts", shifts)
-
-    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, *args: Any) -> None:
-        state_dict.setdefault(prefix + "shifts", self.shifts)  # fixed, as ThreatPlanes' kernels
-        super()._load_from_state_dict(state_dict, prefix, *args)
 
     def _shift(self, planes: torch.Tensor) -> torch.Tensor:
         """Per direction d (channel), each cell's neighbour in direction d (0 off the board)."""
@@ -370,10 +366,8 @@ class PolicyValueNet(nn.Module):
 
 
 def _architecture(arch: str) -> type[PolicyValueNet]:
-    if arch == "azg":
-        return AzgNet
-    if arch == "resnet":
-        return ResNet
+    if arch in ARCHITECTURES:
+        return ResNet if arch == "resnet" else AzgNet
     raise ValueError(f"unknown network architecture {arch!r}; known: {', '.join(ARCHITECTURES)}")
 
 
@@ -384,42 +378,19 @@ class ResNet(PolicyValueNet):
         super().__init__(config)
         c = config
         self.threats = _inputs(c)
-        self.stem = nn.Sequential(
-            nn.Conv2d(c.stem_planes, c.filters, 3, padding=1, bias=False),
-            nn.BatchNorm2d(c.filters),
-            nn.ReLU(),
-        )
+        self.stem = nn.Sequential(*_conv_bn_relu(c.stem_planes, c.filters, 3, 1, bias=False))
         self.tower = nn.Sequential(*[ResidualBlock(c.filters) for _ in range(c.blocks)])
         area = c.height * c.width
         self.policy_head = nn.Sequential(
-            nn.Conv2d(c.filters, 2, 1, bias=False),
-            nn.BatchNorm2d(2),
-            nn.ReLU(),
-            nn.Flatten(),
-            nn.Dropout(c.dropout),
-            nn.Linear(2 * area, c.actions),
+            *_conv_head(c.filters, 2, c.dropout), nn.Linear(2 * area, c.actions)
         )
         self.value_head = nn.Sequential(
-            nn.Conv2d(c.filters, c.value_planes, 1, bias=False),
-            nn.BatchNorm2d(c.value_planes),
-            nn.ReLU(),
-            nn.Flatten(),
-            nn.Dropout(c.dropout),
-            nn.Linear(c.value_planes * area, c.value_hidden),
-            nn.ReLU(),
-            nn.Linear(c.value_hidden, 1),
-            nn.Tanh(),
+            *_conv_head(c.filters, c.value_planes, c.dropout),
+            *_tanh_unit(c.value_planes * area, c.value_hidden),
         )
         if c.score_head:
             self.score_head = nn.Sequential(
-                nn.Conv2d(c.filters, 1, 1, bias=False),
-                nn.BatchNorm2d(1),
-                nn.ReLU(),
-                nn.Flatten(),
-                nn.Linear(area, c.value_hidden),
-                nn.ReLU(),
-                nn.Linear(c.value_hidden, 1),
-                nn.Tanh(),
+                *_conv_head(c.filters, 1, None), *_tanh_unit(area, c.value_hidden)
             )
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -448,10 +419,10 @@ class AzgNet(PolicyValueNet):
             )
         self.threats = _inputs(c)
         self.convs = nn.Sequential(
-            *_conv_bn_relu(c.stem_planes, c.filters, padding=1),
-            *_conv_bn_relu(c.filters, c.filters, padding=1),
-            *_conv_bn_relu(c.filters, c.filters, padding=0),
-            *_conv_bn_relu(c.filters, c.filters, padding=0),
+            *_conv_bn_relu(c.stem_planes, c.filters, 3, padding=1),
+            *_conv_bn_relu(c.filters, c.filters, 3, padding=1),
+            *_conv_bn_relu(c.filters, c.filters, 3, padding=0),
+            *_conv_bn_relu(c.filters, c.filters, 3, padding=0),
             nn.Flatten(),
         )
         flat = c.filters * (c.height - 4) * (c.width - 4)
@@ -483,8 +454,23 @@ class AzgNet(PolicyValueNet):
         return self.policy(h), self.value(h), self.score(h)
 
 
-def _conv_bn_relu(inputs: int, outputs: int, padding: int) -> list[nn.Module]:
-    return [nn.Conv2d(inputs, outputs, 3, padding=padding), nn.BatchNorm2d(outputs), nn.ReLU()]
+def _conv_bn_relu(
+    inputs: int, outputs: int, kernel: int, padding: int, bias: bool = True
+) -> list[nn.Module]:
+    conv = nn.Conv2d(inputs, outputs, kernel, padding=padding, bias=bias)
+    return [conv, nn.BatchNorm2d(outputs), nn.ReLU()]
+
+
+def _conv_head(filters: int, planes: int, dropout: float | None) -> list[nn.Module]:
+    """A resnet head's start: a 1x1 convolution to ``planes`` planes, batch norm, ReLU, flat,
+    and the dropout (None: none)."""
+    layers = [*_conv_bn_relu(filters, planes, 1, 0, bias=False), nn.Flatten()]
+    return layers if dropout is None else [*layers, nn.Dropout(dropout)]
+
+
+def _tanh_unit(inputs: int, hidden: int) -> list[nn.Module]:
+    """A hidden layer of ``hidden`` ReLU units and one tanh output."""
+    return [nn.Linear(inputs, hidden), nn.ReLU(), nn.Linear(hidden, 1), nn.Tanh()]
 
 
 def to_torchscript(net: PolicyValueNet) -> torch.jit.ScriptModule:

@@ -154,12 +154,10 @@ def make_evaluator(
     planes (:class:`~pyaz.nets.threat_search.ThreatSearchEvaluator`)."""
     config: Any = getattr(module, "config", None)
     nodes = int(getattr(config, "threat_search", 0) or 0)
-    if not nodes:
-        return _runtime_evaluator(module, planes_shape, runtime, device, threads)
-    if planes_shape is not None:
+    if nodes and planes_shape is not None:
         planes_shape = (config.input_planes, planes_shape[1], planes_shape[2])
     evaluator = _runtime_evaluator(module, planes_shape, runtime, device, threads)
-    return ThreatSearchEvaluator(evaluator, nodes, config.planes)
+    return ThreatSearchEvaluator(evaluator, nodes, config.planes) if nodes else evaluator
 
 
 def _runtime_evaluator(
@@ -177,12 +175,10 @@ def _runtime_evaluator(
             raise ValueError(f"the {runtime} runtime needs the network's input shape")
         chosen = "torchscript"
     count = torch.get_num_threads() if threads is None else threads
-    if chosen == "onnxruntime":
+    if chosen != "torchscript":
         assert planes_shape is not None
-        return OnnxEvaluator(module, planes_shape, count)
-    if chosen == "openvino":
-        assert planes_shape is not None
-        return OpenVinoEvaluator(module, planes_shape, count)
+        cpu = OnnxEvaluator if chosen == "onnxruntime" else OpenVinoEvaluator
+        return cpu(module, planes_shape, count)
     from pyaz.nets.evaluator import TorchEvaluator
     from pyaz.nets.model import PolicyValueNet, to_torchscript
 

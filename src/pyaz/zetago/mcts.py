@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from pyaz._core import Go, Status
-from pyaz.zetago.net import PolicyNet, encode_planes, legal_policy_mask, masked_logits
+from pyaz.zetago.net import PolicyNet, policy_logits
 from pyaz.zetago.play import play_games
 
 __all__ = ["ZetaMcts"]
@@ -35,6 +35,9 @@ class _Node:
         self.priors: np.ndarray | None = None  # over the legal actions (pass included)
         self.visits = 0
         self.value_sum = 0.0
+
+
+_STATUS_OF_WINNER = {-1: Status.DRAW, 0: Status.FIRST_PLAYER_WIN, 1: Status.SECOND_PLAYER_WIN}
 
 
 def _result_for(status: Status, colour: int) -> float:
@@ -59,10 +62,8 @@ class ZetaMcts:
         waiting = [n for n in nodes if n.priors is None and not n.state.is_terminal()]
         if not waiting:
             return
-        planes = torch.from_numpy(np.stack([encode_planes(n.state) for n in waiting]))
-        legal = torch.from_numpy(np.stack([legal_policy_mask(n.state, False) for n in waiting]))
-        with torch.inference_mode():
-            probabilities = torch.softmax(masked_logits(self.net(planes), legal), dim=1).numpy()
+        logits = policy_logits(self.net, [n.state for n in waiting], allow_resign=False)
+        probabilities = torch.softmax(logits, dim=1).numpy()
         for node, p in zip(waiting, probabilities, strict=True):
             node.priors = p[:-1]  # points and pass; resign is not a move of the tree
 
@@ -80,11 +81,9 @@ class ZetaMcts:
             weights = node.priors[actions] / (visits + 1) + 1e-12
             action = int(self.rng.choice(actions, p=weights / weights.sum()))
             child = node.children.get(action)
-            if child is None:
-                child = _Node(node.state.child(action), node.state.to_move())
-                node.children[action] = child
-                path.append(child)
-                break
+            if child is None:  # the new node ends the path
+                node.children[action] = _Node(node.state.child(action), node.state.to_move())
+                return [*path, node.children[action]]
             path.append(child)
             node = child
         return path
@@ -107,13 +106,7 @@ class ZetaMcts:
                 starts=[leaves[i].state for i in playing],
             )
             for i, winner in zip(playing, games.winner, strict=True):
-                statuses[i] = (
-                    Status.DRAW
-                    if winner < 0
-                    else Status.FIRST_PLAYER_WIN
-                    if winner == 0
-                    else Status.SECOND_PLAYER_WIN
-                )
+                statuses[i] = _STATUS_OF_WINNER[int(winner)]
         for i, path in enumerate(paths):
             for node in path:
                 node.visits += 1
@@ -131,11 +124,8 @@ class ZetaMcts:
             )
         root = _Node(state.clone(), 1 - state.to_move())
         self._evaluate_priors([root])
-        done = 0
-        while done < self.simulations:
-            count = min(self.batch, self.simulations - done)
-            self._wave(root, count)
-            done += count
+        for done in range(0, self.simulations, self.batch):
+            self._wave(root, min(self.batch, self.simulations - done))
         stats = {
             a: (c.visits, c.value_sum / c.visits) for a, c in root.children.items() if c.visits
         }

@@ -38,11 +38,9 @@ __all__ = [
     "masked_logits",
     "network_from_file",
     "num_policy_actions",
+    "policy_logits",
     "save_network",
 ]
-
-PASS_OFFSET = 0  # the pass is action W*W + 0
-RESIGN_OFFSET = 1  # resign is action W*W + 1
 
 
 def check_board_size(size: object) -> int:
@@ -81,17 +79,48 @@ def masked_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~legal.bool(), float("-inf"))
 
 
-def _conv_stack(inputs: int, layers: int, filters: int) -> nn.Sequential:
-    """``layers`` convolutions of ``filters`` filters, the first 5x5 and the rest 3x3, each with a
-    ReLU and the padding that keeps the board size (section 3.3.2)."""
+def policy_logits(net: PolicyNet, states: list[Go], allow_resign: bool = True) -> torch.Tensor:
+    """``net``'s logits (B, W*W + 2) for ``states`` in inference mode, the illegal actions (and
+    resign unless ``allow_resign``) masked (:func:`masked_logits`)."""
+    planes = torch.from_numpy(np.stack([encode_planes(state) for state in states]))
+    legal = torch.from_numpy(np.stack([legal_policy_mask(s, allow_resign) for s in states]))
+    with torch.inference_mode():
+        return masked_logits(net(planes), legal)
+
+
+def _conv_stack(inputs: int, layers: int, filters: int, first: int = 5) -> nn.Sequential:
+    """``layers`` convolutions of ``filters`` filters, the first ``first`` x ``first`` (5x5 in
+    section 3.3.2) and the rest 3x3, each with a ReLU and the padding that keeps the board
+    size."""
     modules: list[nn.Module] = []
     for index in range(layers):
-        kernel = 5 if index == 0 else 3
+        kernel = first if index == 0 else 3
         modules += [
             nn.Conv2d(inputs if index == 0 else filters, filters, kernel, padding=kernel // 2),
             nn.ReLU(),
         ]
     return nn.Sequential(*modules)
+
+
+class _PolicyNet(nn.Module):
+    """What both networks share: ``features`` (their own) feed the :class:`_Heads`."""
+
+    heads: _Heads
+
+    @property
+    def has_value(self) -> bool:
+        return self.heads.value is not None
+
+    def features(self, planes: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError
+
+    def forward(self, planes: torch.Tensor) -> torch.Tensor:
+        return self.heads.logits(self.features(planes))
+
+    def logits_and_values(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Logits and the value head's v(s) in [-1, 1] (for the baseline variant)."""
+        features = self.features(planes)
+        return self.heads.logits(features), self.heads.values(features)
 
 
 class _Heads(nn.Module):
@@ -133,7 +162,7 @@ class SmallConfig:
             raise ValueError(f"layers and filters must be >= 1, got {self.layers}, {self.filters}")
 
 
-class SmallPolicyNet(nn.Module):
+class SmallPolicyNet(_PolicyNet):
     """Seed 003's policy network (section 3.3.2): C_S convolutions of k_S filters (the first 5x5,
     the rest 3x3, ReLU), whose output is the feature extractor the transfer network reuses, then
     a 1x1 convolution to the points' logits (see the module docstring for pass, resign, value).
@@ -150,21 +179,9 @@ class SmallPolicyNet(nn.Module):
         self.trunk = _conv_stack(3, self.config.layers, self.config.filters)
         self.heads = _Heads(self.config.filters, self.config.value_head)
 
-    @property
-    def has_value(self) -> bool:
-        return self.heads.value is not None
-
     def features(self, planes: torch.Tensor) -> torch.Tensor:
         """The feature extractor: (B, k_S, W, W)."""
         return self.trunk(planes)
-
-    def forward(self, planes: torch.Tensor) -> torch.Tensor:
-        return self.heads.logits(self.features(planes))
-
-    def logits_and_values(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Logits and the value head's v(s) in [-1, 1] (for the baseline variant)."""
-        features = self.features(planes)
-        return self.heads.logits(features), self.heads.values(features)
 
     def point_probabilities(self, planes: torch.Tensor) -> torch.Tensor:
         """(B, W*W): the 2-D softmax over the points alone, occupied points masked out (the
@@ -212,12 +229,9 @@ def _window_index(small: int, large: int) -> torch.Tensor:
     """(F, small*small): for window f (row-major over its top-left corner) and point k of the
     window, the index of that point on the large board."""
     side = large - small + 1
-    rows = []
-    for top in range(side):
-        for left in range(side):
-            r, c = np.divmod(np.arange(small * small), small)
-            rows.append((top + r) * large + left + c)
-    return torch.as_tensor(np.array(rows), dtype=torch.long)
+    tops, lefts = np.divmod(np.arange(side * side)[:, None], side)
+    r, c = np.divmod(np.arange(small * small), small)
+    return torch.as_tensor((tops + r) * large + lefts + c, dtype=torch.long)
 
 
 def _size_steps(small: int, large: int) -> list[int]:
@@ -227,7 +241,7 @@ def _size_steps(small: int, large: int) -> list[int]:
     return [3] * (difference // 2) + ([2] if difference % 2 else [])
 
 
-class TransferNet(nn.Module):
+class TransferNet(_PolicyNet):
     """Seed 003's transfer network (section 3.4, Figure 1) on a W2 board from a frozen W1 network.
 
     - R1 (local): the small network on every W1 x W1 window (stride 1, no padding); each window's
@@ -274,18 +288,9 @@ class TransferNet(nn.Module):
             )
             channels += self.windows + n * k_s
         self.large = _conv_stack(3, self.config.large_layers, self.config.large_filters)
-        final = [nn.Conv2d(channels, self.config.final_filters, 3, padding=1), nn.ReLU()]
-        for _ in range(self.config.final_layers - 1):
-            final += [
-                nn.Conv2d(self.config.final_filters, self.config.final_filters, 3, padding=1),
-                nn.ReLU(),
-            ]
-        self.final = nn.Sequential(*final)
-        self.heads = _Heads(self.config.final_filters, self.config.value_head)
-
-    @property
-    def has_value(self) -> bool:
-        return self.heads.value is not None
+        final_filters = self.config.final_filters
+        self.final = _conv_stack(channels, self.config.final_layers, final_filters, first=3)
+        self.heads = _Heads(final_filters, self.config.value_head)
 
     def train(self, mode: bool = True) -> TransferNet:
         super().train(mode)
@@ -319,13 +324,6 @@ class TransferNet(nn.Module):
         if self.small is not None:
             parts = [self.local_features(planes), self.global_features(planes), *parts]
         return self.final(torch.cat(parts, dim=1))
-
-    def forward(self, planes: torch.Tensor) -> torch.Tensor:
-        return self.heads.logits(self.features(planes))
-
-    def logits_and_values(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        features = self.features(planes)
-        return self.heads.logits(features), self.heads.values(features)
 
     def describe(self) -> dict[str, Any]:
         described: dict[str, Any] = {"kind": self.kind, "config": asdict(self.config)}

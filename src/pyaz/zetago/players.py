@@ -23,7 +23,7 @@ from pyaz.eval.players import Player, Resignation
 from pyaz.eval.presets import PresetSpec
 from pyaz.games import BoardState
 from pyaz.zetago.mcts import ZetaMcts
-from pyaz.zetago.net import PolicyNet, encode_planes, legal_policy_mask, load_network, masked_logits
+from pyaz.zetago.net import PolicyNet, load_network, policy_logits
 
 __all__ = ["ZetaGoMctsPlayer", "ZetaGoPlayer", "build_mcts_player", "build_policy_player"]
 
@@ -40,7 +40,20 @@ def _check_state(net: PolicyNet, state: BoardState, name: str) -> Go:
     return state
 
 
-class ZetaGoPlayer:
+class _ZetaPlayer:
+    """A player of a network ``net`` of one board size, named ``name``."""
+
+    net: PolicyNet
+    name: str
+
+    def reset(self, state: BoardState) -> None:
+        _check_state(self.net, state, self.name)
+
+    def observe(self, action: int) -> None:
+        del action
+
+
+class ZetaGoPlayer(_ZetaPlayer):
     """The raw policy: samples from the masked softmax (``temperature`` > 0) or plays its most
     probable legal action (0); resigning raises :class:`~pyaz.eval.players.Resignation`."""
 
@@ -52,23 +65,13 @@ class ZetaGoPlayer:
         allow_resign: bool = True,
         seed: int = 0,
     ) -> None:
-        self.net, self.name, self.temperature, self.allow_resign = (
-            net,
-            name,
-            temperature,
-            allow_resign,
-        )
+        self.net, self.name = net, name
+        self.temperature, self.allow_resign = temperature, allow_resign
         self.rng = np.random.default_rng(seed)
-
-    def reset(self, state: BoardState) -> None:
-        _check_state(self.net, state, self.name)
 
     def choose(self, state: BoardState) -> int:
         go = _check_state(self.net, state, self.name)
-        planes = torch.from_numpy(encode_planes(go)).unsqueeze(0)
-        legal = torch.from_numpy(legal_policy_mask(go, self.allow_resign)).unsqueeze(0)
-        with torch.inference_mode():
-            logits = masked_logits(self.net(planes), legal)[0]
+        logits = policy_logits(self.net, [go], self.allow_resign)[0]
         if self.temperature > 0:
             p = torch.softmax(logits / self.temperature, dim=0).double().numpy()
             action = int(self.rng.choice(len(p), p=p / p.sum()))
@@ -78,11 +81,8 @@ class ZetaGoPlayer:
             raise Resignation(self.name)
         return action
 
-    def observe(self, action: int) -> None:
-        del action
 
-
-class ZetaGoMctsPlayer:
+class ZetaGoMctsPlayer(_ZetaPlayer):
     """Seed 003's MCTS player (:class:`~pyaz.zetago.mcts.ZetaMcts`); it never resigns."""
 
     def __init__(
@@ -96,15 +96,9 @@ class ZetaGoMctsPlayer:
         self.net, self.name = net, name
         self.search = ZetaMcts(net, simulations, batch=batch, seed=seed)
 
-    def reset(self, state: BoardState) -> None:
-        _check_state(self.net, state, self.name)
-
     def choose(self, state: BoardState) -> int:
         action, _ = self.search.search(_check_state(self.net, state, self.name))
         return action
-
-    def observe(self, action: int) -> None:
-        del action
 
 
 def _load(text: str, path: str) -> PolicyNet:
@@ -117,10 +111,8 @@ def _load(text: str, path: str) -> PolicyNet:
 
 def build_policy_player(spec: PresetSpec) -> Player:
     """The ``zetago:PATH`` preset: the raw policy network."""
-    text, rest, state, seed = spec.text, spec.rest, spec.state, spec.seed
-    net = _load(text, rest)
-    player = ZetaGoPlayer(net, name=text, seed=seed)
-    player.reset(state)
+    player = ZetaGoPlayer(_load(spec.text, spec.rest), name=spec.text, seed=spec.seed)
+    player.reset(spec.state)
     return player
 
 

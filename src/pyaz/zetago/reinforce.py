@@ -37,16 +37,17 @@ from pyaz.train.checkpoint import torch_bytes
 from pyaz.zetago.net import (
     PolicyNet,
     check_board_size,
-    encode_planes,
-    legal_policy_mask,
     load_network,
     masked_logits,
+    num_policy_actions,
+    policy_logits,
     save_network,
 )
 from pyaz.zetago.play import play_games
 
 LOG_PROB_FLOOR = -7.0  # log(0.0009): see reinforce_loss
 NET_FILE = "net.pt"
+_BUFFER_ARRAYS = ("planes", "legal", "action", "value")  # a ReplayBuffer's arrays, per copy
 
 __all__ = [
     "OpponentPool",
@@ -116,9 +117,8 @@ class ReplayBuffer:
         if capacity < 8:
             raise ValueError(f"the replay buffer capacity must be >= 8, got {capacity}")
         self.capacity = capacity
-        actions = size * size + 2
         self.planes = np.zeros((capacity, 3, size, size), dtype=np.float32)
-        self.legal = np.zeros((capacity, actions), dtype=bool)
+        self.legal = np.zeros((capacity, num_policy_actions(size)), dtype=bool)
         self.action = np.zeros(capacity, dtype=np.int64)
         self.value = np.zeros(capacity, dtype=np.float32)
         self.count = 0  # copies ever added
@@ -131,52 +131,29 @@ class ReplayBuffer:
         self, planes: np.ndarray, legal: np.ndarray, action: np.ndarray, value: np.ndarray
     ) -> None:
         """Adds each triple in its 8 symmetric copies."""
-        for k in range(8):
-            moved = self._moves[k]
-            rows = len(action)
-            legal_k = np.zeros_like(legal)
-            legal_k[:, moved] = legal
-            self._put(transform_planes(planes, k), legal_k, moved[action], value, rows)
+        for k, moved in enumerate(self._moves):
+            index = (self.count + np.arange(len(action))) % self.capacity
+            self.planes[index] = transform_planes(planes, k)
+            self.legal[index[:, None], moved] = legal  # moved covers every action
+            self.action[index], self.value[index] = moved[action], value
+            self.count += len(action)
 
-    def _put(
-        self,
-        planes: np.ndarray,
-        legal: np.ndarray,
-        action: np.ndarray,
-        value: np.ndarray,
-        rows: int,
-    ) -> None:
-        index = (self.count + np.arange(rows)) % self.capacity
-        self.planes[index], self.legal[index] = planes, legal
-        self.action[index], self.value[index] = action, value
-        self.count += rows
+    def _arrays(self, rows: Any) -> dict[str, torch.Tensor]:
+        return {name: torch.from_numpy(getattr(self, name)[rows]) for name in _BUFFER_ARRAYS}
 
     def sample(self, rows: int, rng: np.random.Generator) -> dict[str, torch.Tensor]:
         if len(self) == 0:
             raise ValueError("the replay buffer is empty")
-        index = rng.integers(len(self), size=rows)
-        return {
-            "planes": torch.from_numpy(self.planes[index]),
-            "legal": torch.from_numpy(self.legal[index]),
-            "action": torch.from_numpy(self.action[index]),
-            "value": torch.from_numpy(self.value[index]),
-        }
+        return self._arrays(rng.integers(len(self), size=rows))
 
     def state(self) -> dict[str, Any]:
         """Tensors and an int (what ``torch.load(weights_only=True)`` reads back)."""
-        n = len(self)
-        return {
-            "planes": torch.from_numpy(self.planes[:n].copy()),
-            "legal": torch.from_numpy(self.legal[:n].copy()),
-            "action": torch.from_numpy(self.action[:n].copy()),
-            "value": torch.from_numpy(self.value[:n].copy()),
-            "count": int(self.count),
-        }
+        return {**self._arrays(np.arange(len(self))), "count": int(self.count)}
 
     def load(self, state: dict[str, Any]) -> None:
         n = len(state["action"])
-        self.planes[:n], self.legal[:n] = state["planes"], state["legal"]
-        self.action[:n], self.value[:n] = state["action"], state["value"]
+        for name in _BUFFER_ARRAYS:
+            getattr(self, name)[:n] = state[name]
         self.count = int(state["count"])
 
 
@@ -217,11 +194,7 @@ def reinforce_loss(
 
 def empty_board_max_probability(net: PolicyNet, komi: float | None = None) -> tuple[float, int]:
     """The largest move probability at the empty board (Black to move) and its action (Fig. 3)."""
-    state = Go(net.size, komi=komi)
-    planes = torch.from_numpy(encode_planes(state)).unsqueeze(0)
-    legal = torch.from_numpy(legal_policy_mask(state)).unsqueeze(0)
-    with torch.inference_mode():
-        probabilities = torch.softmax(masked_logits(net(planes), legal), dim=1)[0]
+    probabilities = torch.softmax(policy_logits(net, [Go(net.size, komi=komi)]), dim=1)[0]
     return float(probabilities.max()), int(probabilities.argmax())
 
 
@@ -292,12 +265,8 @@ class ReinforceTrainer(TrainingRun):
             raise ValueError("baseline=True needs a network with a value head (value_head=True)")
         self.net, self.config = net, config
         parameters = [p for p in net.parameters() if p.requires_grad]
-        if config.optimizer == "adam":
-            self.optimizer: torch.optim.Optimizer = torch.optim.Adam(
-                parameters, lr=config.learning_rate
-            )
-        else:
-            self.optimizer = torch.optim.SGD(parameters, lr=config.learning_rate)
+        optimizer = torch.optim.Adam if config.optimizer == "adam" else torch.optim.SGD
+        self.optimizer: torch.optim.Optimizer = optimizer(parameters, lr=config.learning_rate)
         self.pool = OpponentPool(config.pool_capacity)
         self.pool.add(net)  # the pool starts with the initial network
         self.buffer = ReplayBuffer(net.size, config.buffer_capacity)
@@ -378,11 +347,11 @@ class ReinforceTrainer(TrainingRun):
         started = time.perf_counter()
         config = self.config
         opponent_index, opponent = self.pool.sample(self.rng)
-        seats = [(0, 1) if g % 2 == 0 else (1, 0) for g in range(config.games)]
+        learner_colour = np.arange(config.games) % 2  # Black in even games, White in odd
         self.net.eval()
         games = play_games(
             [self.net, opponent],
-            seats,
+            [(int(colour), 1 - int(colour)) for colour in learner_colour],
             self.net.size,
             record_seat=0,
             seed=int(self.rng.integers(2**63)),
@@ -390,7 +359,6 @@ class ReinforceTrainer(TrainingRun):
         )
         fault_point("self-play")
         self.buffer.add(games.planes, games.legal, games.action, games.reward)
-        learner_colour = np.array([0 if g % 2 == 0 else 1 for g in range(config.games)])
         scores = games.score_for(learner_colour)
         before = self.episodes
         self.episodes += config.games
