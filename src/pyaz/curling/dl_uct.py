@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -56,18 +57,13 @@ class _Node:
     children: dict[int, _Node] = field(default_factory=dict)
 
 
-_GRID_SHOTS: dict[curling.Physics, list[curling.Shot]] = {}
-
-
-def _grid_shot(action: int, model: curling.Physics) -> curling.Shot:
-    shots = _GRID_SHOTS.get(model)
-    if shots is None:
-        shots = [
-            curling.target_to_shot(curling.action_to_target(a), model)
-            for a in range(curling.NUM_ACTIONS)
-        ]
-        _GRID_SHOTS[model] = shots
-    return shots[action]
+@cache
+def _grid_shots(model: curling.Physics) -> list[curling.Shot]:
+    """The shot of every grid action under ``model``."""
+    return [
+        curling.target_to_shot(curling.action_to_target(a), model)
+        for a in range(curling.NUM_ACTIONS)
+    ]
 
 
 class _Search:
@@ -79,14 +75,9 @@ class _Search:
     def make_node(self, state: curling.GameState, depth: int) -> _Node:
         finished = state.shot >= _STONES_PER_END
         if finished or depth >= self.params.max_depth:
-            use_evaluator = self.evaluator is not None and (
-                not finished or self.params.evaluate_finished_ends
-            )
-            if use_evaluator and self.evaluator is not None:
-                value = float(self.evaluator(state)[0])
-            else:
-                value = float(curling.house_value_team0(state))
-            return _Node(state, value, True)
+            if self.evaluator is not None and (not finished or self.params.evaluate_finished_ends):
+                return _Node(state, float(self.evaluator(state)[0]), True)
+            return _Node(state, float(curling.house_value_team0(state)), True)
         prior = np.full(curling.NUM_ACTIONS, 1.0 / curling.NUM_ACTIONS)
         if self.evaluator is not None:
             value, _, weights = self.evaluator(state)
@@ -101,13 +92,8 @@ class _Search:
 
     def select(self, node: _Node) -> int:
         assert node.prior is not None and node.visits is not None and node.value_sum is not None
-        total = node.visits.sum()
-        q = np.divide(
-            node.value_sum, node.visits, out=np.zeros_like(node.value_sum), where=node.visits > 0
-        )
-        score = q + self.params.c_puct * node.prior * math.sqrt(max(total, 1.0)) / (
-            1.0 + node.visits
-        )
+        explore = self.params.c_puct * node.prior * math.sqrt(max(node.visits.sum(), 1.0))
+        score = _mean_values(node) + explore / (1.0 + node.visits)
         best = np.flatnonzero(score >= score.max() - 1e-12)
         return int(best[0] if len(best) == 1 else self.rng.choice(best))
 
@@ -119,7 +105,7 @@ class _Search:
         child = node.children.get(action)
         if child is None:
             after = node.state.copy()
-            after.apply_no_end(_grid_shot(action, node.state.rules.physics.model))
+            after.apply_no_end(_grid_shots(node.state.rules.physics.model)[action])
             child = self.make_node(after, depth + 1)
             node.children[action] = child
             value = child.value_team0
@@ -143,12 +129,17 @@ def dl_uct_search(
     root = search.make_node(state.copy(), 0)
     for _ in range(params.simulations):
         search.visit(root, 0)
-    assert root.visits is not None and root.value_sum is not None
-    values = np.divide(
-        root.value_sum, root.visits, out=np.zeros_like(root.value_sum), where=root.visits > 0
-    )
+    assert root.visits is not None
     action = int(np.argmax(root.visits))
-    return DlUctResult(curling.action_to_target(action), action, root.visits, values)
+    return DlUctResult(curling.action_to_target(action), action, root.visits, _mean_values(root))
+
+
+def _mean_values(node: _Node) -> np.ndarray:
+    """Q of every action of an expanded node (0 for the unvisited)."""
+    assert node.visits is not None and node.value_sum is not None
+    return np.divide(
+        node.value_sum, node.visits, out=np.zeros_like(node.value_sum), where=node.visits > 0
+    )
 
 
 def dl_uct_player(

@@ -101,14 +101,10 @@ class CurlingTrainingLoop(TrainingRun):
         )
         self.buffer = Shots()
         self.ends_seen = np.zeros(curling.SCORE_BINS, dtype=np.int64)
-        self.counters: dict[str, float] = {
-            "iteration": 0,
-            "games": 0,
-            "shots": 0,
-            "train_steps": 0,
-            "elapsed_s": 0.0,
-            "supervised": 0,
-        }
+        self.counters: dict[str, float] = dict.fromkeys(
+            ("iteration", "games", "shots", "train_steps", "elapsed_s", "supervised"), 0
+        )
+        self.counters["elapsed_s"] = 0.0
         self._pool: ProcessPoolExecutor | None = None
         self._manager: Any = None  # serves the queue of the workers' shot counts
         self._shots: Any = None
@@ -124,13 +120,10 @@ class CurlingTrainingLoop(TrainingRun):
     def win_table(self) -> np.ndarray | None:
         """The leaves' multi-end table: none, the seed's Table 1, or P_win from this run's ends
         (the seed's Table 1 until the run has seen any end)."""
-        c = self.config
-        if c.win_table == "none":
+        if self.config.win_table == "none":
             return None
-        own = self.own_table()
-        if c.win_table == "own" and own is not None:
-            return own
-        return curling.seed002_table()
+        own = self.own_table() if self.config.win_table == "own" else None
+        return curling.seed002_table() if own is None else own
 
     def own_table(self) -> np.ndarray | None:
         """P_win from the one-end score distribution of every end this run has seen (None before
@@ -150,25 +143,23 @@ class CurlingTrainingLoop(TrainingRun):
         program's shot, value = the end's score), mirrored, ``supervised_steps`` minibatches."""
         c = self.config
         player = curling.rule_based_player(self.noise())
-        records = []
         games = tqdm(
             range(c.supervised_games),
             desc="rule-based games",
             unit="game",
             disable=not self.progress,
         )
-        for g in games:
-            seed = c.seed * 1_000_003 + 500_000 + g
-            records.append(
-                curling.play_game(
-                    (player, player),
-                    c.ends,
-                    self.noise(),
-                    seed=seed,
-                    physics=c.physics,
-                    extra_ends=c.extra_ends,
-                )
+        records = [
+            curling.play_game(
+                (player, player),
+                c.ends,
+                self.noise(),
+                seed=c.seed * 1_000_003 + 500_000 + g,
+                physics=c.physics,
+                extra_ends=c.extra_ends,
             )
+            for g in games
+        ]
         for record in records:
             self.ends_seen += end_counts(record.end_scores)
         planes, actions, bins = records_to_examples(records, c.ends, c.physics)
@@ -411,14 +402,9 @@ class CurlingTrainingLoop(TrainingRun):
             "ends_seen": self.ends_seen.tolist(),
             "config": self.settings,  # config.json's
         }
+        payload = {"net": self.net.state_dict(), **net, "iteration": iteration}
         files = {
-            f"nets/iter-{iteration:05d}.pt": model_bytes(
-                "curling",
-                {"net": self.net.state_dict(), **net, "iteration": iteration},
-                "curling",
-                {},
-                net,
-            ),
+            f"nets/iter-{iteration:05d}.pt": model_bytes("curling", payload, "curling", {}, net),
             **self._latest_files(),
         }
         write_iteration(self.folder, iteration, state, blob.getvalue(), files)

@@ -125,23 +125,21 @@ def kr_dl_batch_evaluator(
     def evaluate(
         states: list[curling.GameState],
     ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-        values = np.zeros(len(states))
         weights = np.zeros((len(states), curling.NUM_ACTIONS))
         live = [i for i, s in enumerate(states) if s.shot < 16]
-        for i, state in enumerate(states):
-            if state.shot >= 16:
-                values[i] = value_of(state, curling.house_score_distribution(state))
+        bins: dict[int, np.ndarray] = {}  # the live leaves' value bins
         if live:
             logits, value_logits = forward(np.stack([curling.encode(states[i]) for i in live]))
             temperature = torch.tensor(
                 [tau_fgz if states[i].shot < fgz_shots else tau for i in live], dtype=torch.float64
             )
-            probs = torch.softmax(logits.double() / temperature[:, None], dim=1).numpy()
-            bins = torch.softmax(value_logits.double(), dim=1).numpy()
-            weights[live] = probs
-            for row, i in enumerate(live):
-                values[i] = value_of(states[i], bins[row])
-        return values, _GRID_TARGETS, weights
+            weights[live] = torch.softmax(logits.double() / temperature[:, None], dim=1).numpy()
+            bins = dict(zip(live, torch.softmax(value_logits.double(), dim=1).numpy(), strict=True))
+        values = [
+            value_of(s, bins[i] if i in bins else curling.house_score_distribution(s))
+            for i, s in enumerate(states)
+        ]
+        return np.array(values, dtype=np.float64), _GRID_TARGETS, weights
 
     return evaluate
 
@@ -158,11 +156,10 @@ def records_to_examples(
     for record in records:
         state = curling.new_game(num_ends=num_ends, physics=physics)
         for end, _, team, target, executed in record.shots:
-            end_score = record.end_scores[end]
-            mine = end_score[team] - end_score[1 - team]
+            scores = record.end_scores[end]
             planes.append(curling.encode(state))
             actions.append(curling.target_to_action(target))
-            bins.append(int(np.clip(mine, -8, 8)) + 8)
+            bins.append(int(np.clip(scores[team] - scores[1 - team], -8, 8)) + 8)
             state.apply(executed)
     return (
         np.stack(planes).astype(np.float32),

@@ -19,7 +19,7 @@ import torch
 
 from pyaz.curling.config import NOISES, CurlingConfig
 from pyaz.curling.dl_uct import dl_uct_player
-from pyaz.curling.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
+from pyaz.curling.net import _GRID_TARGETS, CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
 from pyaz.curling.selfplay import PlayedGame, play_self_play_game, play_self_play_games
 from pyaz.eval.arena import MatchResult, play_game
 from pyaz.eval.players import ShotPlayer
@@ -28,9 +28,6 @@ from pyaz.games import curling
 
 DEFAULT_SIMULATIONS = 64
 
-_GRID = np.array(
-    [[t.x, t.y, t.spin] for t in map(curling.action_to_target, range(curling.NUM_ACTIONS))]
-)
 _UNIFORM = np.full(curling.NUM_ACTIONS, 1.0 / curling.NUM_ACTIONS)
 
 
@@ -77,9 +74,9 @@ def uniform_evaluator(table: np.ndarray | None = None) -> curling.LeafEvaluatorF
 
     def evaluate(state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
         if table is None:
-            return float(curling.house_value_team0(state)), _GRID, _UNIFORM
+            return float(curling.house_value_team0(state)), _GRID_TARGETS, _UNIFORM
         bins = curling.house_score_distribution(state)
-        return curling.state_win_rate(state, bins, table) - 0.5, _GRID, _UNIFORM
+        return curling.state_win_rate(state, bins, table) - 0.5, _GRID_TARGETS, _UNIFORM
 
     return evaluate
 
@@ -213,37 +210,22 @@ def self_play_games(
     """Self-play games with the given seeds (a worker's share of an iteration): with
     ``config.games_in_flight`` != 1, many games at a time with their leaves batched into one
     network call per round; with 1, one game at a time and one network call per leaf."""
-    torch.set_num_threads(max(1, config.torch_threads))
+    c = config
+    torch.set_num_threads(max(1, c.torch_threads))
     net = snapshot.build()
-    params = search_params(config, config.simulations)
-    noise = curling.NoiseParams(NOISES[config.noise])
-    tau_fgz, tau = config.tau_opening, config.tau
-    if config.games_in_flight == 1 and config.leaves_per_round == 1:
-        evaluator = kr_dl_evaluator(net, tau_fgz=tau_fgz, tau=tau, win_table=table)
+    params = search_params(c, c.simulations)
+    noise = curling.NoiseParams(NOISES[c.noise])
+    if c.games_in_flight == 1 and c.leaves_per_round == 1:
+        leaf = kr_dl_evaluator(net, tau_fgz=c.tau_opening, tau=c.tau, win_table=table)
         return [
             play_self_play_game(
-                evaluator,
-                params,
-                config.ends,
-                noise,
-                seed,
-                config.physics,
-                config.extra_ends,
-                progress,
+                leaf, params, c.ends, noise, seed, c.physics, c.extra_ends, progress
             )
             for seed in seeds
         ]
-    return play_self_play_games(
-        kr_dl_batch_evaluator(net, tau_fgz=tau_fgz, tau=tau, win_table=table),
-        params,
-        config.ends,
-        noise,
-        seeds,
-        config.physics,
-        config.extra_ends,
-        config.games_in_flight,
-        progress=progress,
-    )
+    batch = kr_dl_batch_evaluator(net, tau_fgz=c.tau_opening, tau=c.tau, win_table=table)
+    rules = (c.physics, c.extra_ends, c.games_in_flight)
+    return play_self_play_games(batch, params, c.ends, noise, seeds, *rules, progress=progress)
 
 
 def evaluation_games(

@@ -52,12 +52,11 @@ def policy_target(children: list[curling.RootChild]) -> tuple[np.ndarray, np.nda
     if not mass:
         raise ValueError("the search returned no visited action")
     top = sorted(mass.items(), key=lambda kv: (-kv[1], kv[0]))[:POLICY_CELLS]
+    total = sum(w for _, w in top)
     cells = np.zeros(POLICY_CELLS, dtype=np.int32)
     weights = np.zeros(POLICY_CELLS, dtype=np.float32)
-    total = sum(w for _, w in top)
-    for i, (cell, w) in enumerate(top):
-        cells[i] = cell
-        weights[i] = w / total
+    cells[: len(top)] = [cell for cell, _ in top]
+    weights[: len(top)] = [w / total for _, w in top]
     return cells, weights
 
 
@@ -79,24 +78,21 @@ class Shots:
         parts = [p for p in parts if len(p)]
         if not parts:
             return Shots()
-        return Shots(
-            *(np.concatenate([getattr(p, name) for p in parts]) for name in Shots._fields())
-        )
+        return Shots(*(np.concatenate([getattr(p, name) for p in parts]) for name in _SHOT_FIELDS))
 
     def last(self, count: int) -> Shots:
         """The newest ``count`` examples (a sliding window)."""
-        return Shots(*(getattr(self, name)[-count:] for name in Shots._fields()))
+        return Shots(*(getattr(self, name)[-count:] for name in _SHOT_FIELDS))
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {name: getattr(self, name) for name in Shots._fields()}
+        return {name: getattr(self, name) for name in _SHOT_FIELDS}
 
     @staticmethod
     def from_arrays(arrays: dict[str, np.ndarray]) -> Shots:
-        return Shots(*(np.asarray(arrays[name]) for name in Shots._fields()))
+        return Shots(*(np.asarray(arrays[name]) for name in _SHOT_FIELDS))
 
-    @staticmethod
-    def _fields() -> tuple[str, ...]:
-        return ("planes", "shot", "cells", "weights", "value_bin")
+
+_SHOT_FIELDS = ("planes", "shot", "cells", "weights", "value_bin")
 
 
 @dataclass
@@ -113,49 +109,39 @@ class _GameInPlay:
 
     seed: int
     state: curling.GameState
-    packed: list[np.ndarray] = field(default_factory=list)
-    shot_no: list[int] = field(default_factory=list)
-    cells: list[np.ndarray] = field(default_factory=list)
-    weights: list[np.ndarray] = field(default_factory=list)
-    ends: list[int] = field(default_factory=list)
-    teams: list[int] = field(default_factory=list)
-    shots_thrown: int = 0
+    # per shot: packed planes, shot number, policy cells and weights, end, team to move
+    rows: list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int, int]] = field(
+        default_factory=list
+    )
 
     def search_params(self, params: curling.KrUctParams) -> curling.KrUctParams:
         """A copy of ``params`` seeded for this game's next shot."""
         mine = copy.copy(params)
-        mine.seed = self.seed * 100_003 + self.shots_thrown
+        mine.seed = self.seed * 100_003 + len(self.rows)
         return mine
 
     def throw(self, result: curling.KrUctResult, noise: curling.NoiseParams) -> None:
         """Records the position with the search's policy target and throws its best shot."""
-        c, w = policy_target(result.children)
-        state = self.state
-        self.packed.append(pack_planes(curling.encode(state)))
-        self.shot_no.append(state.shot)
-        self.cells.append(c)
-        self.weights.append(w)
-        self.ends.append(state.end)
-        self.teams.append(state.to_move)
+        state, thrown = self.state, len(self.rows)
+        packed = pack_planes(curling.encode(state))
+        self.rows.append(
+            (packed, state.shot, *policy_target(result.children), state.end, state.to_move)
+        )
         model = state.rules.physics.model
         shot = curling.target_to_shot(result.best, model)
-        state.apply(curling.perturb(shot, noise, model, self.seed * 7919 + self.shots_thrown))
-        self.shots_thrown += 1
+        state.apply(curling.perturb(shot, noise, model, self.seed * 7919 + thrown))
 
     def finish(self) -> PlayedGame:
         """The examples with their value targets, once the game is over."""
         end_scores = [(int(a), int(b)) for a, b in self.state.end_scores]
-        bins = []
-        for end, team in zip(self.ends, self.teams, strict=True):
-            a, b = end_scores[end]
-            mine = (a - b) if team == 0 else (b - a)
-            bins.append(int(np.clip(mine, -8, 8)) + 8)
+        packed, shot_no, cells, weights, ends, teams = zip(*self.rows, strict=True)
+        mine = [end_scores[e][t] - end_scores[e][1 - t] for e, t in zip(ends, teams, strict=True)]
         shots = Shots(
-            np.stack(self.packed),
-            np.array(self.shot_no, dtype=np.int8),
-            np.stack(self.cells),
-            np.stack(self.weights),
-            np.array(bins, dtype=np.int8),
+            np.stack(packed),
+            np.array(shot_no, dtype=np.int8),
+            np.stack(cells),
+            np.stack(weights),
+            (np.clip(mine, -8, 8) + 8).astype(np.int8),
         )
         return PlayedGame(shots, end_scores)
 
@@ -257,15 +243,4 @@ def _play_together(
             progress(len(live))
 
 
-def end_counts(end_scores: list[tuple[int, int]]) -> np.ndarray:
-    """17 counts of one game's ends by the first thrower's points minus the hammer team's (team 1
-    holds the hammer in end 1; the scorer throws first next end; a blank keeps the hammer): what
-    :func:`pyaz.curling.end_score_distribution` normalises."""
-    counts = np.zeros(curling.SCORE_BINS, dtype=np.int64)
-    hammer = 1
-    for a, b in end_scores:
-        diff = (a - b) if hammer == 1 else (b - a)
-        counts[int(np.clip(diff, -8, 8)) + 8] += 1
-        if a != b:
-            hammer = 1 if a > b else 0
-    return counts
+end_counts = curling.end_counts  # the loop's and the tests' name for it

@@ -74,18 +74,12 @@ class Connection:
                 self.reaper.stop()
 
 
-def resolve_address(address: str | None) -> str:
-    """``address``, else ``RAY_ADDRESS``, else ``local``."""
-    chosen = address or os.environ.get("RAY_ADDRESS") or LOCAL
-    return chosen.strip()
-
-
 def connect(address: str | None = None, num_cpus: int | None = None) -> Connection:
     """Joins the cluster at ``address`` (see the module docstring) or starts a local Ray with
     ``num_cpus`` CPUs. Reuses the Ray this process is already connected to. An unreachable
     ``HOST:PORT`` gives :class:`RayUnavailableError` within a few seconds, not a hang."""
     ray = import_ray()
-    chosen = resolve_address(address)
+    chosen = (address or os.environ.get("RAY_ADDRESS") or LOCAL).strip()
     if num_cpus is not None and num_cpus < 1:
         raise ValueError(f"num_cpus must be >= 1, got {num_cpus}")
     if chosen not in (LOCAL, "auto") and not chosen.startswith("ray://"):

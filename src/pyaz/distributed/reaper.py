@@ -73,18 +73,6 @@ def _living(tracked: dict[int, str]) -> list[int]:
     return [pid for pid, start in tracked.items() if table.get(pid, (0, ""))[1] == start]
 
 
-def _kill(tracked: dict[int, str]) -> None:
-    for _ in range(20):
-        _follow(tracked)
-        living = _living(tracked)
-        if not living:
-            return
-        for pid in living:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.1)
-
-
 def watch(roots: list[int]) -> None:
     """The watchdog's loop: follows ``roots`` and their descendants until standard input says
     :data:`STOP` (wait :data:`GRACE_S`, then kill what is left) or closes (kill at once)."""
@@ -106,7 +94,15 @@ def watch(roots: list[int]) -> None:
         deadline = time.monotonic() + GRACE_S
         while _living(tracked) and time.monotonic() < deadline:
             time.sleep(0.1)
-    _kill(tracked)
+    for _ in range(20):
+        _follow(tracked)
+        living = _living(tracked)
+        if not living:
+            return
+        for pid in living:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.1)
 
 
 class Reaper:

@@ -34,9 +34,7 @@ def share_seed(seed: int, index: int) -> int:
     loop's games; the others get distinct seeds drawn from (seed, index)."""
     if index < 0:
         raise ValueError(f"index must be >= 0, got {index}")
-    if index == 0:
-        return seed
-    return _derived(seed, index)
+    return seed if index == 0 else _derived(seed, index)
 
 
 def chunk_seed(seed: int, worker: int, chunk: int) -> int:

@@ -100,7 +100,6 @@ class RaySelfPlay:
         self.connection = connect(settings.address, math.ceil(cpus * settings.workers))
         self._push = -1
         self._weights: Any = None
-        self._weights_bytes = 0
         self._last: dict[str, Any] = {}
         self.restarts = 0
         # asynchronous state: one pull in flight per worker, the next chunk number of each
@@ -108,12 +107,8 @@ class RaySelfPlay:
         self._next_chunk = [0] * settings.workers
         try:
             self.workers = self._start_workers(cpus)
-            what = f"starting {settings.workers} self-play workers"
-            identities = get_within(
-                [w.identity.remote() for w in self.workers], settings.timeout_s, what
-            )
+            identities = self._write_cluster(f"starting {settings.workers} self-play workers")
             self.pids = [int(identity["pid"]) for identity in identities]
-            self._write_cluster(identities)
         except BaseException:
             self.close()
             raise
@@ -134,7 +129,11 @@ class RaySelfPlay:
             for index in range(s.workers)
         ]
 
-    def _write_cluster(self, identities: list[dict[str, Any]]) -> None:
+    def _write_cluster(self, what: str) -> list[dict[str, Any]]:
+        """Asks the workers where they run (``what`` names the wait), writes cluster.json."""
+        identities = get_within(
+            [w.identity.remote() for w in self.workers], self.settings.timeout_s, what
+        )
         info = {
             "address": self.connection.address,
             "started_here": self.connection.started,
@@ -145,6 +144,7 @@ class RaySelfPlay:
         }
         self.run_dir.mkdir(parents=True, exist_ok=True)
         write_json_atomic(self.run_dir / CLUSTER_FILE, info)
+        return identities
 
     # -- the engine -----------------------------------------------------------------------------
 
@@ -154,12 +154,9 @@ class RaySelfPlay:
         state = net_state(net)
         self._weights = self.ray.put(state)  # once per iteration, whatever the workers
         tensors = state["state_dict"].values()
-        self._weights_bytes = sum(t.numel() * t.element_size() for t in tensors)
         self._push += 1
-        if self.settings.mode == "sync":
-            parts, versions, pids = self._play_sync(job)
-        else:
-            parts, versions, pids = self._play_async(job)
+        play = self._play_sync if self.settings.mode == "sync" else self._play_async
+        parts, versions, pids = play(job)
         records = merge_records(parts)
         self._note_pids(pids)
         lags = [job.version - version for version in versions]
@@ -171,7 +168,7 @@ class RaySelfPlay:
             "version_min": min(versions),
             "version_lag_mean": sum(lags) / len(lags),
             "version_games": ",".join(f"{v}:{n}" for v, n in sorted(Counter(versions).items())),
-            "weights_bytes": self._weights_bytes,
+            "weights_bytes": sum(t.numel() * t.element_size() for t in tensors),
             "records_bytes": sum(_nbytes(part) for part in parts),
             "time_ray_selfplay": time.perf_counter() - began,
         }
@@ -242,10 +239,7 @@ class RaySelfPlay:
         if changed:
             self.restarts += changed
             self.pids = pids
-            identities = get_within(
-                [w.identity.remote() for w in self.workers], self.settings.timeout_s, "workers"
-            )
-            self._write_cluster(identities)
+            self._write_cluster("workers")
 
     def close(self) -> None:
         """Stops the workers, and the Ray instance when this engine started it."""

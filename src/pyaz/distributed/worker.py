@@ -89,12 +89,6 @@ class SelfPlayWorker:
             "hostname": os.uname().nodename,
         }
 
-    def _evaluator_for(self, push: int, weights: list[Any]) -> Any:
-        if push != self._push:
-            self._evaluator = self._build(self._fetch(weights))
-            self._push = push
-        return self._evaluator
-
     @staticmethod
     def _fetch(weights: list[Any]) -> Any:
         import ray
@@ -112,9 +106,11 @@ class SelfPlayWorker:
     def play_share(self, share: Share, weights: list[Any]) -> tuple[int, SelfPlayRecords, int]:
         """Plays the share (the same games whenever it is played again); returns its index,
         its records and this process's id."""
-        evaluator = self._evaluator_for(share.push, weights)
+        if share.push != self._push:
+            self._evaluator = self._build(self._fetch(weights))
+            self._push = share.push
         player = SelfPlay(self.start, seed=share.seed, **share.options)
-        return share.index, player.play(share.games, evaluator), os.getpid()
+        return share.index, player.play(share.games, self._evaluator), os.getpid()
 
     # -- asynchronous ---------------------------------------------------------------------------
 
@@ -127,9 +123,8 @@ class SelfPlayWorker:
         process's id."""
         with self._changed:
             if self._order is None or order.push != self._order.push:
-                state = self._fetch(weights) if order.push not in self._weights else None
-                if state is not None:
-                    self._weights = {order.push: state}
+                if order.push not in self._weights:
+                    self._weights = {order.push: self._fetch(weights)}
                 self._order = order
                 self._changed.notify_all()
             if self._thread is None:

@@ -109,17 +109,12 @@ def score(state: GameState) -> tuple[int, int]:
 def render_text(state: GameState) -> str:
     """A small text picture of the house (rows along the sheet, 'o' team 0, 'x' team 1)."""
     cols, rows = 39, 21
-    canvas = [[" "] * cols for _ in range(rows)]
     y0, y1 = TEE_Y - 3.0, BACK_LINE_Y + 0.3
-    for r in range(rows):
-        for k in range(cols):
-            x = -SHEET_HALF_WIDTH + (k + 0.5) * 2 * SHEET_HALF_WIDTH / cols
-            y = y1 - (r + 0.5) * (y1 - y0) / rows
-            if abs(np.hypot(x, y - TEE_Y) - HOUSE_RADIUS) < 0.08:
-                canvas[r][k] = "."
-    stones = state.stones()
-    for i in range(16):
-        x, y, alive = stones[i]
+    xs = -SHEET_HALF_WIDTH + (np.arange(cols) + 0.5) * 2 * SHEET_HALF_WIDTH / cols
+    ys = y1 - (np.arange(rows) + 0.5) * (y1 - y0) / rows
+    ring = np.abs(np.hypot(xs[None, :], ys[:, None] - TEE_Y) - HOUSE_RADIUS) < 0.08
+    canvas = [["." if dot else " " for dot in row] for row in ring]
+    for i, (x, y, alive) in enumerate(state.stones()):
         if not alive or not (y0 <= y <= y1):
             continue
         k = int((x + SHEET_HALF_WIDTH) / (2 * SHEET_HALF_WIDTH) * cols)
@@ -150,9 +145,7 @@ def render_png(state: GameState, path: str | Path, title: str | None = None) -> 
     ax.axhline(BACK_LINE_Y, color="black", lw=1)
     ax.axhline(HOG_LINE_Y, color="red", lw=1)
     ax.axvline(0.0, color="grey", lw=0.5)
-    stones = state.stones()
-    for i in range(16):
-        x, y, alive = stones[i]
+    for i, (x, y, alive) in enumerate(state.stones()):
         if alive:
             colour = "#f2c200" if state.team_of(i) == 0 else "#c03030"
             ax.add_patch(
@@ -190,26 +183,22 @@ def encode(state: GameState) -> np.ndarray:
     stones = state.stones()
     dist = np.where(stones[:, 2] > 0, np.hypot(stones[:, 0], stones[:, 1] - TEE_Y), np.inf)
     order = np.argsort(dist)
-    nearest: dict[int, int | None] = {0: None, 1: None}
-    for i in order:
-        if np.isfinite(dist[i]):
-            team = state.team_of(int(i))
-            if nearest[team] is None:
-                nearest[team] = int(i)
+    teams_seen: set[int] = set()
     for rank, i in enumerate(order):
         if not np.isfinite(dist[i]):
             break
+        team = state.team_of(int(i))
+        nearest_of_team = team not in teams_seen
+        teams_seen.add(team)
         cell = _cell(stones[i, 0], stones[i, 1])
         if cell is None:
             continue
-        mine = state.team_of(int(i)) == me
+        mine = team == me
         planes[0 if mine else 1][cell] = 1.0
         if dist[i] < HOUSE_RADIUS + STONE_RADIUS:
             planes[4][cell] = 1.0
-        if nearest[me] == i:
-            planes[5][cell] = 1.0
-        if nearest[1 - me] == i:
-            planes[6][cell] = 1.0
+        if nearest_of_team:
+            planes[5 if mine else 6][cell] = 1.0
         if rank < 3:
             planes[7 + rank][cell] = 1.0
     planes[2] = 1.0 - planes[0] - planes[1]
@@ -264,16 +253,13 @@ def win_probability_table(
     table = np.zeros((max_ends + 1, len(diffs)))
     table[0] = np.where(diffs > 0, 1.0, np.where(diffs < 0, 0.0, extra_end_win))
     for n in range(1, max_ends + 1):
-        for j, d in enumerate(diffs):
-            total = 0.0
-            for k, p in enumerate(probs):
-                s = k - 8
-                nd = int(np.clip(d + s, -max_diff, max_diff))
-                if s < 0:  # the hammer team scored: it throws first next end, seen from its side
-                    total += p * (1.0 - table[n - 1][-nd + max_diff])
-                else:  # a steal or a blank: the same team throws first next end
-                    total += p * table[n - 1][nd + max_diff]
-            table[n, j] = total
+        for k, p in enumerate(probs):
+            s = k - 8
+            nd = np.clip(diffs + s, -max_diff, max_diff)
+            if s < 0:  # the hammer team scored: it throws first next end, seen from its side
+                table[n] += p * (1.0 - table[n - 1][-nd + max_diff])
+            else:  # a steal or a blank: the same team throws first next end
+                table[n] += p * table[n - 1][nd + max_diff]
     return table
 
 
@@ -302,18 +288,24 @@ def seed002_table(max_diff: int = 24) -> np.ndarray:
     return SEED002_TABLE1[:, diffs].copy()
 
 
+def end_counts(end_scores: Sequence[tuple[int, int]]) -> np.ndarray:
+    """17 counts of one game's ends by the first thrower's points minus the hammer team's (team 1
+    holds the hammer in end 1; the scorer throws first next end; a blank keeps the hammer): what
+    :func:`end_score_distribution` normalises."""
+    counts = np.zeros(SCORE_BINS, dtype=np.int64)
+    hammer = 1
+    for a, b in end_scores:
+        diff = (a - b) if hammer == 1 else (b - a)
+        counts[int(np.clip(diff, -8, 8)) + 8] += 1
+        if a != b:
+            hammer = 1 if a > b else 0
+    return counts
+
+
 def end_score_distribution(records: Sequence[GameRecord]) -> np.ndarray:
     """The one-end score distribution (17 bins, first thrower's points minus the hammer team's,
     -8..+8) over every end of ``records``: the input of :func:`win_probability_table`."""
-    counts = np.zeros(SCORE_BINS)
-    for record in records:
-        hammer = 1
-        for a, b in record.end_scores:
-            first = 1 - hammer
-            diff = (a - b) if first == 0 else (b - a)
-            counts[int(np.clip(diff, -8, 8)) + 8] += 1
-            if a != b:
-                hammer = 1 if a > b else 0  # the scorer throws first next end
+    counts = sum((end_counts(record.end_scores) for record in records), np.zeros(SCORE_BINS))
     if counts.sum() == 0:
         raise ValueError("no finished ends in the records")
     return counts / counts.sum()
@@ -351,16 +343,12 @@ def win_rate_after_end(
     if not 0 <= ends_after < table.shape[0]:
         raise ValueError(f"ends_after={ends_after} outside the table's 0..{table.shape[0] - 1}")
     max_diff = (table.shape[1] - 1) // 2
-    total = 0.0
-    for k in np.flatnonzero(probs):
-        s = int(k) - 8
-        d = int(np.clip(diff_team0 + s, -max_diff, max_diff))
-        first = 0 if s > 0 else 1 if s < 0 else 1 - hammer
-        p0 = (
-            table[ends_after, d + max_diff] if first == 0 else 1.0 - table[ends_after, max_diff - d]
-        )
-        total += probs[k] * p0
-    return float(total)
+    k = np.flatnonzero(probs)  # the bins of the scores s = k - 8 that can happen
+    d = np.clip(diff_team0 + k - 8, -max_diff, max_diff)
+    team0_first = (k > 8) | ((k == 8) & (hammer == 1))
+    row = table[ends_after]
+    p0 = np.where(team0_first, row[d + max_diff], 1.0 - row[max_diff - d])
+    return float(sum(probs[k] * p0, 0.0))
 
 
 def state_win_rate(
@@ -382,9 +370,7 @@ def house_score_distribution(state: GameState) -> np.ndarray:
     """One-hot 17 bins of the house score as if the end finished now, for the team to move."""
     a, b = score(state)
     mine = (a - b) if state.to_move == 0 else (b - a)
-    probs = np.zeros(SCORE_BINS)
-    probs[int(np.clip(mine, -8, 8)) + 8] = 1.0
-    return probs
+    return np.eye(SCORE_BINS)[int(np.clip(mine, -8, 8)) + 8]
 
 
 # ---- players -----------------------------------------------------------------------------------
@@ -480,11 +466,9 @@ class CurlingState:
         return len(self.executed)
 
     def to_move(self) -> int:
-        """The team to throw next."""
         return int(self.game.to_move)
 
     def is_terminal(self) -> bool:
-        """Whether the game is over."""
         return bool(self.game.is_game_over)
 
     def status(self) -> Status:
@@ -517,7 +501,6 @@ class CurlingState:
         self.executed.append(shot)
 
     def clone(self) -> CurlingState:
-        """An independent copy."""
         return CurlingState(self.game.copy(), self.noise, self.seed, list(self.executed), self.name)
 
     def with_seed(self, seed: int) -> CurlingState:

@@ -158,12 +158,10 @@ class _Parser:
         line = self.text.count("\n", 0, self.pos) + 1
         return ValueError(f"bad SGF at line {line}, offset {self.pos}: {message}")
 
-    def skip_space(self) -> None:
+    def peek(self) -> str:
+        """The next character after white space ('' at the end of the text)."""
         while self.pos < len(self.text) and self.text[self.pos].isspace():
             self.pos += 1
-
-    def peek(self) -> str:
-        self.skip_space()
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
     def expect(self, char: str) -> None:
@@ -238,14 +236,6 @@ class _Parser:
         raise self.error("property value never closed (missing ']')")
 
 
-def _main_line(tree: _Tree) -> list[Node]:
-    nodes = list(tree.nodes)
-    while tree.children:
-        tree = tree.children[0]
-        nodes.extend(tree.nodes)
-    return nodes
-
-
 def _single(root: Node, ident: str) -> str | None:
     values = root.get(ident)
     if values is None:
@@ -306,13 +296,6 @@ def _komi(root: Node, size: int) -> float:
     return komi
 
 
-def _colour(text: str, ident: str) -> int:
-    colour = text.strip().upper()
-    if colour not in ("B", "W"):
-        raise ValueError(f"SGF {ident}[{text}] must be B or W")
-    return 0 if colour == "B" else 1
-
-
 def parse_sgf(text: str) -> SgfGame:
     """Reads the first game of an SGF collection (main line only); ValueError if malformed."""
     if not isinstance(text, str):
@@ -323,7 +306,10 @@ def parse_sgf(text: str) -> SgfGame:
         parser.game_tree()
     if parser.peek():
         raise parser.error(f"unexpected {parser.peek()!r} after the last game tree")
-    nodes = _main_line(tree)
+    nodes = list(tree.nodes)  # the main line: the first variation at every branch
+    while tree.children:
+        tree = tree.children[0]
+        nodes.extend(tree.nodes)
     root = nodes[0]
     game_type = _number(root, "GM")
     if game_type is not None and game_type != 1:
@@ -349,7 +335,9 @@ def parse_sgf(text: str) -> SgfGame:
             game.moves.append(sgf_point_to_action(node[key][0].strip(), size))
             colours.append(0 if key == "B" else 1)
     player = _single(root, "PL")
-    game.to_move = _colour(player, "PL") if player is not None else (colours[0] if colours else 0)
+    if player is not None and player.upper() not in ("B", "W"):
+        raise ValueError(f"SGF PL[{player}] must be B or W")
+    game.to_move = "BW".index(player.upper()) if player else (colours[0] if colours else 0)
     for number, colour in enumerate(colours):
         if colour != (game.to_move + number) % 2:
             raise ValueError(
@@ -394,13 +382,6 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _result_text(state: Go) -> str:
-    if state.status() == Status.DRAW:
-        return "0"
-    score = state.score()
-    return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
-
-
 def write_sgf(
     size: int,
     moves: Sequence[int],
@@ -437,10 +418,7 @@ def go_to_sgf(state: Go, moves: Sequence[int | str] = (), result: str | None = N
     ``moves`` are actions or GTP vertices played from ``state`` (checked for legality). RE is
     ``result`` if given, else the score when the moves end the game.
     """
-    size = state.size
     board = state.board().ravel()
-    black = [int(a) for a in (board == 1).nonzero()[0]]
-    white = [int(a) for a in (board == 2).nonzero()[0]]
     final = state.clone()
     actions = []
     for number, move in enumerate(moves, start=1):
@@ -451,13 +429,15 @@ def go_to_sgf(state: Go, moves: Sequence[int | str] = (), result: str | None = N
             raise ValueError(f"move {number} ({move!r}): {error}") from None
         actions.append(action)
     if result is None and final.is_terminal():
-        result = _result_text(final)
+        score = final.score()
+        draw = final.status() == Status.DRAW
+        result = "0" if draw else f"{'B' if score > 0 else 'W'}+{abs(score):g}"
     return write_sgf(
-        size,
+        state.size,
         actions,
         komi=state.komi,
-        black_stones=black,
-        white_stones=white,
+        black_stones=[int(a) for a in (board == 1).nonzero()[0]],
+        white_stones=[int(a) for a in (board == 2).nonzero()[0]],
         to_move=state.to_move(),
         result=result,
     )

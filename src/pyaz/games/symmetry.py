@@ -22,7 +22,7 @@ _MIRROR_FILE = dict(zip("abcdefgh", "hgfedcba", strict=True))
 
 def num_symmetries(state: BoardState) -> int:
     """How many of the transforms 0..7 are symmetries of the game's rules."""
-    return 2 if state.name in _MIRROR_ONLY else 8
+    return len(symmetry_ids(state))
 
 
 def symmetry_ids(state: BoardState) -> list[int]:
@@ -41,20 +41,21 @@ def _racing_kings_mirror() -> np.ndarray:
     return np.array(mirrored, dtype=np.int64)
 
 
-def _check_id(k: int) -> None:
+def _check(k: int, name: str, array: object) -> None:
+    """Every transform's checks: the symmetry id, then that ``array`` is a numpy array."""
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError(f"symmetry id must be an integer in 0..7, got {k!r}")
     if not 0 <= k < 8:
         raise ValueError(f"symmetry id must be in 0..7, got {k}")
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array, got {type(array).__name__}")
 
 
 def transform_planes(planes: np.ndarray, k: int) -> np.ndarray:
     """Applies transform ``k`` to the last two axes (H, W) of ``planes``, an array of planes
     ``[C, H, W]`` (or a batch ``[N, C, H, W]``); ValueError for fewer than 3 dimensions (a
     single board ``[H, W]`` goes to :func:`transform_board`)."""
-    _check_id(k)
-    if not isinstance(planes, np.ndarray):
-        raise TypeError(f"planes must be a numpy array, got {type(planes).__name__}")
+    _check(k, "planes", planes)
     if planes.ndim < 3:
         raise ValueError(
             f"planes must have shape [C, H, W] (or [N, C, H, W]), got shape {planes.shape}; "
@@ -66,9 +67,7 @@ def transform_planes(planes: np.ndarray, k: int) -> np.ndarray:
 def transform_board(board: np.ndarray, k: int) -> np.ndarray:
     """Applies transform ``k`` to a board ``[H, W]`` (e.g. ``state.board()`` or a grid of cell
     indices); ValueError for any other number of dimensions."""
-    _check_id(k)
-    if not isinstance(board, np.ndarray):
-        raise TypeError(f"board must be a numpy array, got {type(board).__name__}")
+    _check(k, "board", board)
     if board.ndim != 2:
         raise ValueError(f"board must have shape [H, W], got shape {board.shape}")
     return _transform(board, k)
@@ -99,9 +98,7 @@ def transform_policy(policy: np.ndarray, k: int, state: BoardState) -> np.ndarra
 
     Board actions move with the board; a trailing pass action (Othello) stays in place.
     """
-    _check_id(k)
-    if not isinstance(policy, np.ndarray):
-        raise TypeError(f"policy must be a numpy array, got {type(policy).__name__}")
+    _check(k, "policy", policy)
     if policy.shape[-1] != state.num_actions:
         raise ValueError(
             f"policy's last axis has {policy.shape[-1]} entries, the game has "
