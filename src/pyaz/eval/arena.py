@@ -299,11 +299,9 @@ def play_match(
         raise ValueError(f"opening_plies must be >= 0, got {plies}")
     openings = draw_openings(start_state, plies, (games + 1) // 2, seed)
     result = MatchResult(a_name=a.name, b_name=b.name)
-    bar = None
-    if progress:
-        from tqdm import tqdm
+    from tqdm import tqdm
 
-        bar = tqdm(total=games, desc=f"{a.name} vs {b.name}", unit="game")
+    bar = tqdm(total=games, desc=f"{a.name} vs {b.name}", unit="game", disable=not progress)
     try:
         for index in range(games):
             a_first = index % 2 == 0
@@ -314,12 +312,10 @@ def play_match(
             record = play_game(first, second, start, openings[index // 2])
             result.add(record, a_first)
             fault_point(fault)
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix(w=result.a_wins, d=result.draws, l=result.b_wins)
+            bar.update(1)
+            bar.set_postfix(w=result.a_wins, d=result.draws, l=result.b_wins)
             if stop is not None and stop(result):
                 break
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     return result

@@ -80,7 +80,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from statistics import NormalDist
 from typing import TypeAlias
 
@@ -172,12 +172,6 @@ class EloFit:
         delta = self.rating(first).elo - self.rating(second).elo
         return outcome_probabilities(delta, self.advantage, self.drawelo)
 
-    def expected_score(self, a: str, b: str) -> float:
-        """``a``'s expected score against ``b``, averaged over both colour assignments."""
-        w1, d1, _ = self.probabilities(a, b)
-        _, d2, l2 = self.probabilities(b, a)
-        return 0.5 * ((w1 + 0.5 * d1) + (l2 + 0.5 * d2))
-
     def table(self) -> str:
         """The ratings as a text table, with the fitted parameters underneath."""
         return format_ratings(self.ratings, self.confidence) + "\n" + self.summary()
@@ -214,21 +208,16 @@ def counts_from_games(games: Iterable[GameLike]) -> dict[tuple[str, str], list[f
     """Tallies games into a :data:`ResultTable`-like dict of ``[wins, draws, losses]`` lists."""
     table: dict[tuple[str, str], list[float]] = {}
     for game in games:
-        if isinstance(game, GameResult):
-            first, second, result = game.first, game.second, game.result
-        else:
-            first, second, result = game
+        first, second, result = astuple(game) if isinstance(game, GameResult) else game
         if first == second:
             raise ValueError(f"a player cannot play itself: {first!r}")
-        cell = table.setdefault((str(first), str(second)), [0.0, 0.0, 0.0])
-        if result == 1:
-            cell[0] += 1
-        elif result == 0.5:
-            cell[1] += 1
-        elif result == 0:
-            cell[2] += 1
-        else:
-            raise ValueError(f"result must be 1, 0.5 or 0 for the first player, got {result!r}")
+        try:
+            slot = (1, 0.5, 0).index(result)
+        except ValueError:
+            raise ValueError(
+                f"result must be 1, 0.5 or 0 for the first player, got {result!r}"
+            ) from None
+        table.setdefault((str(first), str(second)), [0.0, 0.0, 0.0])[slot] += 1
     return table
 
 
@@ -261,9 +250,12 @@ def fit_elo(
     """
     _check_options(prior, confidence, drawelo)
     data = _GameData.of(results, anchor)
-    _check_data(data, prior, drawelo)
+    _check_connected(data)
+    if prior == 0:
+        _check_ford(data)
     n = len(data.names)
-    model = _Model(n, data.first, data.second, data.wins, data.draws, data.losses, prior)
+    wins, draws, losses = data.counts.T
+    model = _Model(n, data.first, data.second, wins, draws, losses, prior)
     phi, free = _start(data, anchor, advantage, drawelo)
     phi, iterations = _newton(model, phi, free, max_iterations)
     cov = _covariance(model, phi, free, advantage is None, drawelo is None)
@@ -303,18 +295,6 @@ class _GameData:
     second: np.ndarray
     counts: np.ndarray  # [pairs, 3]: the first player's wins, draws, losses
 
-    @property
-    def wins(self) -> np.ndarray:
-        return self.counts[:, 0]
-
-    @property
-    def draws(self) -> np.ndarray:
-        return self.counts[:, 1]
-
-    @property
-    def losses(self) -> np.ndarray:
-        return self.counts[:, 2]
-
     @classmethod
     def of(cls, results: Iterable[GameLike] | ResultTable, anchor: str | None) -> _GameData:
         table = {pair: cell for pair, cell in _as_table(results).items() if sum(cell) != 0}
@@ -331,25 +311,14 @@ class _GameData:
         return cls(names, index, first, second, counts)
 
 
-def _check_data(data: _GameData, prior: float, drawelo: float | None) -> None:
-    """ValueError when the ratings or the draw parameter have no finite estimate."""
-    _check_connected(data.names, data.first, data.second)
-    if prior == 0:
-        _check_ford(data.names, data.first, data.second, data.wins, data.draws, data.losses)
-    total_draws = float(data.draws.sum())
-    if drawelo is None and total_draws == data.counts.sum():
-        raise ValueError("every game is a draw: drawelo cannot be estimated; pass drawelo=...")
-    if drawelo is not None and drawelo == 0 and total_draws > 0:
-        raise ValueError(f"drawelo=0 gives draws probability 0, but there are {total_draws:g}")
-
-
 def _start(
     data: _GameData, anchor: str | None, advantage: float | None, drawelo: float | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The starting point and the free parameters, in Elo: the n ratings, the advantage, drawelo.
 
     Only rating differences are identified (the prior too involves only differences): one
-    rating is held at 0, so the covariance of any difference is exact.
+    rating is held at 0, so the covariance of any difference is exact. ValueError when
+    ``drawelo`` has no finite estimate (every game drawn) or is held at 0 despite draws.
     """
     n = len(data.names)
     phi = np.zeros(n + 2)
@@ -358,12 +327,16 @@ def _start(
     if advantage is not None:
         phi[n] = advantage
         free[n] = False
-    total_draws = float(data.draws.sum())
+    total_draws = float(data.counts[:, 1].sum())
     if drawelo is not None:
+        if drawelo == 0 and total_draws > 0:
+            raise ValueError(f"drawelo=0 gives draws probability 0, but there are {total_draws:g}")
         phi[n + 1] = drawelo
         free[n + 1] = False
     elif total_draws == 0:
         free[n + 1] = False  # no draws: the estimate is 0, on the boundary
+    elif total_draws == data.counts.sum():
+        raise ValueError("every game is a draw: drawelo cannot be estimated; pass drawelo=...")
     else:
         draw_rate = total_draws / data.counts.sum()
         phi[n + 1] = math.log((1 + draw_rate) / (1 - draw_rate)) / NATS_PER_ELO
@@ -411,8 +384,9 @@ def _ratings(
     per_cell = data.counts.sum(axis=1)
     np.add.at(games_played, data.first, per_cell)
     np.add.at(games_played, data.second, per_cell)
-    np.add.at(points, data.first, data.wins + 0.5 * data.draws)
-    np.add.at(points, data.second, data.losses + 0.5 * data.draws)
+    wins, draws, losses = data.counts.T
+    np.add.at(points, data.first, wins + 0.5 * draws)
+    np.add.at(points, data.second, losses + 0.5 * draws)
     ratings = [
         Rating(
             name=name,
@@ -494,9 +468,7 @@ class _Model:
         prior: float,
     ) -> None:
         self.n = n
-        self.first, self.second = first, second
         self.wins, self.draws, self.losses = wins, draws, losses
-        self.prior = prior
         self.has_draws = draws > 0
         # Virtual draws between players who met: (prior / 2) g_ij (1 / g_i + 1 / g_j).
         met: dict[tuple[int, int], float] = {}
@@ -656,11 +628,11 @@ def _reachable(graph: list[set[int]]) -> set[int]:
     return seen
 
 
-def _check_connected(names: list[str], first: np.ndarray, second: np.ndarray) -> None:
+def _check_connected(data: _GameData) -> None:
     """The players must form one group through the games played."""
-    n = len(names)
+    names, n = data.names, len(data.names)
     neighbours: list[set[int]] = [set() for _ in range(n)]
-    for f, s in zip(first.tolist(), second.tolist(), strict=True):
+    for f, s in zip(data.first.tolist(), data.second.tolist(), strict=True):
         neighbours[f].add(s)
         neighbours[s].add(f)
     seen = _reachable(neighbours)
@@ -672,26 +644,16 @@ def _check_connected(names: list[str], first: np.ndarray, second: np.ndarray) ->
         )
 
 
-def _check_ford(
-    names: list[str],
-    first: np.ndarray,
-    second: np.ndarray,
-    wins: np.ndarray,
-    draws: np.ndarray,
-    losses: np.ndarray,
-) -> None:
+def _check_ford(data: _GameData) -> None:
     """Without a prior the MLE exists iff the 'scored against' graph is strongly connected."""
-    n = len(names)
+    names, n = data.names, len(data.names)
     scored: list[set[int]] = [set() for _ in range(n)]  # i -> j: i won or drew against j
-    for f, s, w, d, lo in zip(first, second, wins, draws, losses, strict=True):
-        if w + d > 0:
-            scored[f].add(s)
-        if lo + d > 0:
-            scored[s].add(f)
-    conceded: list[set[int]] = [set() for _ in range(n)]
-    for i, targets in enumerate(scored):
-        for j in targets:
-            conceded[j].add(i)
+    conceded: list[set[int]] = [set() for _ in range(n)]  # the same edges reversed
+    for f, s, (w, d, lo) in zip(data.first, data.second, data.counts, strict=True):
+        for i, j, points in ((f, s, w + d), (s, f, lo + d)):
+            if points > 0:
+                scored[i].add(j)
+                conceded[j].add(i)
     for graph, kind in ((scored, "forward"), (conceded, "backward")):
         seen = _reachable(graph)
         if len(seen) < n:

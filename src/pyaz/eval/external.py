@@ -47,7 +47,6 @@ from pyaz.games import BoardState, make, same_position
 
 __all__ = [
     "FAIRY_STOCKFISH_HINT",
-    "GNUGO_HINT",
     "GRHINO_HINT",
     "LICHESS_LEVELS",
     "PACHI_HINT",
@@ -64,7 +63,6 @@ __all__ = [
     "uci_player",
 ]
 
-GNUGO_HINT = "apt-get install gnugo"
 GRHINO_HINT = "apt-get install grhino"
 FAIRY_STOCKFISH_HINT = "apt-get install fairy-stockfish"
 PACHI_HINT = (
@@ -154,24 +152,20 @@ class GtpPlayer(_ExternalPlayer):
         """Sets the engine's board to ``state``."""
         self._state = state.clone()
         self._pending = None
+        size = int(state.size)  # type: ignore[union-attr]
+        if self.game != "go" and not same_position(state, make("othello", size=size)):
+            raise ValueError(
+                "a GTP Othello engine can only start from the standard position; give it "
+                "the opening's moves through observe() instead (pyaz-arena does)"
+            )
+        self.engine.boardsize(size)
+        self.engine.clear_board()
         if self.game == "go":
-            size = int(state.size)  # type: ignore[union-attr]
-            self.engine.boardsize(size)
-            self.engine.clear_board()
             self.engine.komi(float(state.komi))  # type: ignore[union-attr]
             board = state.board().ravel()
             for colour, code in (("b", 1), ("w", 2)):
                 for action in (board == code).nonzero()[0]:
                     self.engine.play(colour, str(state.action_to_vertex(int(action))))  # type: ignore[union-attr]
-        else:
-            size = int(state.size)  # type: ignore[union-attr]
-            if not same_position(state, make("othello", size=size)):
-                raise ValueError(
-                    "a GTP Othello engine can only start from the standard position; give it "
-                    "the opening's moves through observe() instead (pyaz-arena does)"
-                )
-            self.engine.boardsize(size)
-            self.engine.clear_board()
 
     def choose(self, state: BoardState) -> int:
         """``genmove`` for the side to move; the engine's move as a pyaz action."""
@@ -211,22 +205,21 @@ class GtpPlayer(_ExternalPlayer):
     def observe(self, action: int) -> None:
         """Replays ``action`` on the engine (unless the engine generated it)."""
         colour = self._colour(self._state)
+        pass_action = int(self._state.num_actions) - 1
+        is_pass = action == pass_action
         pending, self._pending = self._pending, None
         if pending is not None and action != pending:
-            pass_action = int(self._state.num_actions) - 1
             if self.game == "go" or pending != pass_action:
                 self.engine.send("undo")
             pending = None
-        if pending is None:
-            is_pass = action == int(self._state.num_actions) - 1
-            if not (is_pass and self.game == "othello"):
-                try:
-                    self.engine.play(colour, "pass" if is_pass else self._vertex(action))
-                except GtpError as error:
-                    raise EngineError(
-                        f"{self.name} refused {self._state.action_to_str(action)} at ply "
-                        f"{self._state.ply}: {error}"
-                    ) from error
+        if pending is None and not (is_pass and self.game == "othello"):
+            try:
+                self.engine.play(colour, "pass" if is_pass else self._vertex(action))
+            except GtpError as error:
+                raise EngineError(
+                    f"{self.name} refused {self._state.action_to_str(action)} at ply "
+                    f"{self._state.ply}: {error}"
+                ) from error
         self._state.apply(action)
 
 
@@ -244,14 +237,8 @@ class UciPlayer(_ExternalPlayer):
     ) -> None:
         self.engine = engine
         self.name = name
-        self.limit = chess.engine.Limit(
-            depth=depth if depth > 0 else None, time=movetime_ms / 1000.0
-        )
-        self.limits = " ".join(
-            part
-            for part in (f"depth {depth}" if depth > 0 else "", f"movetime {movetime_ms}")
-            if part
-        )
+        self.limit = chess.engine.Limit(depth=depth if depth > 0 else None, time=movetime_ms / 1e3)
+        self.limits = (f"depth {depth} " if depth > 0 else "") + f"movetime {movetime_ms}"
         self._board: chess.variant.RacingKingsBoard | None = None
         self._state: BoardState | None = None
 
@@ -304,12 +291,8 @@ class UciPlayer(_ExternalPlayer):
 
 
 def _go_flags(state: BoardState) -> list[str]:
-    flags = []
-    if bool(state.superko):  # type: ignore[union-attr]
-        flags.append("--positional-superko")
-    if bool(state.allow_suicide):  # type: ignore[union-attr]
-        flags.append("--allow-suicide")
-    return flags
+    rules = {"--positional-superko": state.superko, "--allow-suicide": state.allow_suicide}  # type: ignore[union-attr]
+    return [flag for flag, on in rules.items() if bool(on)]
 
 
 def _started(player: GtpPlayer, state: BoardState) -> GtpPlayer:

@@ -85,26 +85,16 @@ def write_sgf_games(
 
 
 def pgn_game(start_fen: str, moves: Sequence[str], headers: dict[str, str], end: str) -> str:
-    """A Racing Kings game as PGN: SAN moves via python-chess, or UCI moves without it.
+    """A Racing Kings game as PGN, the moves in SAN (python-chess).
 
     ``headers`` are the Seven Tag Roster values (Event, White, Black, Result, ...); ``end``
     becomes a comment after the last move (how the game ended).
     """
-    standard = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"
-    try:
-        import chess.pgn
-        import chess.variant
-    except ImportError:
-        lines = [f'[{key} "{value}"]' for key, value in headers.items()]
-        lines.append('[Variant "Racing Kings"]')
-        if start_fen != standard:
-            lines += ['[SetUp "1"]', f'[FEN "{start_fen}"]']
-        body = " ".join(moves) + f" {{{end}}} {headers['Result']}"
-        return "\n".join(lines) + "\n\n" + body + "\n"
-    board = chess.variant.RacingKingsBoard(start_fen)
-    game = chess.pgn.Game.from_board(board)
-    for key, value in headers.items():
-        game.headers[key] = value
+    import chess.pgn
+    import chess.variant
+
+    game = chess.pgn.Game.from_board(chess.variant.RacingKingsBoard(start_fen))
+    game.headers.update(headers)
     node: chess.pgn.GameNode = game
     for move in moves:
         node = node.add_variation(chess.Move.from_uci(move))

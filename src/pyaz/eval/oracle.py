@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 
 from pyaz._core import ConnectFour, Status
-from pyaz.eval.players import Player
+from pyaz.eval.players import Player, _SimplePlayer
 from pyaz.eval.stats import wilson_interval
 from pyaz.games import BoardState, make
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH, check_solvable, solve
@@ -154,7 +154,7 @@ def perfect_play_agreement(player: Player, positions: list[OraclePosition]) -> A
     return AgreementResult(kept / len(positions), lower, upper, kept, len(positions))
 
 
-class PerfectPlayer:
+class PerfectPlayer(_SimplePlayer):
     """Plays a best move of Connect Four (up to 7 columns x 6 rows) by exact solving: the
     quickest win, else a draw, else the slowest loss, random among equal scores (seeded)."""
 
@@ -172,9 +172,3 @@ class PerfectPlayer:
     def choose(self, state: BoardState) -> int:
         """A best move of ``state``."""
         return int(self._rng.choice(solve(state).best_moves))
-
-    def observe(self, action: int) -> None:
-        """Ignored."""
-
-    def __repr__(self) -> str:
-        return f"PerfectPlayer(name={self.name!r})"

@@ -130,12 +130,6 @@ class GreedyPlayer(_SimplePlayer):
         return int(self._rng.choice(blocks or actions))
 
 
-def _need_board_game(name: str, state: object) -> None:
-    """ValueError unless ``state`` is a board game (curling's actions are continuous)."""
-    if not isinstance(state, BoardGameState):
-        raise ValueError(f"{name} plays the board games, not {getattr(state, 'name', state)}")
-
-
 def _wins(state: BoardState, player: int) -> bool:
     won = Status.FIRST_PLAYER_WIN if player == 0 else Status.SECOND_PLAYER_WIN
     return bool(state.status() == won)
@@ -189,11 +183,10 @@ class SearchPlayer:
         for label, value in (
             ("temperature", temperature),
             ("sampling_temperature", sampling_temperature),
+            ("sampling_plies", sampling_plies),
         ):
             if not value >= 0:  # also rejects NaN
                 raise ValueError(f"{label} must be >= 0, got {value}")
-        if sampling_plies < 0:
-            raise ValueError(f"sampling_plies must be >= 0, got {sampling_plies}")
         self.name = name
         self.evaluator = evaluator
         self.simulations = int(simulations)
@@ -209,7 +202,10 @@ class SearchPlayer:
 
     def reset(self, state: BoardState) -> None:
         """Roots the search at ``state`` (creating the search on first use or a new game type)."""
-        _need_board_game(self.name, state)
+        if not isinstance(state, BoardGameState):  # curling's actions are continuous
+            raise ValueError(
+                f"{self.name} plays the board games, not {getattr(state, 'name', state)}"
+            )
         self._start_ply = int(state.ply)
         self._set_root(state)
 
@@ -260,13 +256,12 @@ def uct_player(
     UCB1 selection (``c_uct`` = sqrt(2) unless given), one random playout per leaf, greedy
     moves by visit count, tree reuse across moves.
     """
-    options = {"rule": "uct", **search_options}
     return SearchPlayer(
         "rollout",
         simulations,
         name=name if name is not None else f"uct{simulations}",
         seed=seed,
-        **options,
+        **{"rule": "uct", **search_options},
     )
 
 
@@ -283,19 +278,16 @@ def network_player(
     network (a :class:`~pyaz.nets.LoadedModel`, or a path that :func:`pyaz.nets.load_model`
     reads, cached per process) run on ``runtime`` (default: ONNX Runtime on a CPU). The run's
     ``c_puct`` and ``draw_value`` apply unless ``search_options`` set them."""
-    if not isinstance(model, str | os.PathLike):
-        loaded = model
-    else:
+    if isinstance(model, str | os.PathLike):
         from pyaz.nets import load_model
 
-        loaded = load_model(model, cached=True)
-    options = {**loaded.search_options(), **search_options}
+        model = load_model(model, cached=True)
     return SearchPlayer(
-        loaded.evaluator(device, runtime),
+        model.evaluator(device, runtime),
         simulations,
-        name=name if name is not None else str(loaded.path),
+        name=name if name is not None else str(model.path),
         seed=seed,
-        **options,
+        **{**model.search_options(), **search_options},
     )
 
 

@@ -1,58 +1,16 @@
 """Named players: ``make_player(spec, start_state)`` builds any :class:`~pyaz.eval.players.Player`.
 
-Presets (``spec``), checked against the game of ``start_state``:
-
-===============================  ==============================================================
-``random``                       uniformly random legal moves (any game)
-``greedy``                       one ply: Othello, the most own discs; other games, win now,
-                                 else stop the opponent's immediate win, else random
-``perfect``                      exact play by the Connect Four solver (boards up to 7
-                                 columns x 6 rows): a best move, random among equals
-``uct200``, ``uct:N``, ``uctN``  UCT with N random-rollout simulations a move (any game; seed
-                                 000's Reversi reference is ``uct200``)
-``mentor[:MS]``                   seed 004's rule-based Gomoku mentor (VCF/VCT threat search,
-                                 alpha-beta), MS milliseconds a move (default 1000); free-style
-                                 Gomoku on boards of 9x9 to 15x15
-``guard[:MS[:NODES]]:SPEC``       SPEC's Gomoku player behind the mentor's threat analysis, MS
-                                 milliseconds a move at the root (default 100) and NODES nodes
-                                 at each leaf of a network's search (default 3000; 0: the root
-                                 alone): it plays a forced win and answers a forced loss
-                                 (:class:`~pyaz.eval.threat_guard.ThreatGuardPlayer`; a hybrid,
-                                 not in seed 004)
-``alphagomoku:PATH[:SIMS]``      seed 004's black and white networks (``pair.pt`` or its run
-                                 folder) with PUCT search, SIMS simulations (default 200); a
-                                 seed method's preset (see METHOD_PRESETS)
-``model:PATH[:SIMS][:OPTIONS]``  a pyaz network with PUCT search, SIMS simulations (default
-                                 100); PATH is a checkpoint file (``nets/iter-*.pt``), a run
-                                 folder (its ``checkpoint.pt``'s best network and the run's
-                                 ``c_puct``/``draw_value``) or a TorchScript file; OPTIONS,
-                                 comma-separated, choose the search (:data:`MODEL_OPTIONS`):
-                                 ``rule=gumbel`` (Gumbel root search, deterministic) and
-                                 ``solver=on`` (the MCTS-solver), e.g.
-                                 ``model:runs/g9:800:rule=gumbel,solver=on``, the search of
-                                 a Gomoku run's self-play by default; a model file
-                                 of another kind plays as its method's preset (an AlphaGomoku
-                                 pair as ``alphagomoku:PATH[:SIMS]``, a ZetaGo policy as
-                                 ``zetago-mcts:PATH[:SIMS]``, see MODEL_KIND_PRESETS)
-``gnugo[:LEVEL]``                GNU Go over GTP (Go), level 0..10 (default 10); board size,
-                                 komi, superko and suicide rules from the start state
-``pachi[:PLAYOUTS]``             the Pachi Go engine over GTP (Go), N playouts a move (default
-                                 1000), only when a real Pachi is on PATH
-``gtp-rhino[:LEVEL[:RAND]]``     GRhino over GTP (Othello 8x8), level 1..5 (default 3),
-                                 evaluator randomness 0..10 (default 0)
-``fairy-stockfish[:SKILL[:DEPTH[:MOVETIME]]]``
-                                 Fairy-Stockfish over UCI (Racing Kings): ``Skill Level``
-                                 -20..20 (default 20), ``go depth DEPTH movetime MOVETIME``
-                                 (default 5 and 100 ms)
-``lichess:N``                    lichess's "Stockfish level N" (1..8) with Fairy-Stockfish
-                                 (Racing Kings); seed 000's "Stockfish level 2" is
-                                 ``lichess:2`` = ``fairy-stockfish:-5:5:100``
-``gtp:COMMAND ARGS...``          any GTP engine (Go, or Othello with Othello coordinates)
-``uci:COMMAND ARGS...``          any UCI engine playing Racing Kings (``UCI_Variant
-                                 racingkings``), ``go movetime 100``
-``zetago:PATH``                  seed 003's policy network (Go): its most probable legal move
-``zetago-mcts:PATH[:SIMS]``      seed 003's tree search with that policy (default 200)
-===============================  ==============================================================
+The presets (``spec``), each checked against the game of ``start_state``, are listed in
+:data:`PRESETS_HELP`, the text the commands print. Beyond it: ``uctN`` is ``uct:N`` (seed 000's
+Reversi reference is ``uct200``); the mentor is a VCF/VCT threat search with alpha-beta; ``guard``
+is a :class:`~pyaz.eval.threat_guard.ThreatGuardPlayer` (a hybrid, not in seed 004); a run
+folder's ``model:`` network searches with the run's ``c_puct``/``draw_value``, and its OPTIONS
+are :data:`MODEL_OPTIONS` (``rule=gumbel,solver=on`` is the search of a Gomoku run's self-play
+by default); a model file of another kind plays as its method's preset (see
+:data:`MODEL_KIND_PRESETS`, :data:`METHOD_PRESETS`); ``gnugo`` takes the board size, komi,
+superko and suicide rules from the start state; ``gtp-rhino``'s RAND is GRhino's evaluator
+randomness 0..10 (default 0); ``lichess:2`` is ``fairy-stockfish:-5:5:100``; a ``uci:`` engine
+plays with ``UCI_Variant racingkings``.
 
 Each kind has one builder in :data:`BUILDERS`; the engines themselves are in
 :mod:`pyaz.eval.external`.
@@ -157,9 +115,12 @@ class _Spec:
         self.seed = seed
         self.runtime = runtime
 
-    def ints(self, defaults: Sequence[int], names: Sequence[str]) -> list[int]:
-        """The ``:``-separated integer fields, with ``defaults`` for the missing ones."""
-        parts = self.rest.split(":") if self.rest else []
+    def ints(
+        self, defaults: Sequence[int], names: Sequence[str], parts: Sequence[str] | None = None
+    ) -> list[int]:
+        """The ``:``-separated integer fields (or ``parts``), ``defaults`` for the missing ones."""
+        if parts is None:
+            parts = self.rest.split(":") if self.rest else []
         if len(parts) > len(defaults):
             raise ValueError(f"{self.text!r}: too many fields (expected {':'.join(names)})")
         values = list(defaults)
@@ -215,23 +176,20 @@ def is_external(spec: str) -> bool:
     return spec_kind(spec) in _EXTERNAL
 
 
-def _random(spec: _Spec) -> Player:
-    if spec.rest:
-        raise ValueError(f"{spec.text!r}: 'random' takes no argument")
-    return RandomPlayer(seed=spec.seed, name=spec.text)
+def _no_argument(player: Callable[..., Player]) -> Callable[[_Spec], Player]:
+    """The builder of a preset without arguments (``random``, ``greedy``)."""
 
+    def build(spec: _Spec) -> Player:
+        if spec.rest:
+            raise ValueError(f"{spec.text!r}: {spec.kind!r} takes no argument")
+        return player(seed=spec.seed, name=spec.text)
 
-def _greedy(spec: _Spec) -> Player:
-    if spec.rest:
-        raise ValueError(f"{spec.text!r}: 'greedy' takes no argument")
-    return GreedyPlayer(seed=spec.seed, name=spec.text)
+    return build
 
 
 def _perfect(spec: _Spec) -> Player:
-    if spec.rest:
-        raise ValueError(f"{spec.text!r}: 'perfect' takes no argument")
+    player = _no_argument(PerfectPlayer)(spec)
     spec.need("connect_four")
-    player = PerfectPlayer(seed=spec.seed, name=spec.text)
     player.reset(spec.state)  # ValueError for a board the solver does not take
     return player
 
@@ -279,13 +237,7 @@ def _guard(spec: _Spec) -> Player:
     spec.need("gomoku")
     check_mentor_game(spec.state, repr(spec.text))
     fields, inner = _guard_fields(spec.rest)
-    values = [DEFAULT_GUARD_MS, DEFAULT_TREE_NODES]
-    for index, (name, field) in enumerate(zip(("MS", "NODES"), fields, strict=False)):
-        try:
-            values[index] = int(field)
-        except ValueError:
-            raise ValueError(f"{spec.text!r}: {name} must be an integer, got {field!r}") from None
-    time_ms, tree_nodes = values
+    time_ms, tree_nodes = spec.ints([DEFAULT_GUARD_MS, DEFAULT_TREE_NODES], ["MS", "NODES"], fields)
     spec.check_range("the time per move (ms)", time_ms, 1, 10**7)
     spec.check_range("the node budget of a leaf's analysis", tree_nodes, 0, 10**9)
     if not inner:
@@ -465,8 +417,8 @@ def _method_builder(kind: str) -> Callable[[_Spec], Player] | None:
 
 
 BUILDERS: dict[str, Callable[[_Spec], Player]] = {
-    "random": _random,
-    "greedy": _greedy,
+    "random": _no_argument(RandomPlayer),
+    "greedy": _no_argument(GreedyPlayer),
     "perfect": _perfect,
     "uct": _uct,
     "mentor": _mentor,

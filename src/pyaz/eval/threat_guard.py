@@ -72,11 +72,9 @@ class ThreatAwareEvaluator:
         logits = np.array(logits, dtype=np.float64)  # copies: the network's arrays stay
         values = np.array(values, dtype=np.float64).reshape(len(planes))
         for row in range(planes.shape[0]):
-            self._analyse(self._position(planes[row]), logits[row], values, row)
+            state = position_from_planes(planes[row], self.overline_wins)
+            self._analyse(state, logits[row], values, row)
         return logits, values
-
-    def _position(self, planes: np.ndarray) -> Gomoku:
-        return position_from_planes(planes, self.overline_wins)
 
     def _analyse(self, state: Gomoku, logits: np.ndarray, values: np.ndarray, row: int) -> None:
         if state.is_terminal():

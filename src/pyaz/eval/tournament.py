@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from pyaz.common.plots import figure, save_figure
 from pyaz.common.runlog import atomic_write_bytes
 from pyaz.eval.arena import GameRecord, MatchResult, play_match
 from pyaz.eval.elo import DEFAULT_PRIOR, EloFit, GameResult, Rating, fit_elo
@@ -283,10 +284,7 @@ def write_ratings_csv(
             [
                 rank,
                 r.name,
-                f"{r.elo:.2f}",
-                f"{r.lower:.2f}",
-                f"{r.upper:.2f}",
-                f"{r.stderr:.2f}",
+                *(f"{value:.2f}" for value in (r.elo, r.lower, r.upper, r.stderr)),
                 r.games,
                 f"{r.score:.4f}",
                 "" if c is None or c.iteration is None else c.iteration,
@@ -334,13 +332,8 @@ def plot_ratings(
     confidence: float = 0.95,
 ) -> None:
     """``ratings.png``: each player's Elo with its interval, best at the top."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
     ordered = sorted(ratings, key=lambda r: r.elo)
-    fig = Figure(figsize=(7.5, 1.2 + 0.35 * len(ordered)), layout="constrained")
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
+    fig, ax = _figure(7.5, 1.2 + 0.35 * len(ordered))
     y = list(range(len(ordered)))
     elo = [r.elo for r in ordered]
     errors = [[r.elo - r.lower for r in ordered], [r.upper - r.elo for r in ordered]]
@@ -350,38 +343,35 @@ def plot_ratings(
     relative = f"{anchor} = 0" if anchor is not None else "average = 0"
     ax.set_xlabel(f"Bayesian Elo ({round(confidence * 100)}% interval; {relative})")
     ax.grid(axis="x", alpha=0.3)
-    if title:
-        ax.set_title(title)
-    _save_png(fig, path)
+    _save_png(fig, ax, path, title)
 
 
 def plot_iteration_elo(path: Path, points: Sequence[tuple[int, Rating]], title: str = "") -> None:
     """Elo of each iteration with its interval (seed 001 Fig. 10)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
-    fig = Figure(figsize=(7.5, 4.5), layout="constrained")
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
+    fig, ax = _figure(7.5, 4.5)
     xs = [k for k, _ in points]
     elo = [r.elo for _, r in points]
     errors = [[r.elo - r.lower for _, r in points], [r.upper - r.elo for _, r in points]]
     ax.errorbar(xs, elo, yerr=errors, fmt="o-", capsize=3)
     ax.set_xlabel("iteration (the random player at 0)" if 0 in xs else "iteration")
-    from matplotlib.ticker import MaxNLocator
-
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("Bayesian Elo (95% interval)")
     ax.grid(alpha=0.3)
+    _save_png(fig, ax, path, title)
+
+
+def _figure(width: float, height: float) -> tuple[Any, Any]:
+    """A figure of that size (inches), drawn off screen, and its one plot."""
+    fig = figure(1, width=width, height=height)
+    return fig, fig.add_subplot()
+
+
+def _save_png(fig: Any, ax: Any, path: Path, title: str) -> None:
     if title:
         ax.set_title(title)
-    _save_png(fig, path)
-
-
-def _save_png(fig: Any, path: Path) -> None:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=120)
-    atomic_write_bytes(path, buffer.getvalue())
+    save_figure(fig, path, 120)
 
 
 def write_outputs(
