@@ -39,11 +39,9 @@ class Curriculum:
 
     def zeta(self, epoch: float) -> float:
         """The share of the game searched and recorded at training epoch ``epoch``."""
-        value = self.steps[0][1]
-        for start, zeta in self.steps:
-            if epoch >= start:
-                value = zeta
-        return value
+        return next(
+            (zeta for start, zeta in reversed(self.steps) if epoch >= start), self.steps[0][1]
+        )
 
     def random_plies(self, epoch: float, average_length: float) -> int:
         """Plies to play at random at the start of a game."""

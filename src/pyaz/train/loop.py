@@ -35,7 +35,7 @@ import copy
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -135,76 +135,12 @@ SPARRING_AUTO = {"gomoku": ("mentor:20", 20)}
 SPARRING_IMITATION_AUTO = {"gomoku": True}
 
 
-def game_search(
-    game: str, rule: str, solver: bool | None, forced_playouts: bool
-) -> tuple[str, bool]:
-    """What ``search_rule`` auto and ``solver`` none mean for ``game``'s canonical name: the
-    game's rule (:data:`SEARCH_RULE_AUTO`), PUCT beside forced playouts (PUCT's technique),
-    and the solver on beside Gumbel where :data:`SOLVER_AUTO` says so. (Sparring games are
-    played by PUCT whatever the rule: they do not change it.)"""
-    if rule == "auto":
-        rule = "puct" if forced_playouts else SEARCH_RULE_AUTO.get(game, "puct")
-    if solver is None:
-        solver = rule == "gumbel" and SOLVER_AUTO.get(game, False)
-    return rule, solver
-
-
-def game_value_target_q(game: str) -> float:
-    """What ``value_target_q`` none means for ``game``'s canonical name
-    (:data:`VALUE_TARGET_Q_AUTO`; elsewhere 0, AlphaZero's z)."""
-    return VALUE_TARGET_Q_AUTO.get(game, 0.0)
-
-
-def game_sparring(
-    game: str,
-    state: BoardState | None,
-    sparring: str,
-    games: int | None,
-    imitation: bool | None,
-) -> tuple[str, int, bool]:
-    """What ``sparring`` auto, ``sparring_games`` none and ``sparring_imitation`` none mean for
-    ``game``'s canonical name on ``state``'s board (None: not a board): the game's opponent and
-    games (:data:`SPARRING_AUTO`) where its opponent plays the board and the games are not 0,
-    else none and 0 games; imitation on beside sparring games where
-    :data:`SPARRING_IMITATION_AUTO` says so."""
-    auto_games = 0
-    if sparring == "auto":
-        sparring = "none"
-        auto = SPARRING_AUTO.get(game)
-        if auto is not None and games != 0 and _mentor_plays(state):
-            sparring, auto_games = auto
-    if games is None:
-        games = auto_games
-    if imitation is None:
-        imitation = games > 0 and SPARRING_IMITATION_AUTO.get(game, False)
-    return sparring, games, imitation
-
-
 def _game_board(game: str, options: dict[str, Any]) -> tuple[str, BoardState | None]:
     """``game``'s canonical name and start state, or ``("", None)`` for a game or options that
     :meth:`TrainConfig.validate` names as bad."""
     with contextlib.suppress(ValueError, TypeError):
         return canonical_name(game), make(game, **options)
     return "", None
-
-
-def _mentor_plays(state: BoardState | None) -> bool:
-    """Whether seed 004's mentor plays ``state``'s board with its rules (overlines win)."""
-    return state is not None and bool(getattr(state, "overline_wins", True)) and mentor_plays(state)
-
-
-def game_epochs(game: str, state: BoardState | None) -> int:
-    """What ``epochs`` none means for ``game``'s canonical name on ``state``'s board (None: not
-    a board): :data:`EPOCHS_AUTO`'s value for the game and board shape, else
-    :data:`EPOCHS_DEFAULT`."""
-    shape = tuple(state.board_shape) if state is not None else ()
-    return EPOCHS_AUTO.get((game, shape), EPOCHS_DEFAULT)
-
-
-def game_opening_spread(game: str, curriculum: str) -> int:
-    """What ``opening_spread`` none means: the game's (:data:`OPENING_SPREAD_AUTO`, for
-    ``game``'s canonical name), 0 beside a curriculum, which chooses the opening plies itself."""
-    return 0 if curriculum != "none" else OPENING_SPREAD_AUTO.get(game, 0)
 
 
 @dataclass
@@ -575,7 +511,10 @@ class TrainConfig:
                 "win, seed 004's rules), not overline_wins=False"
             )
         self._check_sparring()
-        self._check_curriculum()
+        try:
+            Curriculum.named(self.curriculum)
+        except (OSError, ValueError, TypeError, KeyError, IndexError) as error:
+            raise _naming("curriculum", self.curriculum, error) from None
         if (self.opening_spread or 0) > 0 and self.curriculum != "none":
             raise ValueError(
                 f"opening_spread ({self.opening_spread}) and curriculum ({self.curriculum!r}) "
@@ -587,8 +526,18 @@ class TrainConfig:
                 f"eval_opponent {self.eval_opponent!r} is no player preset (uct200, random, "
                 "none, perfect, model:PATH, gnugo:LEVEL, ...: see pyaz-arena --help)"
             )
-        if self.eval_opponent == PERFECT_OPPONENT:
-            self._check_perfect_opponent()
+        if self.eval_opponent == PERFECT_OPPONENT:  # Connect Four on a board the solver takes
+            if canonical_name(self.game) != "connect_four":
+                raise ValueError(
+                    f"eval_opponent 'perfect' (agreement with the exact solver) needs "
+                    f"connect_four, got game {self.game!r}"
+                )
+            width, height = state.num_actions, state.board_shape[0]
+            if width > MAX_WIDTH or height > MAX_HEIGHT:
+                raise ValueError(
+                    f"eval_opponent 'perfect' needs a Connect Four board up to {MAX_WIDTH} "
+                    f"columns x {MAX_HEIGHT} rows, got {width}x{height}"
+                )
 
     def net_config(self, state: BoardState) -> NetConfig:
         """The network of the run for ``state``: ``net`` with the explicit sizes, dropout, the
@@ -623,43 +572,70 @@ class TrainConfig:
 
     @property
     def opening_spread_plies(self) -> int:
-        """``opening_spread`` with none resolved (:func:`game_opening_spread`)."""
+        """``opening_spread`` with none resolved: the game's (:data:`OPENING_SPREAD_AUTO`), 0
+        beside a curriculum, which chooses the opening plies itself."""
         if self.opening_spread is not None:
             return self.opening_spread
-        return game_opening_spread(canonical_name(self.game), self.curriculum)
+        if self.curriculum != "none":
+            return 0
+        return OPENING_SPREAD_AUTO.get(canonical_name(self.game), 0)
 
     @property
     def epochs_used(self) -> int:
-        """``epochs`` with none resolved for the game and its board (:func:`game_epochs`)."""
+        """``epochs`` with none resolved for the game and its board: :data:`EPOCHS_AUTO`'s value
+        for the game and board shape, else :data:`EPOCHS_DEFAULT`."""
         if self.epochs is not None:
             return self.epochs
-        return game_epochs(*_game_board(self.game, self.game_options))
+        game, state = _game_board(self.game, self.game_options)
+        shape = tuple(state.board_shape) if state is not None else ()
+        return EPOCHS_AUTO.get((game, shape), EPOCHS_DEFAULT)
 
     @property
     def value_target_q_used(self) -> float:
-        """``value_target_q`` with none resolved for the game (:data:`VALUE_TARGET_Q_AUTO`)."""
+        """``value_target_q`` with none resolved for the game (:data:`VALUE_TARGET_Q_AUTO`;
+        elsewhere 0, AlphaZero's z)."""
         if self.value_target_q is not None:
             return self.value_target_q
-        return game_value_target_q(canonical_name(self.game))
+        return VALUE_TARGET_Q_AUTO.get(canonical_name(self.game), 0.0)
 
     @property
     def search_used(self) -> tuple[str, bool]:
-        """``search_rule`` and ``solver`` with auto and none resolved for the game
-        (:func:`game_search`)."""
-        return game_search(
-            canonical_name(self.game), self.search_rule, self.solver, self.forced_playouts
-        )
+        """``search_rule`` and ``solver`` with auto and none resolved for the game: the game's
+        rule (:data:`SEARCH_RULE_AUTO`), PUCT beside forced playouts (PUCT's technique), and the
+        solver on beside Gumbel where :data:`SOLVER_AUTO` says so. (Sparring games are played by
+        PUCT whatever the rule: they do not change it.)"""
+        game, rule, solver = canonical_name(self.game), self.search_rule, self.solver
+        if rule == "auto":
+            rule = "puct" if self.forced_playouts else SEARCH_RULE_AUTO.get(game, "puct")
+        if solver is None:
+            solver = rule == "gumbel" and SOLVER_AUTO.get(game, False)
+        return rule, solver
 
     @property
     def sparring_used(self) -> tuple[str, int, bool]:
         """``sparring``, ``sparring_games`` and ``sparring_imitation`` with auto and none
-        resolved for the game and its board (:func:`game_sparring`)."""
-        return game_sparring(
-            *_game_board(self.game, self.game_options),
-            self.sparring,
-            self.sparring_games,
-            self.sparring_imitation,
-        )
+        resolved for the game and its board: the game's opponent and games
+        (:data:`SPARRING_AUTO`) where its opponent, seed 004's mentor, plays the board with its
+        rules (overlines win) and the games are not 0, else none and 0 games; imitation on
+        beside sparring games where :data:`SPARRING_IMITATION_AUTO` says so."""
+        game, state = _game_board(self.game, self.game_options)
+        sparring, games, imitation = self.sparring, self.sparring_games, self.sparring_imitation
+        auto_games = 0
+        if sparring == "auto":
+            sparring = "none"
+            auto = SPARRING_AUTO.get(game)
+            mentor = (
+                state is not None
+                and bool(getattr(state, "overline_wins", True))
+                and mentor_plays(state)
+            )
+            if auto is not None and games != 0 and mentor:
+                sparring, auto_games = auto
+        if games is None:
+            games = auto_games
+        if imitation is None:
+            imitation = games > 0 and SPARRING_IMITATION_AUTO.get(game, False)
+        return sparring, games, imitation
 
     def resolved(self) -> TrainConfig:
         """These settings with what auto (or none) chose for the game written in: the planes,
@@ -730,27 +706,6 @@ class TrainConfig:
                 f"{self.score_weight}"
             )
 
-    def _check_curriculum(self) -> None:
-        try:
-            Curriculum.named(self.curriculum)
-        except (OSError, ValueError, TypeError, KeyError, IndexError) as error:
-            raise _naming("curriculum", self.curriculum, error) from None
-
-    def _check_perfect_opponent(self) -> None:
-        """ValueError unless the game is Connect Four on a board the solver takes."""
-        if canonical_name(self.game) != "connect_four":
-            raise ValueError(
-                f"eval_opponent 'perfect' (agreement with the exact solver) needs "
-                f"connect_four, got game {self.game!r}"
-            )
-        width = self.game_options.get("width", 7)
-        height = self.game_options.get("height", 6)
-        if width > MAX_WIDTH or height > MAX_HEIGHT:
-            raise ValueError(
-                f"eval_opponent 'perfect' needs a Connect Four board up to {MAX_WIDTH} columns "
-                f"x {MAX_HEIGHT} rows, got {width}x{height}"
-            )
-
 
 PERFECT_OPPONENT = "perfect"
 """The eval_opponent that measures agreement with exact play instead of playing a match."""
@@ -771,6 +726,14 @@ last values after it. A resume with another max_minutes moves the schedules' tim
 (:mod:`pyaz.train.schedules`)."""
 
 
+_SELF_PLAY_OPTIONS = (
+    "parallel_games", "sampling_plies", "threads", "c_puct", "dirichlet_alpha",
+    "dirichlet_epsilon", "draw_value", "gumbel_actions", "solver", "rollout_mix",
+    "forced_playouts", "full_search_prob", "cheap_simulations",
+)  # fmt: skip
+"""The :class:`~pyaz.search.SelfPlay` options that self-play takes from the settings as they are."""
+
+
 def _naming(setting: str, value: str, error: Exception) -> ValueError:
     """A ValueError with the first line of ``error``'s message, naming ``setting`` and
     ``value`` unless it does already."""
@@ -778,10 +741,6 @@ def _naming(setting: str, value: str, error: Exception) -> ValueError:
     if not line.startswith(setting):
         line = f"{setting}: {line}" if value in line else f"{setting} {value!r}: {line}"
     return ValueError(line)
-
-
-def _seconds() -> float:
-    return time.perf_counter()
 
 
 class TrainingLoop(TrainingRun):
@@ -799,18 +758,14 @@ class TrainingLoop(TrainingRun):
 
     @classmethod
     def upgrade_settings(cls, saved: dict[str, Any]) -> dict[str, Any]:
-        """A config.json from before threat_planes (2026-11-26) is a run without them; one
-        that saved auto (before 2026-11-27, when runs began to save what auto chose) had them
-        on Connect Four alone. One from before opening_spread is a run without random
-        opening plies (the loop saves the number; a none written by hand is the game's), one
-        from before lr_schedule a run at a constant rate (the loop saves the schedule; an auto
-        written by hand is the game's), one from before search_rule or solver a run of PUCT
-        without the solver (the loop saves both; an auto or a null written by hand is the
-        game's), one from before value_target_q a run with AlphaZero's z (a null written by
-        hand is the game's), one from before sparring's auto (2026-12-02) without sparring
-        games unless it saved them (an auto or a null written by hand is the game's). Every
-        run saved its epochs (a null written by hand is the game's)."""
-        upgraded = {
+        """A config.json from before a setting is a run without it (the values below): without
+        threat planes before threat_planes (2026-11-26), without random opening plies, at a
+        constant rate, of PUCT without the solver, with AlphaZero's z, without sparring games
+        before sparring's auto (2026-12-02) unless it saved them; every run saved its epochs.
+        One that saved threat_planes auto (before 2026-11-27, when runs began to save what auto
+        chose) had them on Connect Four alone. Any other auto or null (written by hand: the
+        loop saves what they chose) is the game's, as :meth:`TrainConfig.resolved` has it."""
+        legacy = {
             "epochs": EPOCHS_DEFAULT,
             "threat_planes": "off",
             "opening_spread": 0,
@@ -821,39 +776,20 @@ class TrainingLoop(TrainingRun):
             "sparring": "none",
             "sparring_games": 0,
             "sparring_imitation": False,
-            **saved,
         }
+        upgraded = {**legacy, **saved}
         try:
             game = canonical_name(str(upgraded.get("game")))
         except ValueError:
             return upgraded  # not a game: validate() names it
         if upgraded["threat_planes"] == "auto":
             upgraded["threat_planes"] = THREAT_AUTO_BEFORE.get(game, "off")
-        if upgraded["lr_schedule"] == "auto":
-            upgraded["lr_schedule"] = LR_SCHEDULE_AUTO.get(game, "constant")
-        if upgraded["value_target_q"] is None:
-            upgraded["value_target_q"] = game_value_target_q(game)
-        if upgraded["epochs"] is None:
-            board = _game_board(str(upgraded["game"]), dict(upgraded.get("game_options") or {}))
-            upgraded["epochs"] = game_epochs(*board)
-        if upgraded["opening_spread"] is None:
-            curriculum = str(upgraded.get("curriculum", "none"))
-            upgraded["opening_spread"] = game_opening_spread(game, curriculum)
-        rule, solver = upgraded["search_rule"], upgraded["solver"]
-        if rule == "auto" or solver is None:  # written by hand: the game's
-            forced = upgraded.get("forced_playouts")
-            rule, solver = game_search(game, rule, solver, bool(forced))
-            upgraded["search_rule"], upgraded["solver"] = rule, solver
-        sparring = (
-            upgraded["sparring"],
-            upgraded["sparring_games"],
-            upgraded["sparring_imitation"],
-        )
-        if sparring[0] == "auto" or None in sparring[1:]:  # written by hand: the game's
-            board = _game_board(str(upgraded["game"]), dict(upgraded.get("game_options") or {}))
-            upgraded["sparring"], upgraded["sparring_games"], upgraded["sparring_imitation"] = (
-                game_sparring(*board, *sparring)
-            )
+        # an auto or a null written by hand: the game's, as a run resolves it
+        values = {f.name: upgraded[f.name] for f in fields(TrainConfig) if f.name in upgraded}
+        values["game_options"] = dict(upgraded.get("game_options") or {})
+        resolved = TrainConfig(**values).resolved()
+        for name in legacy.keys() - {"threat_planes"}:
+            upgraded[name] = getattr(resolved, name)
         return upgraded
 
     def __init__(
@@ -879,11 +815,10 @@ class TrainingLoop(TrainingRun):
         self.start_state = make(config.game, **config.game_options)
         self._oracle_positions: list[oracle.OraclePosition] | None = None  # eval_opponent perfect
         self.curriculum = Curriculum.named(config.curriculum)
-        net_config = config.net_config(self.start_state)
         torch.manual_seed(config.seed)
         torch.set_num_threads(config.network_threads)
         self.rng = np.random.default_rng(config.seed)
-        self.current = PolicyValueNet(net_config)
+        self.current = PolicyValueNet(config.net_config(self.start_state))
         self.best = copy.deepcopy(self.current)
         self._scripted = [to_torchscript(self.current), to_torchscript(self.current)]
         self.trainer = Trainer(self.current, self._train_settings(), self.start_state)
@@ -895,14 +830,15 @@ class TrainingLoop(TrainingRun):
             else None
         )
         self.threat_search_seconds = 0.0  # its time in an iteration (record time_threat_search)
+        probe = random_game_lengths(
+            self.start_state, max(1, config.length_probe_games), seed=config.seed
+        )
         self.counters: dict[str, float] = {
-            "iteration": 0,
-            "games": 0,
-            "train_steps": 0,
-            "epochs": 0,
-            "trainings": 0,
+            **dict.fromkeys(("iteration", "games", "train_steps", "epochs", "trainings"), 0),
             "elapsed_s": 0.0,
-            "mean_game_length": self._measured_game_length(),
+            # where the curriculum's running average starts (then it follows the self-play
+            # games): the average length of length_probe_games uniformly random games
+            "mean_game_length": float(np.mean(probe)),
             "best_iteration": 0,
             # the schedules' horizon: the iterations the run was started with (see RESUMABLE)
             "schedule_horizon": config.iterations,
@@ -923,18 +859,10 @@ class TrainingLoop(TrainingRun):
             return make_evaluator(net, shape, c.runtime, threads=c.network_threads)
         scripted = self._scripted[slot]
         scripted.load_state_dict(net.state_dict())
+        evaluator = TorchEvaluator(scripted)
         if net.config.threat_search:
-            return ThreatSearchEvaluator(
-                TorchEvaluator(scripted), net.config.threat_search, net.config.planes
-            )
-        return TorchEvaluator(scripted)
-
-    def _measured_game_length(self) -> float:
-        """The average length of ``length_probe_games`` uniformly random games: where the
-        curriculum's running average starts (then it follows the self-play games)."""
-        games = max(1, self.config.length_probe_games)
-        lengths = random_game_lengths(self.start_state, games, seed=self.config.seed)
-        return float(np.mean(lengths))
+            return ThreatSearchEvaluator(evaluator, net.config.threat_search, net.config.planes)
+        return evaluator
 
     def _min_buffer_games(self) -> int:
         """The games the buffer must hold before the next training."""
@@ -965,55 +893,33 @@ class TrainingLoop(TrainingRun):
         mean_length = self.counters["mean_game_length"]
         version = int(self.counters["best_iteration"]) if c.gating != "none" else iteration - 1
         spread = c.opening_spread_plies
-        rule, simulations = self._self_play_search(iteration)
-        options = {
+        rule, simulations, _ = self._self_play_search(iteration)
+        options = {name: getattr(c, name) for name in _SELF_PLAY_OPTIONS}
+        options |= {
             "simulations": simulations,
-            "parallel_games": c.parallel_games,
-            "sampling_plies": c.sampling_plies,
             "random_opening_plies": spread or self.curriculum.random_plies(epoch, mean_length),
             "random_opening_spread": spread > 0,
             "opening_rollback_plies": -1
             if spread
             else self.curriculum.rollback_plies(epoch, mean_length),
-            "threads": c.threads,
-            "c_puct": c.c_puct,
-            "dirichlet_alpha": c.dirichlet_alpha,
-            "dirichlet_epsilon": c.dirichlet_epsilon,
-            "draw_value": c.draw_value,
             "rule": rule,
-            "gumbel_actions": c.gumbel_actions,
-            "solver": c.solver,
-            "rollout_mix": c.rollout_mix,
-            "forced_playouts": c.forced_playouts,
-            "full_search_prob": c.full_search_prob,
-            "cheap_simulations": c.cheap_simulations,
         }
         return SelfPlayJob(c.episodes, c.seed * 1_000_003 + iteration, version, options)
 
     def _simulations(self, iteration: int) -> int:
         """Self-play's simulations a move at ``iteration`` (``simulations_schedule``)."""
-        schedule = self.config.simulations_schedule
-        if not schedule:
+        if not (schedule := self.config.simulations_schedule):
             return self.config.simulations
-        horizon = int(self.counters["schedule_horizon"])
-        return scheduled_simulations(schedule, iteration, horizon, self._schedule_time_share())
+        return scheduled_simulations(schedule, *self._schedule(iteration))
 
-    def _in_gumbel_warmup(self, iteration: int) -> bool:
-        """Whether the schedules' progress at ``iteration`` is below ``gumbel_warmup``."""
-        if self.config.gumbel_warmup <= 0:
-            return False
-        horizon = int(self.counters["schedule_horizon"])
-        progress = schedule_progress(iteration, horizon, self._schedule_time_share())
-        return progress < self.config.gumbel_warmup
-
-    def _self_play_search(self, iteration: int) -> tuple[str, int]:
-        """Self-play's rule and simulations a move at ``iteration``: Gumbel at
-        ``gumbel_warmup_simulations`` in the warm-up, else ``search_rule`` at
-        :meth:`_simulations`."""
+    def _self_play_search(self, iteration: int) -> tuple[str, int, bool]:
+        """Self-play's rule and simulations a move at ``iteration``, and whether it is in the
+        warm-up (the schedules' progress below ``gumbel_warmup``): Gumbel at
+        ``gumbel_warmup_simulations`` there, else ``search_rule`` at :meth:`_simulations`."""
         c = self.config
-        if self._in_gumbel_warmup(iteration):
-            return "gumbel", c.gumbel_warmup_simulations
-        return c.search_rule, self._simulations(iteration)
+        if c.gumbel_warmup > 0 and schedule_progress(*self._schedule(iteration)) < c.gumbel_warmup:
+            return "gumbel", c.gumbel_warmup_simulations, True
+        return c.search_rule, self._simulations(iteration), False
 
     def _examples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
         """The training examples of the buffer (planes, policy, value target) and what making
@@ -1044,7 +950,7 @@ class TrainingLoop(TrainingRun):
         a value the analysis gives replaces the root value q too, so that ``value_target_q``
         keeps it) and what it measured: the share of positions whose policy / value target
         changed, and its time."""
-        began = _seconds()
+        began = time.perf_counter()
         policy, outcome, decided, counts = threat_targets(
             records.planes,
             records.policy,
@@ -1057,20 +963,18 @@ class TrainingLoop(TrainingRun):
         measured = {
             "threat_policy_changed": counts["policy_changed"] / positions,
             "threat_value_changed": counts["value_changed"] / positions,
-            "time_threats": _seconds() - began,
+            "time_threats": time.perf_counter() - began,
         }
-        corrected = replace(records, policy=policy, outcome=outcome, root_value=root_value)
-        return corrected, measured
+        return replace(records, policy=policy, outcome=outcome, root_value=root_value), measured
 
     def _self_play(self, iteration: int) -> SelfPlayRecords:
         job = self._self_play_job(iteration)
         net = self.best if self.config.gating != "none" else self.current
         if self.engine is not None:
             return self.engine.play(job, net)
-        parts = PartsPlay(self.folder, self.start_state, self.progress)
-        length = float(self.counters["mean_game_length"])
         evaluator = self._evaluator(net, 0)
-        records = parts.play(job, iteration, evaluator, length)
+        parts = PartsPlay(self.folder, self.start_state, self.progress)
+        records = parts.play(job, iteration, evaluator, float(self.counters["mean_game_length"]))
         if isinstance(evaluator, ThreatSearchEvaluator):
             self.threat_search_seconds += evaluator.seconds
         return records
@@ -1083,10 +987,12 @@ class TrainingLoop(TrainingRun):
         opponent's too) after them, and what they measured: the network's score in them and
         their time."""
         c = self.config  # resolved: an opponent, a number of games, imitation on or off
-        began = _seconds()
+        began = time.perf_counter()
         net = self.best if c.gating != "none" else self.current
         seed = c.seed * 1_000_003 + iteration + 500_009
         opponent = presets.make_player(c.sparring, self.start_state, seed=seed)
+        names = ("sampling_plies", "draw_value", "c_puct", "dirichlet_alpha", "dirichlet_epsilon")
+        options = {name: getattr(c, name) for name in (*names, "solver", "forced_playouts")}
         try:
             result = play_sparring(
                 self.start_state,
@@ -1095,14 +1001,8 @@ class TrainingLoop(TrainingRun):
                 c.sparring_games or 0,
                 self._simulations(iteration),
                 seed,
-                sampling_plies=c.sampling_plies,
-                draw_value=c.draw_value,
                 imitate=bool(c.sparring_imitation),
-                c_puct=c.c_puct,
-                dirichlet_alpha=c.dirichlet_alpha,
-                dirichlet_epsilon=c.dirichlet_epsilon,
-                solver=c.solver,
-                forced_playouts=c.forced_playouts,
+                **options,
             )
         finally:
             close_player(opponent)
@@ -1110,7 +1010,7 @@ class TrainingLoop(TrainingRun):
             "sparring_score": result.score,
             "sparring_distinct_games": result.match.distinct_games,
             "sparring_positions": result.records.num_positions,
-            "time_sparring": _seconds() - began,
+            "time_sparring": time.perf_counter() - began,
         }
         return merge_records([records, result.records]), measured
 
@@ -1119,8 +1019,7 @@ class TrainingLoop(TrainingRun):
         rate of ``lr_schedule``; each epoch's losses (every target) are logged."""
         c = self.config
         planes, policy, outcome, score, measured = self._examples_with_score()
-        horizon = int(self.counters["schedule_horizon"])
-        factor = lr_factor(c.lr_schedule, iteration, horizon, self._schedule_time_share())
+        factor = lr_factor(c.lr_schedule, *self._schedule(iteration))
         self.trainer.set_lr(c.lr * factor)
         if c.lr_schedule != "constant":
             measured["lr"] = c.lr * factor
@@ -1149,16 +1048,12 @@ class TrainingLoop(TrainingRun):
 
     def _losses(self, stats: EpochStats) -> dict[str, float]:
         """The epoch's losses as the metrics record them (``loss_score`` with a score head)."""
-        losses = {
-            "loss": stats.loss,
-            "loss_policy": stats.loss_policy,
-            "loss_value": stats.loss_value,
-            "loss_sum": stats.loss_sum,
-            "loss_product": stats.loss_product,
+        score = self.config.score_weight > 0
+        return {
+            name: value
+            for name, value in asdict(stats).items()
+            if name != "steps" and (score or name != "loss_score")
         }
-        if self.config.score_weight > 0:
-            losses["loss_score"] = stats.loss_score
-        return losses
 
     def _search_player(
         self, net: PolicyValueNet, name: str, seed: int = 0, sampling_plies: int = 0
@@ -1222,10 +1117,25 @@ class TrainingLoop(TrainingRun):
         c = self.config
         if c.eval_opponent == "none" or c.eval_games < 1:
             return None
-        if c.eval_opponent == PERFECT_OPPONENT:
-            return self._evaluate_agreement()
-        opponent = presets.make_player(c.eval_opponent, self.start_state, seed=c.seed)
         net = self.best if c.gating != "none" else self.current
+        if c.eval_opponent == PERFECT_OPPONENT:
+            # the network player's share of value-keeping moves on eval_games hard positions
+            # (the same seeded set at every evaluation, drawn on first use)
+            if self._oracle_positions is None:
+                width, height = self.start_state.num_actions, self.start_state.board_shape[0]
+                self._oracle_positions = oracle.hard_positions(width, height, c.eval_games, c.seed)
+            agreement = oracle.perfect_play_agreement(
+                self._search_player(net, "pyaz", seed=c.seed), self._oracle_positions
+            )
+            return {
+                "perfect_agreement": agreement.agreement,
+                "perfect_agreement_lower": agreement.lower,
+                "perfect_agreement_upper": agreement.upper,
+                "opponent": PERFECT_OPPONENT,
+                "eval_positions": agreement.positions,
+                "eval_kept": agreement.kept,
+            }
+        opponent = presets.make_player(c.eval_opponent, self.start_state, seed=c.seed)
         try:
             # Greedy play against the reference opponent (seed 000), distinct games from shared
             # random openings; the same openings at every evaluation, so that the curve compares
@@ -1251,26 +1161,6 @@ class TrainingLoop(TrainingRun):
             "eval_losses": result.b_wins,
         }
 
-    def _evaluate_agreement(self) -> dict[str, Any]:
-        """The network player's share of value-keeping moves on eval_games hard positions (the
-        same seeded set at every evaluation, drawn on first use)."""
-        c = self.config
-        if self._oracle_positions is None:
-            width, height = self.start_state.num_actions, self.start_state.board_shape[0]
-            self._oracle_positions = oracle.hard_positions(width, height, c.eval_games, c.seed)
-        net = self.best if c.gating != "none" else self.current
-        result = oracle.perfect_play_agreement(
-            self._search_player(net, "pyaz", seed=c.seed), self._oracle_positions
-        )
-        return {
-            "perfect_agreement": result.agreement,
-            "perfect_agreement_lower": result.lower,
-            "perfect_agreement_upper": result.upper,
-            "opponent": PERFECT_OPPONENT,
-            "eval_positions": result.positions,
-            "eval_kept": result.kept,
-        }
-
     # -- the loop -------------------------------------------------------------------------------
 
     def total_steps(self) -> int:
@@ -1283,13 +1173,15 @@ class TrainingLoop(TrainingRun):
 
     def finished(self) -> bool:
         """Whether every iteration has been played, or the run time passed ``max_minutes``."""
-        played = int(self.counters["iteration"]) >= self.config.iterations
-        return played or self._time_share() >= 1.0
+        return int(self.counters["iteration"]) >= self.config.iterations or self._time_share() >= 1
 
-    def _schedule_time_share(self) -> float:
-        """The share of ``max_minutes`` spent before the iteration in progress, where the
-        schedules follow it (:mod:`pyaz.train.schedules`; not in runs saved before they did)."""
-        return self._time_share() if self.counters.get("schedule_by_time", 0) else 0.0
+    def _schedule(self, iteration: int) -> tuple[int, int, float]:
+        """The schedules' arguments at ``iteration`` (:mod:`pyaz.train.schedules`): it, their
+        horizon and the share of ``max_minutes`` spent before it, where they follow it (not in
+        runs saved before they did)."""
+        by_time = self.counters.get("schedule_by_time", 0)
+        horizon = int(self.counters["schedule_horizon"])
+        return iteration, horizon, self._time_share() if by_time else 0.0
 
     def _time_share(self) -> float:
         """The share of ``max_minutes`` spent (0 without a time budget)."""
@@ -1298,11 +1190,8 @@ class TrainingLoop(TrainingRun):
 
     def finish(self) -> None:
         """After the last iteration: the Elo of every iteration (``elo_games`` > 0)."""
-        if self.config.elo_games > 0 and not self._rated():
+        if self.config.elo_games > 0 and not (self.folder / "elo" / "fit.json").exists():
             self._rate_iterations()
-
-    def _rated(self) -> bool:
-        return (self.folder / "elo" / "fit.json").exists()
 
     def _rate_iterations(self) -> None:
         """Seed 001 Fig. 10: Elo of the network of each iteration, the random player at 0.
@@ -1343,26 +1232,23 @@ class TrainingLoop(TrainingRun):
         try:
             return self._iteration(step)
         except KeyboardInterrupt:
-            if self.engine is None:
-                self._say_kept(step)
-            raise
-
-    def _say_kept(self, iteration: int) -> None:
-        kept, games = kept_games(self.folder, iteration), self.config.episodes
-        where = self.folder / PARTS_DIR
-        if kept >= games:
+            if self.engine is not None:
+                raise
+            kept, games = kept_games(self.folder, step), self.config.episodes
+            where = self.folder / PARTS_DIR
             news = f"its {games} self-play games are kept in {where}; a resumed run trains on them"
-        else:
-            news = (
-                f"{kept} finished self-play games of its {games} are kept in {where}; a resumed "
-                f"run plays the other {games - kept}"
-            )
-        print(f"\ninterrupted in iteration {iteration}: {news}", file=sys.stderr, flush=True)
+            if kept < games:
+                news = (
+                    f"{kept} finished self-play games of its {games} are kept in {where}; a "
+                    f"resumed run plays the other {games - kept}"
+                )
+            print(f"\ninterrupted in iteration {step}: {news}", file=sys.stderr, flush=True)
+            raise
 
     def _iteration(self, step: int) -> list[dict[str, Any]]:
         """:meth:`run_step`'s work."""
         c, iteration = self.config, step
-        began = _seconds()
+        began = time.perf_counter()
         self.threat_search_seconds = 0.0
         records = self._self_play(iteration)
         fault_point("self-play")
@@ -1374,17 +1260,17 @@ class TrainingLoop(TrainingRun):
         if c.threat_targets > 0:
             records, corrected = self._threat_targets(records)
         if self.search_planes is not None:
-            appending = _seconds()
+            appending = time.perf_counter()
             planes = append_threat_search(records.planes, self.search_planes)
             records = replace(records, planes=planes)
-            self.threat_search_seconds += _seconds() - appending
+            self.threat_search_seconds += time.perf_counter() - appending
         kept = self.buffer.add(
             records, iteration, int(self.counters["games"]), c.drop_draw, self.rng
         )
         self.counters["games"] += records.num_games
         mean_before = self.counters["mean_game_length"]
         self.counters["mean_game_length"] = float(lengths.mean())  # the curriculum's av
-        selfplay_done = _seconds()
+        selfplay_done = time.perf_counter()
         record: dict[str, Any] = {
             "kind": "iteration",
             "iteration": iteration,
@@ -1399,12 +1285,11 @@ class TrainingLoop(TrainingRun):
             "zeta": self.curriculum.zeta(self.counters["epochs"]),
         }
         if c.simulations_schedule or c.gumbel_warmup > 0:
-            record["simulations"] = self._self_play_search(iteration)[1]
-            record["gumbel_warmup"] = int(self._in_gumbel_warmup(iteration))
+            _, record["simulations"], warmup = self._self_play_search(iteration)
+            record["gumbel_warmup"] = int(warmup)
         if c.threat_search:
             record["time_threat_search"] = self.threat_search_seconds
-        record.update(sparred)
-        record.update(corrected)
+        record |= sparred | corrected
         if self.engine is not None:
             record.update(self.engine.metrics())
         if self.buffer.num_games >= max(1, self._min_buffer_games()):
@@ -1416,29 +1301,27 @@ class TrainingLoop(TrainingRun):
                     record["window"] = window
             else:
                 self.buffer.drop_oldest(c.replacement)
-        train_done = _seconds()
+        train_done = time.perf_counter()
         if c.gating != "none" and "loss" in record:
             record.update(self._gate(iteration))
             fault_point("gate")
         elif c.gating == "none":
             self.best.load_state_dict(self.current.state_dict())
-        arena_done = _seconds()
+        arena_done = time.perf_counter()
+        self.counters["elapsed_s"] += arena_done - began
+        self.counters["iteration"] = iteration
         record.update(
             time_selfplay=selfplay_done - began,
             time_train=train_done - selfplay_done,
             time_arena=arena_done - train_done,
             games_per_s=records.num_games / max(selfplay_done - began, 1e-9),
-        )
-        self.counters["elapsed_s"] += arena_done - began
-        self.counters["iteration"] = iteration
-        record.update(
             train_steps=self.counters["train_steps"],
             epochs=self.counters["epochs"],
             elapsed_s=self.counters["elapsed_s"],
         )
         evaluation = self._evaluate() if iteration % max(1, c.eval_every) == 0 else None
         fault_point("evaluate")
-        self.counters["elapsed_s"] += _seconds() - arena_done
+        self.counters["elapsed_s"] += time.perf_counter() - arena_done
         if evaluation is None:
             return [record]
         counted = {key: self.counters[key] for key in ("elapsed_s", "train_steps", "epochs")}

@@ -32,13 +32,17 @@ from pyaz.search.selfplay import SelfPlayRecords
 class GameExperience:
     """The recorded positions of one game."""
 
+    iteration: int
+    game_number: int  # unique over the whole run
     planes: np.ndarray
     policy: np.ndarray
     outcome: np.ndarray
-    iteration: int
-    game_number: int  # unique over the whole run
     root_value: np.ndarray  # q: the search's root value for the player to move (z if unknown)
     score: np.ndarray  # the final score margin for the player to move (0 if none or unknown)
+
+
+_COLUMNS = ("planes", "policy", "outcome", "root_value", "score")
+"""The per-position arrays of a game (:class:`GameExperience`'s last fields)."""
 
 
 class ReplayBuffer:
@@ -62,35 +66,28 @@ class ReplayBuffer:
         drop_draw: float,
         rng: np.random.Generator,
     ) -> int:
-        """Adds every game of ``records`` (a draw is dropped with chance ``drop_draw``).
-
-        Returns how many games were kept. Games without recorded positions are skipped.
-        Records without ``root_value`` (from a pyaz without it) store q = z, without ``score``
-        score 0.
-        """
+        """Adds every game of ``records`` with recorded positions (a draw is dropped with chance
+        ``drop_draw``; records without root values or scores: see the module docstring); returns
+        how many games were kept."""
         kept = 0
         root_value = getattr(records, "root_value", None)
-        if root_value is None:
-            root_value = records.outcome
         score = getattr(records, "score", None)
-        if score is None:
-            score = np.zeros_like(records.outcome, dtype=np.float32)
+        columns = (
+            records.planes,
+            records.policy,
+            records.outcome,
+            np.asarray(records.outcome if root_value is None else root_value, dtype=np.float32),
+            np.asarray(
+                np.zeros(len(records.outcome)) if score is None else score, dtype=np.float32
+            ),
+        )
         for game in range(records.num_games):
             rows = np.flatnonzero(records.game_id == game)
             is_draw = int(records.game_status[game]) == 1
             if rows.size == 0 or (is_draw and rng.random() < drop_draw):
                 continue
-            self.games.append(
-                GameExperience(
-                    records.planes[rows],
-                    records.policy[rows],
-                    records.outcome[rows],
-                    iteration,
-                    first_game_number + game,
-                    np.asarray(root_value[rows], dtype=np.float32),
-                    np.asarray(score[rows], dtype=np.float32),
-                )
-            )
+            arrays = (column[rows] for column in columns)
+            self.games.append(GameExperience(iteration, first_game_number + game, *arrays))
             kept += 1
         return kept
 
@@ -110,25 +107,21 @@ class ReplayBuffer:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """All positions as (planes, policy, outcome)."""
-        if not self.games:
-            raise ValueError("the buffer is empty")
-        return (
-            np.concatenate([g.planes for g in self.games]),
-            np.concatenate([g.policy for g in self.games]),
-            np.concatenate([g.outcome for g in self.games]),
-        )
+        return self._joined("planes"), self._joined("policy"), self._joined("outcome")
 
     def root_values(self) -> np.ndarray:
         """Every position's root value q, in the order of :meth:`arrays`."""
-        if not self.games:
-            raise ValueError("the buffer is empty")
-        return np.concatenate([g.root_value for g in self.games])
+        return self._joined("root_value")
 
     def scores(self) -> np.ndarray:
         """Every position's score target, in the order of :meth:`arrays`."""
+        return self._joined("score")
+
+    def _joined(self, column: str) -> np.ndarray:
+        """``column`` of every game, in the buffer's order."""
         if not self.games:
             raise ValueError("the buffer is empty")
-        return np.concatenate([g.score for g in self.games])
+        return np.concatenate([getattr(g, column) for g in self.games])
 
     def to_bytes(self) -> bytes:
         """The buffer as an .npz archive (for atomic checkpoint writes)."""
@@ -140,32 +133,20 @@ class ReplayBuffer:
             "game_number": np.array([g.game_number for g in self.games], dtype=np.int64),
         }
         if self.games:
-            planes, policy, outcome = self.arrays()
-            arrays.update(
-                planes=planes,
-                policy=policy,
-                outcome=outcome,
-                root_value=self.root_values(),
-                score=self.scores(),
-            )
+            arrays |= {column: self._joined(column) for column in _COLUMNS}
         np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
         return buffer.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> ReplayBuffer:
-        """The buffer :meth:`to_bytes` wrote; one written without ``root_value`` (an older
-        pyaz) gets q = z, one without ``score`` score 0 and ``has_scores`` False. ValueError
-        when the root values or scores do not match the outcomes."""
+        """The buffer :meth:`to_bytes` wrote (by an older pyaz too: see the module docstring);
+        ValueError when the root values or scores do not match the outcomes."""
         archive = np.load(io.BytesIO(data))
         buffer = cls()
         if len(archive["lengths"]) == 0:
             return buffer
         # Read each array once: indexing the archive decompresses the whole member every time.
-        lengths, iterations, numbers = (
-            archive["lengths"],
-            archive["iteration"],
-            archive["game_number"],
-        )
+        lengths, iterations, numbers = (archive[k] for k in ("lengths", "iteration", "game_number"))
         planes, policy, outcome = archive["planes"], archive["policy"], archive["outcome"]
         root_value = archive["root_value"] if "root_value" in archive.files else outcome
         buffer.has_scores = "score" in archive.files
@@ -176,17 +157,9 @@ class ReplayBuffer:
                     f"the buffer's {name} has shape {array.shape}, its outcome {outcome.shape}"
                 )
         bounds = np.concatenate([[0], np.cumsum(lengths)])
+        columns = (planes, policy, outcome, root_value, score)
         for i in range(len(lengths)):
             rows = slice(bounds[i], bounds[i + 1])
-            buffer.games.append(
-                GameExperience(
-                    planes[rows].copy(),
-                    policy[rows].copy(),
-                    outcome[rows].copy(),
-                    int(iterations[i]),
-                    int(numbers[i]),
-                    root_value[rows].copy(),
-                    score[rows].copy(),
-                )
-            )
+            arrays = (column[rows].copy() for column in columns)
+            buffer.games.append(GameExperience(int(iterations[i]), int(numbers[i]), *arrays))
         return buffer

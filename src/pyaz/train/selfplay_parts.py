@@ -83,11 +83,9 @@ def part_path(folder: Path, iteration: int, part: int) -> Path:
 
 def _parts_of(folder: Path) -> list[tuple[int, int, Path]]:
     """(iteration, part, path) of every part file in ``folder``."""
-    found = []
-    for path in (folder / PARTS_DIR).glob("iter-*-part-*.npz"):
-        if match := _NAME.fullmatch(path.name):
-            found.append((int(match[1]), int(match[2]), path))
-    return sorted(found)
+    paths = (folder / PARTS_DIR).glob("iter-*-part-*.npz")
+    found = ((_NAME.fullmatch(path.name), path) for path in paths)
+    return sorted((int(match[1]), int(match[2]), path) for match, path in found if match)
 
 
 def remove_parts(folder: Path, through: int) -> int:
@@ -129,10 +127,8 @@ def _from_file(path: Path, key: str) -> SelfPlayRecords | None:
         with np.load(path, allow_pickle=False) as archive:
             if str(archive["key"]) != key:
                 return None
-            values: dict[str, Any] = {}
-            for item in fields(SelfPlayRecords):
-                value = archive[item.name]
-                values[item.name] = int(value) if item.name in _COUNTS else value
+            values = {item.name: archive[item.name] for item in fields(SelfPlayRecords)}
+            values |= {name: int(values[name]) for name in _COUNTS}
     except (OSError, ValueError, KeyError, EOFError):
         return None
     return SelfPlayRecords(**values)

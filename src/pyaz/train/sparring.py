@@ -128,9 +128,7 @@ def _records(
     """The recorded positions of ``match``'s games in self-play's columns, in the order of
     play (with ``imitate`` the opponent's moves between the network's)."""
     moves: list[_Move] = []
-    outcomes: list[float] = []
-    sides: list[int] = []
-    games: list[int] = []
+    rows: list[tuple[float, int, int]] = []  # each move's z, mover and game
     ends: list[int] = []
     for index, (game, recorded) in enumerate(zip(match.games, network.games, strict=True)):
         side = index % 2  # the network's side: the first player in even games
@@ -143,13 +141,12 @@ def _records(
             if number >= len(game.opening) and (mover == side or imitate):
                 move = next(ours) if mover == side else _demonstration(state, action, theirs)
                 moves.append(move)
-                outcomes.append(won if mover == side else theirs)
-                sides.append(mover)
-                games.append(index)
+                rows.append((won if mover == side else theirs, mover, index))
             state.apply(int(action))
         ends.append(int(start.ply) + len(game.all_actions))
+    outcomes, sides, games = np.asarray(rows, dtype=np.float64).reshape(-1, 3).T
     ply = np.asarray([move.ply for move in moves], dtype=np.int32)
-    game_id = np.asarray(games, dtype=np.int32)
+    game_id = games.astype(np.int32)
     return SelfPlayRecords(
         planes=np.asarray([move.planes for move in moves], dtype=np.float32).reshape(
             -1, *start.encode().shape
@@ -157,10 +154,10 @@ def _records(
         policy=np.asarray([move.policy for move in moves], dtype=np.float32).reshape(
             -1, start.num_actions
         ),
-        outcome=np.asarray(outcomes, dtype=np.float32),
+        outcome=outcomes.astype(np.float32),
         root_value=np.asarray([move.root_value for move in moves], dtype=np.float32),
         score=np.zeros(len(moves), dtype=np.float32),
-        player=np.asarray(sides, dtype=np.int8),
+        player=sides.astype(np.int8),
         ply=ply,
         plies_to_end=np.asarray(ends, dtype=np.int32)[game_id] - ply,
         game_id=game_id,

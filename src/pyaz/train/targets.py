@@ -117,9 +117,8 @@ def merge_duplicates(
         canonical_planes[rows_k] = variants[index][rows_k]
         canonical_policy[rows_k] = transform_policy(policy[rows_k], int(k), state)
     distinct = len(seen)
-    first = np.full(distinct, count, dtype=np.int64)
-    np.minimum.at(first, groups, np.arange(count))
-    copies = np.bincount(groups, minlength=distinct).astype(np.float64)
+    _, first, copies = np.unique(groups, return_index=True, return_counts=True)  # groups 0, 1, ...
+    copies = copies.astype(np.float64)
     mean_policy = np.zeros((distinct, policy.shape[1]), dtype=np.float64)
     np.add.at(mean_policy, groups, canonical_policy)
     mean_value = np.bincount(groups, weights=value.astype(np.float64), minlength=distinct)

@@ -16,6 +16,7 @@ algorithm with Momentum", its eq. 9 being ``plus`` with ``l2``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +27,14 @@ from pyaz.games.symmetry import symmetry_ids, transform_planes, transform_policy
 from pyaz.nets import PolicyValueNet
 from pyaz.nets.evaluator import denormals_flushed
 
-LOSSES = ("plus", "policy", "value", "product", "lambda")
+_OBJECTIVES: dict[str, Callable[[torch.Tensor, torch.Tensor, float], torch.Tensor]] = {
+    "plus": lambda lp, lv, lam: lp + lv,
+    "policy": lambda lp, lv, lam: lp,
+    "value": lambda lp, lv, lam: lv,
+    "product": lambda lp, lv, lam: lp * lv,
+    "lambda": lambda lp, lv, lam: lam * lp + (1.0 - lam) * lv,
+}
+LOSSES = tuple(_OBJECTIVES)
 OPTIMIZERS = ("adam", "sgd")
 
 
@@ -41,17 +49,13 @@ def loss_terms(
 
 def combine(lp: torch.Tensor, lv: torch.Tensor, kind: str, lam: float) -> torch.Tensor:
     """The training objective ``kind`` (see the module docstring)."""
-    if kind == "plus":
-        return lp + lv
-    if kind == "policy":
-        return lp
-    if kind == "value":
-        return lv
-    if kind == "product":
-        return lp * lv
-    if kind == "lambda":
-        return lam * lp + (1.0 - lam) * lv
-    raise ValueError(f"unknown loss {kind!r}; known: {', '.join(LOSSES)}")
+    _check_known("loss", kind, LOSSES)
+    return _OBJECTIVES[kind](lp, lv, lam)
+
+
+def _check_known(what: str, name: str, known: tuple[str, ...]) -> None:
+    if name not in known:
+        raise ValueError(f"unknown {what} {name!r}; known: {', '.join(known)}")
 
 
 @dataclass(frozen=True)
@@ -105,14 +109,10 @@ class Trainer:
     iterations."""
 
     def __init__(self, net: PolicyValueNet, settings: TrainSettings, state: BoardState) -> None:
-        if settings.loss not in LOSSES:
-            raise ValueError(f"unknown loss {settings.loss!r}; known: {', '.join(LOSSES)}")
+        _check_known("loss", settings.loss, LOSSES)
         if settings.epochs < 1 or settings.batch_size < 1 or settings.lr <= 0:
             raise ValueError("epochs and batch_size must be >= 1 and lr > 0")
-        if settings.optimizer not in OPTIMIZERS:
-            raise ValueError(
-                f"unknown optimizer {settings.optimizer!r}; known: {', '.join(OPTIMIZERS)}"
-            )
+        _check_known("optimizer", settings.optimizer, OPTIMIZERS)
         if not 0.0 <= settings.momentum < 1.0:
             raise ValueError(f"momentum must be in [0, 1), got {settings.momentum}")
         if not 0.0 <= settings.score_weight <= 10.0:  # NaN fails too
@@ -125,13 +125,11 @@ class Trainer:
         self.net = net
         self.settings = settings
         self.state = state
-        self.optimizer: torch.optim.Optimizer
-        if settings.optimizer == "sgd":
-            self.optimizer = torch.optim.SGD(
-                net.parameters(), lr=settings.lr, momentum=settings.momentum
-            )
-        else:
-            self.optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr)
+        self.optimizer: torch.optim.Optimizer = (
+            torch.optim.SGD(net.parameters(), lr=settings.lr, momentum=settings.momentum)
+            if settings.optimizer == "sgd"
+            else torch.optim.Adam(net.parameters(), lr=settings.lr)
+        )
 
     def set_lr(self, lr: float) -> None:
         """The learning rate of the next steps (every parameter group's); ValueError unless
@@ -201,13 +199,6 @@ class Trainer:
                 ls.item(),
             ]  # fmt: skip
             steps += 1
-        mean = totals / max(steps, 1)
-        return EpochStats(
-            float(mean[0]),
-            float(mean[1]),
-            float(mean[2]),
-            steps,
-            float(mean[3]),
-            float(mean[4]),
-            float(mean[5]),
-        )
+        names = ("loss", "loss_policy", "loss_value", "loss_sum", "loss_product", "loss_score")
+        mean = (totals / max(steps, 1)).tolist()
+        return EpochStats(steps=steps, **dict(zip(names, mean, strict=True)))
