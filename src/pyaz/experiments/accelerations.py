@@ -81,7 +81,7 @@ from pyaz.eval.arena import play_match
 from pyaz.eval.players import close_player
 from pyaz.eval.presets import make_player
 from pyaz.eval.stats import RESAMPLES, bootstrap_mean
-from pyaz.experiments.base import Experiment, RunSpec, run_folder
+from pyaz.experiments.base import SIDE_BY_SIDE, Experiment, RunSpec, run_folder
 from pyaz.experiments.report import Curve, cached, markdown_table, read_run, write_readme
 from pyaz.games import make
 from pyaz.train.preset_files import train_config
@@ -381,10 +381,7 @@ def _factor(baseline: Sequence[Curve], technique: Sequence[Curve]) -> tuple[floa
 
 
 def speedup(
-    baseline: Sequence[Curve],
-    technique: Sequence[Curve],
-    resamples: int = RESAMPLES,
-    seed: int = 0,
+    baseline: Sequence[Curve], technique: Sequence[Curve], resamples: int = RESAMPLES, seed: int = 0
 ) -> SpeedUp:
     """The factor of ``technique``'s runs against ``baseline``'s (raw curves of strength
     against minutes, one per run; each smoothed by the trailing mean of :data:`SMOOTHING`
@@ -404,16 +401,9 @@ def speedup(
             found = _factor(b, t)
             samples[k] = found[1] / found[2] if found else 0.0
     low, high = (float(v) for v in np.percentile(samples, [2.5, 97.5]))
-    return SpeedUp(
-        target=target,
-        baseline_minutes=base_time,
-        minutes=point[2] if point else None,
-        factor=point[1] / point[2] if point else None,
-        low=low,
-        high=high,
-        reached=float(np.mean(samples > 0)),
-        runs=len(smooth_t),
-    )
+    minutes, factor = (point[2], point[1] / point[2]) if point else (None, None)
+    reached = float(np.mean(samples > 0))
+    return SpeedUp(target, base_time, minutes, factor, low, high, reached, len(smooth_t))
 
 
 # -- the experiment ---------------------------------------------------------------------------
@@ -510,16 +500,9 @@ class AccelerationsExperiment(Experiment):
                         train_config(config).validate()
                     except (ValueError, TypeError) as error:
                         raise ValueError(f"accelerations, {track} {label}: {error}") from None
-                minutes = float(SETTINGS[scale][track]["max_minutes"])
-                specs.append(
-                    RunSpec(
-                        f"{track}-run{rep + 1}",
-                        "pyaz.experiments.runs:train_side_by_side",
-                        {"configs": configs},
-                        group=track,
-                        cost=minutes * len(configs),
-                    )
-                )
+                cost = float(SETTINGS[scale][track]["max_minutes"]) * len(configs)
+                name = f"{track}-run{rep + 1}"
+                specs.append(RunSpec(name, SIDE_BY_SIDE, {"configs": configs}, track, cost))
         return specs
 
     def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
@@ -532,12 +515,11 @@ class AccelerationsExperiment(Experiment):
             "time_axis": "training minutes (self-play + training, evaluations left out)",
             "tracks": {},
         }
+        tracks = self.tracks()
         sections = [
-            _introduction(
-                scale, self.repetitions(scale), summary["techniques"], left_out, self.tracks()
-            )
+            _introduction(scale, self.repetitions(scale), summary["techniques"], left_out, tracks)
         ]
-        for track in self.tracks():
+        for track in tracks:
             specs = [spec for spec in runs if spec.group == track]
             track_labels = self.labels(scale, track)
             result, section = _report_track(out, track, specs, track_labels, scale, seed)
@@ -555,15 +537,11 @@ def _report_track(
     out: Path, track: str, specs: list[RunSpec], labels: list[str], scale: str, seed: int
 ) -> tuple[dict[str, Any], str]:
     metric, meaning = METRICS[track]
-    curves: dict[str, list[Curve]] = {label: [] for label in labels}
-    played: dict[str, list[tuple[int, float]]] = {label: [] for label in labels}
-    for spec in specs:
-        for label in labels:
-            curve, iterations, minutes = training_curve(
-                read_run(run_folder(out, spec) / label), metric
-            )
-            curves[label].append(curve)
-            played[label].append((iterations, minutes))
+    played = {
+        label: [training_curve(read_run(run_folder(out, spec) / label), metric) for spec in specs]
+        for label in labels
+    }
+    curves = {label: [curve for curve, _, _ in runs] for label, runs in played.items()}
     result: dict[str, Any] = {"metric": metric, "figure": f"{track}.png", "techniques": {}}
     rows = []
     factors = {}
@@ -571,10 +549,11 @@ def _report_track(
         factor = factors[label] = speedup(curves[BASELINE], curves[label], seed=seed + index)
         finals = [float(c.trailing(SMOOTHING).y[-1]) for c in curves[label] if c.y.size]
         mean, low, high = bootstrap_mean(finals, seed=seed + index)
+        iterations, minutes = [p[1] for p in played[label]], [p[2] for p in played[label]]
         result["techniques"][label] = {
             "runs": factor.runs,
-            "iterations": [p[0] for p in played[label]],
-            "training_minutes": [p[1] for p in played[label]],
+            "iterations": iterations,
+            "training_minutes": minutes,
             "final": finals,
             "final_mean": mean,
             "final_interval": [low, high],
@@ -587,8 +566,8 @@ def _report_track(
             [
                 label,
                 factor.runs,
-                f"{np.mean([p[0] for p in played[label]]):.0f}",
-                f"{np.mean([p[1] for p in played[label]]):.3g}",
+                f"{np.mean(iterations):.0f}",
+                f"{np.mean(minutes):.3g}",
                 _interval(mean, low, high),
                 "not reached" if factor.minutes is None else f"{factor.minutes:.3g}",
                 _factor_text(factor),
@@ -702,11 +681,10 @@ def _final_matches(
         for opponent, simulations in finals:
             name = _final_name(opponent, simulations)
             suffix = "" if simulations == FINAL_SIMULATIONS else f"-{simulations}"
+            stem = f"{label}-{opponent.replace(':', '-')}{suffix}"
             results = [
                 cached(
-                    out
-                    / "final-matches"
-                    / f"{spec.name}-{label}-{opponent.replace(':', '-')}{suffix}.json",
+                    out / "final-matches" / f"{spec.name}-{stem}.json",
                     partial(_final_match, out, spec, label, opponent, simulations, games, seed),
                 )
                 for spec in specs
@@ -743,13 +721,7 @@ def _final_name(opponent: str, simulations: int) -> str:
 
 
 def _final_match(
-    out: Path,
-    spec: RunSpec,
-    label: str,
-    opponent: str,
-    simulations: int,
-    games: int,
-    seed: int,
+    out: Path, spec: RunSpec, label: str, opponent: str, simulations: int, games: int, seed: int
 ) -> dict[str, Any]:
     """The final network of ``label`` in run ``spec``, with ``simulations`` a move, against
     ``opponent``."""
@@ -776,11 +748,8 @@ def _introduction(
     boards = []
     for track in tracks:
         settings = SETTINGS[scale][track]
-        options: dict[str, Any] = {
-            k: settings[k] for k in ("size", "width", "height") if k in settings
-        }
         minutes = f"{float(settings['max_minutes']):g}"
-        boards.append(f"{_TITLES[track]} {_board(options)} ({minutes} minutes a run)")
+        boards.append(f"{_TITLES[track]} {_board(settings)} ({minutes} minutes a run)")
     what = (
         " and ".join(boards)
         + {

@@ -28,7 +28,7 @@ from pyaz.alphagomoku.plots import plot_board, plot_run
 from pyaz.eval.arena import MatchResult, play_match
 from pyaz.eval.players import MentorPlayer
 from pyaz.eval.presets import make_player
-from pyaz.experiments.base import Experiment, RunSpec, read_json_object, run_folder
+from pyaz.experiments.base import SELFPLAY, Experiment, RunSpec, read_json_object, run_folder
 from pyaz.experiments.report import (
     Estimate,
     against_even,
@@ -125,7 +125,8 @@ class AlphaGomokuExperiment(Experiment):
     def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
         games = EVAL_GAMES[scale]
         results = {}
-        config = read_config(run_folder(out, runs[0]))
+        main_folder = run_folder(out, runs[0])
+        config = read_config(main_folder)
         curves = []
         for spec in runs:
             folder = run_folder(out, spec)
@@ -134,8 +135,8 @@ class AlphaGomokuExperiment(Experiment):
                     evaluate_loop_against_mentor, folder, config.size, ALPHAZERO_SIMULATIONS[scale],
                     config.eval_mentor_ms, games, seed,
                 )  # fmt: skip
-                plots = [f for f in ("win_ratio.png", "losses.png") if (folder / f).exists()]
-                curves.append(f"runs/{spec.name}/{plots[0] if plots else 'win_ratio.png'}")
+                plots = (f for f in ("win_ratio.png", "losses.png") if (folder / f).exists())
+                curves.append(f"runs/{spec.name}/{next(plots, 'win_ratio.png')}")
             else:
                 match = partial(evaluate_against_mentor, folder, games, seed)
                 plot_run(read_run(folder), out / f"curves-{spec.name}.png")
@@ -145,15 +146,13 @@ class AlphaGomokuExperiment(Experiment):
                 partial(_evaluate, out, spec.name, config.size, match),
             )
         main = results["alphagomoku"]
-        main_folder = run_folder(out, runs[0])
-        for spec in runs[1:]:
-            if spec.name == ALPHAZERO_LABEL:
-                continue
+        ablations = [spec for spec in runs[1:] if spec.name != ALPHAZERO_LABEL]
+        for spec in ablations:
             results[spec.name]["main_vs_this"] = cached(
                 out / f"head-to-head-{spec.name}.json",
                 partial(_head_to_head, main_folder, run_folder(out, spec), games, seed),
             )
-        progress = read_json_object(run_folder(out, runs[0]) / "progress.json", _REDO)
+        progress = read_json_object(main_folder / "progress.json", _REDO)
         rows = [
             [name, r["wins"], r["draws"], r["losses"], r["games"], r["distinct_games"],
              f"{r['score']:.3f}", _interval(_score(name, r)), r["as_black"], r["as_white"]]
@@ -191,7 +190,7 @@ class AlphaGomokuExperiment(Experiment):
             f"{config.imitation_stop_score:.2f} or more): "
             f"{'yes' if progress.get('imitation_stopped') else 'no (rounds ran out)'}.",
         ]
-        if any(spec.name != ALPHAZERO_LABEL for spec in runs[1:]):
+        if ablations:
             sections.insert(2, _head_to_head_section(results))
         write_readme(out, "Seed 004: AlphaGomoku against its mentor", sections)
         return {
@@ -217,10 +216,8 @@ def _alphazero_run(scale: str, seed: int) -> RunSpec:
         "max_minutes": ALPHAZERO_MINUTES[scale], **_ALPHAZERO_RUNS[scale],
     }  # fmt: skip
     train_config(config).validate()
-    return RunSpec(
-        ALPHAZERO_LABEL, "pyaz.experiments.runs:train_selfplay", {"config": config},
-        group=ALPHAZERO_LABEL, cost=max(1.0, ALPHAZERO_MINUTES[scale] / 5),
-    )  # fmt: skip
+    cost = max(1.0, ALPHAZERO_MINUTES[scale] / 5)
+    return RunSpec(ALPHAZERO_LABEL, SELFPLAY, {"config": config}, ALPHAZERO_LABEL, cost)
 
 
 def _stronger_name(results: dict[str, dict[str, Any]]) -> str:
@@ -259,17 +256,10 @@ _RESULT_KEYS = ("wins", "draws", "losses", "games", "distinct_games", "score")
 
 
 def _by_colour(result: MatchResult, black: bool) -> str:
-    wins = draws = losses = 0
-    for index, game in enumerate(result.games):
-        if (index % 2 == 0) != black:
-            continue
-        if game.winner is None:
-            draws += 1
-        elif (game.winner == 0) == black:
-            wins += 1
-        else:
-            losses += 1
-    return f"{wins}-{draws}-{losses}"
+    games = [game for index, game in enumerate(result.games) if (index % 2 == 0) == black]
+    draws = sum(game.winner is None for game in games)
+    wins = sum(game.winner is not None and (game.winner == 0) == black for game in games)
+    return f"{wins}-{draws}-{len(games) - wins - draws}"
 
 
 def _head_to_head_section(results: dict[str, dict[str, Any]]) -> str:
@@ -279,8 +269,9 @@ def _head_to_head_section(results: dict[str, dict[str, Any]]) -> str:
         if h:
             record = f"{h['wins']}-{h['draws']}-{h['losses']}"
             estimate = _score("the full method", h)
-            interval = f"{estimate.lower:.2f} to {estimate.upper:.2f}"
-            rows.append([name, record, f"{h['score']:.3f}", interval, h["distinct_games"]])
+            rows.append(
+                [name, record, f"{h['score']:.3f}", _interval(estimate), h["distinct_games"]]
+            )
             sentences.append(against_even(estimate, name))
     header = ["other run", "full method's W-D-L", "its score", "95% Wilson", "distinct games"]
     return (

@@ -21,6 +21,8 @@ from typing import Any
 __all__ = [
     "DONE_FILE",
     "SCALES",
+    "SELFPLAY",
+    "SIDE_BY_SIDE",
     "Experiment",
     "RunSpec",
     "read_json_object",
@@ -35,6 +37,11 @@ paper's own settings (days to weeks, a GPU for the big networks)."""
 
 DONE_FILE = "DONE"
 """Written into a run's folder when its target returned: the run is finished."""
+
+SELFPLAY = "pyaz.experiments.runs:train_selfplay"
+SIDE_BY_SIDE = "pyaz.experiments.runs:train_side_by_side"
+"""The targets of a ``pyaz-selfplay`` run and of runs trained side by side, in one process
+(:mod:`pyaz.experiments.runs`)."""
 
 
 @dataclass(frozen=True)

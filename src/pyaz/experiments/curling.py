@@ -21,13 +21,7 @@ from typing import Any
 
 from pyaz.common.plots import figure, save_figure
 from pyaz.curling.config import CurlingConfig
-from pyaz.curling.players import (
-    dl_player,
-    kr_player,
-    match_summary,
-    run_network,
-    run_table,
-)
+from pyaz.curling.players import dl_player, kr_player, match_summary, run_network, run_table
 from pyaz.eval.arena import play_match
 from pyaz.eval.players import ShotPlayer
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
@@ -95,16 +89,11 @@ class CurlingExperiment(Experiment):
         figure3 = _figure3(out, run, scale, games, seed)
         uniform = cached(out / "uniform-search.json", lambda: _uniform_match(run, games, seed))
         _plot(out / "curling.png", curve, figure3)
-        rows = [
-            [
-                p["shots"],
-                p["kr_vs_dl0"]["win_ratio"],
-                p["dl_vs_dl0"]["win_ratio"],
-                p["kr_vs_dl0"]["eval_distinct_games"],
-            ]
-            for p in figure3
-        ]
-        gap = [p["kr_vs_dl0"]["win_ratio"] - p["dl_vs_dl0"]["win_ratio"] for p in figure3]
+        rows, gap = [], []
+        for p in figure3:
+            kr, dl = p["kr_vs_dl0"], p["dl_vs_dl0"]
+            rows.append([p["shots"], kr["win_ratio"], dl["win_ratio"], kr["eval_distinct_games"]])
+            gap.append(kr["win_ratio"] - dl["win_ratio"])
         sections = [
             f"Scale: **{scale}**. One training run of seed 002's pipeline (KR-DRL-MES: the "
             "run's own win table at the leaves), settings in `runs/kr-drl-mes/config.json`. "

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from pyaz.common.plots import figure, save_figure
-from pyaz.experiments.base import Experiment, RunSpec, run_folder
+from pyaz.experiments.base import SIDE_BY_SIDE, Experiment, RunSpec, run_folder
 from pyaz.experiments.report import (
     Curve,
     Estimate,
@@ -61,11 +61,6 @@ SETTINGS = {
     "racingkings-az": ("Fig. 4", "modified Racing Kings", "racingkings-mod", "none"),
     "racingkings-agz": ("Fig. 6", "modified Racing Kings", "racingkings-mod", "wilson"),
 }
-
-
-def _preset(stem: str, player: str) -> dict[str, Any]:
-    name = f"{stem}-{'curriculum' if player == 'curriculum' else 'baseline'}"
-    return load_preset(name)
 
 
 # What the cpu scale changes from the paper's Reversi preset, and why: a 2-core machine.
@@ -129,7 +124,9 @@ class CurriculumExperiment(Experiment):
     def config(self, setting: str, player: str, scale: str, seed: int) -> dict[str, Any]:
         """The training settings of one player of one setting."""
         _, _, stem, gating = SETTINGS[setting]
-        values = dict(_preset(stem, player))
+        values = dict(
+            load_preset(f"{stem}-{'curriculum' if player == 'curriculum' else 'baseline'}")
+        )
         values["gating"] = gating
         if scale == "cpu":
             values.update(CPU_REVERSI)
@@ -148,14 +145,8 @@ class CurriculumExperiment(Experiment):
             for rep in range(self.repetitions(scale)):
                 rep_seed = seed * 100 + rep
                 configs = {p: self.config(setting, p, scale, rep_seed) for p in PLAYERS}
-                specs.append(
-                    RunSpec(
-                        f"{setting}-run{rep + 1}",
-                        "pyaz.experiments.runs:train_side_by_side",
-                        {"configs": configs},
-                        group=setting,
-                    )
-                )
+                name = f"{setting}-run{rep + 1}"
+                specs.append(RunSpec(name, SIDE_BY_SIDE, {"configs": configs}, group=setting))
         return specs
 
     def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
@@ -177,16 +168,12 @@ def _curves(out: Path, spec: RunSpec, player: str) -> dict[str, Curve]:
     return {axis: eval_curve(records, x=axis) for axis, _, _ in AXES}
 
 
-def _window(points: int) -> int:
-    """Seed 000's 20-point moving average when a run has the points for it, else a fifth."""
-    return 20 if points >= 60 else max(1, points // 5)
-
-
 def _report_setting(out: Path, setting: str, specs: list[RunSpec]) -> tuple[dict[str, Any], str]:
     figure_name, game, _, gating = SETTINGS[setting]
     curves = {p: [_curves(out, spec, p) for spec in specs] for p in PLAYERS}
     points = min((len(c["elapsed_s"].x) for p in PLAYERS for c in curves[p]), default=0)
-    window = _window(points)
+    # seed 000's 20-point moving average when a run has the points for it, else a fifth
+    window = 20 if points >= 60 else max(1, points // 5)
     fig = figure(3, width=18.0, height=4.5)
     axes = fig.subplots(1, 3)
     result: dict[str, Any] = {"figure": f"{setting}.png", "moving_average": window, "players": {}}
@@ -195,7 +182,7 @@ def _report_setting(out: Path, setting: str, specs: list[RunSpec]) -> tuple[dict
         default=0.0,
     )
     for player, colour in zip(PLAYERS, ("tab:blue", "tab:red"), strict=True):
-        for ax, (axis, label, scale) in zip(axes, AXES, strict=True):
+        for ax, (axis, _, scale) in zip(axes, AXES, strict=True):
             smoothed = [
                 Curve(c[axis].x / scale, c[axis].smoothed(window).y) for c in curves[player]
             ]
@@ -203,7 +190,6 @@ def _report_setting(out: Path, setting: str, specs: list[RunSpec]) -> tuple[dict
             if grid.size:
                 ax.plot(grid, mean, color=colour, label=player)
                 ax.fill_between(grid, low, high, color=colour, alpha=0.2)
-            ax.set_xlabel(label)
         time_curves = [c["elapsed_s"] for c in curves[player]]
         # Mean win ratio from time 0 to the end of the shorter run (before its first evaluation a
         # curve is taken to stand at its first value: both players start from one network).
@@ -220,7 +206,8 @@ def _report_setting(out: Path, setting: str, specs: list[RunSpec]) -> tuple[dict
             "auc_early_mean": float(np.nanmean(early)) if early else float("nan"),
             "final_win_ratio": [float(c.y[-1]) if c.y.size else float("nan") for c in time_curves],
         }
-    for ax in axes:
+    for ax, (_, label, _) in zip(axes, AXES, strict=True):
+        ax.set_xlabel(label)
         ax.set_ylabel("win ratio against the reference")
         ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
@@ -231,12 +218,8 @@ def _report_setting(out: Path, setting: str, specs: list[RunSpec]) -> tuple[dict
     )
     save_figure(fig, out / f"{setting}.png", 120)
     players = result["players"]
-    wins = sum(
-        c > b
-        for c, b in zip(
-            players["curriculum"]["auc_early"], players["baseline"]["auc_early"], strict=True
-        )
-    )
+    pairs = zip(players["curriculum"]["auc_early"], players["baseline"]["auc_early"], strict=True)
+    wins = sum(c > b for c, b in pairs)
     result["curriculum_ahead_early"] = f"{wins} of {len(specs)}"
     for player in PLAYERS:
         early_score = _early_score(out, specs, player, common_end / 2)
@@ -244,13 +227,8 @@ def _report_setting(out: Path, setting: str, specs: list[RunSpec]) -> tuple[dict
         players[player]["early_games"] = early_score.games
         result.setdefault("early", []).append(early_score)
     rows = [
-        [
-            player,
-            players[player]["auc_early_mean"],
-            players[player]["auc_time_mean"],
-            float(np.nanmean(players[player]["final_win_ratio"])),
-        ]
-        for player in PLAYERS
+        [player, p["auc_early_mean"], p["auc_time_mean"], float(np.nanmean(p["final_win_ratio"]))]
+        for player, p in players.items()
     ]
     section = (
         f"## {game}, {loop} ({figure_name})\n\n![{setting}]({setting}.png)\n\n"

@@ -27,36 +27,24 @@ def round_robin(
     """The Bayesian Elo of ``networks`` (name -> run folder or network file) and the random
     player (rated 0) after a round robin of ``games`` games a pair (distinct games: shared random
     openings, both colours); played once, then read back from ``folder/ratings.json``."""
-    return cached(
-        folder / "ratings.json",
-        lambda: _round_robin(folder, networks, state, games, simulations, seed, title),
-    )
 
+    def play() -> dict[str, Any]:
+        players = [Contestant(RANDOM, RandomPlayer(seed=seed, name=RANDOM))]
+        specs = [f"{name}={path}" for name, path in networks.items()]
+        players += checkpoint_contestants(specs, state, simulations, seed=seed)
+        tournament = run_tournament(
+            players, games, state, out=folder, anchor=RANDOM, seed=seed, progress=False, title=title
+        )
+        assert tournament.fit is not None
+        return {
+            "ratings": {
+                r.name: {"elo": r.elo, "lower": r.lower, "upper": r.upper, "games": r.games}
+                for r in tournament.fit.ratings
+            },
+            "games": sum(m.n for m in tournament.matches),
+            "distinct_games": sum(m.distinct_games for m in tournament.matches),
+            "games_per_pair": games,
+            "simulations": simulations,
+        }
 
-def _round_robin(
-    folder: Path,
-    networks: dict[str, Path],
-    state: BoardState,
-    games: int,
-    simulations: int,
-    seed: int,
-    title: str,
-) -> dict[str, Any]:
-    contestants: list[Contestant] = [Contestant(RANDOM, RandomPlayer(seed=seed, name=RANDOM))]
-    specs = [f"{name}={path}" for name, path in networks.items()]
-    contestants += checkpoint_contestants(specs, state, simulations, seed=seed)
-    tournament = run_tournament(
-        contestants, games, state, out=folder, anchor=RANDOM, seed=seed, progress=False, title=title
-    )
-    assert tournament.fit is not None
-    result = {
-        "ratings": {
-            r.name: {"elo": r.elo, "lower": r.lower, "upper": r.upper, "games": r.games}
-            for r in tournament.fit.ratings
-        },
-        "games": sum(m.n for m in tournament.matches),
-        "distinct_games": sum(m.distinct_games for m in tournament.matches),
-        "games_per_pair": games,
-        "simulations": simulations,
-    }
-    return result
+    return cached(folder / "ratings.json", play)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from pyaz.common.plots import figure, save_figure
-from pyaz.experiments.base import Experiment, RunSpec, run_folder
+from pyaz.experiments.base import SELFPLAY, Experiment, RunSpec, run_folder
 from pyaz.experiments.evaluate import round_robin
 from pyaz.experiments.report import (
     comparison,
@@ -46,6 +46,7 @@ GRIDS: dict[str, dict[str, tuple[int, ...]]] = {
     "short": {"iterations": (1, 2), "episodes": (2,), "simulations": (6,), "epochs": (1, 2)},
 }
 SHORT_NAMES = {"iterations": "I", "episodes": "E", "simulations": "m", "epochs": "ep"}
+TIMES = (("selfplay_min", "self-play"), ("train_min", "training"), ("total_min", "total"))
 
 
 def pareto_front(points: list[tuple[float, float]]) -> list[int]:
@@ -82,14 +83,7 @@ class GridExperiment(Experiment):
             config = base_settings(scale, seed, gating="none", **changes)
             config.update(changes)  # the grid's values as given (already scaled)
             name = "-".join(f"{SHORT_NAMES[k]}{v}" for k, v in changes.items())
-            specs.append(
-                RunSpec(
-                    name,
-                    "pyaz.experiments.runs:train_selfplay",
-                    {"config": config},
-                    cost=_cost(changes),
-                )
-            )
+            specs.append(RunSpec(name, SELFPLAY, {"config": config}, cost=_cost(changes)))
         return specs
 
     def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
@@ -106,18 +100,14 @@ class GridExperiment(Experiment):
             seed=seed,
             title="final players of the grid",
         )
-        rows = []
         points: list[dict[str, Any]] = []
         for spec in runs:
             times = _times(read_run(run_folder(out, spec)))
             elo = tournament["ratings"][spec.name]["elo"]
             changes = {k: spec.kwargs["config"][k] for k in GRIDS[scale]}
             points.append({"run": spec.name, **changes, "elo": elo, **times})
-        for key, label in (
-            ("selfplay_min", "self-play"),
-            ("train_min", "training"),
-            ("total_min", "total"),
-        ):
+        rows = []
+        for key, label in TIMES:
             front = pareto_front([(p[key], p["elo"]) for p in points])
             rows.append([label, ", ".join(points[i]["run"] for i in front)])
         _plot_heatmaps(out / "grid-elo.png", points, GRIDS[scale])
@@ -191,22 +181,12 @@ def _plot_heatmaps(
     fig = figure(cols, width=4.5 * cols, height=4.0 * rows)
     axes = fig.subplots(rows, cols, squeeze=False)
     low, high = min(p["elo"] for p in points), max(p["elo"] for p in points)
+    elo = {tuple(p[key] for key in SHORT_NAMES): p["elo"] for p in points}
     for r, i in enumerate(grid["iterations"]):
         for c, e in enumerate(grid["episodes"]):
             ax = axes[r][c]
             cells = np.array(
-                [
-                    [
-                        next(
-                            p["elo"]
-                            for p in points
-                            if (p["iterations"], p["episodes"], p["simulations"], p["epochs"])
-                            == (i, e, m, ep)
-                        )
-                        for ep in grid["epochs"]
-                    ]
-                    for m in grid["simulations"]
-                ]
+                [[elo[i, e, m, ep] for ep in grid["epochs"]] for m in grid["simulations"]]
             )
             image = ax.imshow(cells, vmin=low, vmax=high, cmap="viridis", origin="lower")
             ax.set_xticks(range(len(grid["epochs"])), [str(v) for v in grid["epochs"]])
@@ -223,15 +203,7 @@ def _plot_heatmaps(
 def _plot_time(path: Path, points: list[dict[str, Any]]) -> None:
     fig = figure(3, width=18.0, height=4.5)
     axes = fig.subplots(1, 3)
-    for ax, (key, label) in zip(
-        axes,
-        (
-            ("selfplay_min", "self-play time"),
-            ("train_min", "training time"),
-            ("total_min", "total time"),
-        ),
-        strict=True,
-    ):
+    for ax, (key, label) in zip(axes, TIMES, strict=True):
         xs = [p[key] for p in points]
         ys = [p["elo"] for p in points]
         ax.scatter(xs, ys, c=[p["iterations"] for p in points], cmap="viridis")
@@ -239,7 +211,7 @@ def _plot_time(path: Path, points: list[dict[str, Any]]) -> None:
         ax.plot(
             [xs[i] for i in front], [ys[i] for i in front], color="tab:blue", label="Pareto front"
         )
-        ax.set_xlabel(f"{label} (minutes)")
+        ax.set_xlabel(f"{label} time (minutes)")
         ax.set_ylabel("Bayesian Elo")
         ax.grid(alpha=0.3)
         ax.legend()

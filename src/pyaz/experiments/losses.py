@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from pyaz.common.plots import figure, save_figure
-from pyaz.experiments.base import Experiment, RunSpec, run_folder
+from pyaz.experiments.base import SELFPLAY, Experiment, RunSpec, run_folder
 from pyaz.experiments.evaluate import round_robin
 from pyaz.experiments.report import (
     comparison,
@@ -38,6 +38,7 @@ __all__ = ["LossesExperiment"]
 
 TARGETS = {"policy": "lp", "value": "lv", "plus": "l+", "product": "lx"}
 TERMS = {"loss_policy": "lp", "loss_value": "lv", "loss_sum": "l+", "loss_product": "lx"}
+HEADER = ["target", "Elo mean", "95% interval", "runs", *(f"final {t}" for t in TERMS.values())]
 
 # game label -> (make() name, options)
 GAMES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -73,11 +74,9 @@ class LossesExperiment(Experiment):
     }
 
     def games(self, scale: str) -> list[str]:
-        if scale == "short":
-            return ["othello5"]
-        if scale == "cpu":
-            return ["othello5", "connect4-5x5", "gobang5"]
-        return list(GAMES)
+        return {"short": ["othello5"], "cpu": ["othello5", "connect4-5x5", "gobang5"]}.get(
+            scale, list(GAMES)
+        )
 
     repeated = True
 
@@ -103,14 +102,8 @@ class LossesExperiment(Experiment):
             for target in TARGETS:
                 for rep in range(self.repetitions(scale)):
                     config = self.config(game, target, scale, seed * 100 + rep)
-                    specs.append(
-                        RunSpec(
-                            f"{game}-{target}-run{rep + 1}",
-                            "pyaz.experiments.runs:train_selfplay",
-                            {"config": config},
-                            group=f"{game}:{target}",
-                        )
-                    )
+                    name = f"{game}-{target}-run{rep + 1}"
+                    specs.append(RunSpec(name, SELFPLAY, {"config": config}, f"{game}:{target}"))
         return specs
 
     def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
@@ -142,20 +135,13 @@ class LossesExperiment(Experiment):
             seed=seed,
             title=f"{game}: final players of every target",
         )
-        ratings = tournament["ratings"]
-        by_target = {
-            target: [ratings[spec.name] for spec in runs if spec.group.endswith(f":{target}")]
-            for target in TARGETS
-        }
         rows = []
         finals: dict[str, Any] = {}
         estimates = []
-        for target, rated in by_target.items():
-            target_runs = [spec for spec in runs if spec.group.endswith(f":{target}")]
-            final = {
-                term: float(np.mean([_last(records[s.name], term) for s in target_runs]))
-                for term in TERMS
-            }
+        for target in TARGETS:
+            names = _names(runs, target)
+            rated = [tournament["ratings"][name] for name in names]
+            final = {t: float(np.mean([_last(records[n], t) for n in names])) for t in TERMS}
             estimate = elo_estimate(TARGETS[target], rated)
             estimates.append(estimate)
             finals[target] = {
@@ -183,19 +169,7 @@ class LossesExperiment(Experiment):
             f"{games_per_pair} games a pair ({tournament['distinct_games']} distinct of "
             f"{tournament['games']}), {simulations} simulations a move; Elo relative to random, "
             "each target's mean over its runs with a 95% interval.\n\n"
-            + markdown_table(
-                [
-                    "target",
-                    "Elo mean",
-                    "95% interval",
-                    "runs",
-                    "final lp",
-                    "final lv",
-                    "final l+",
-                    "final lx",
-                ],
-                rows,
-            )
+            + markdown_table(HEADER, rows)
             + f"\n\nVerdict: {verdict} {claim}"
         )
         result = {
@@ -206,6 +180,11 @@ class LossesExperiment(Experiment):
             "tournament": tournament,
         }
         return result, section
+
+
+def _names(runs: list[RunSpec], target: str) -> list[str]:
+    """The names of the runs that minimise ``target``."""
+    return [spec.name for spec in runs if spec.group.endswith(f":{target}")]
 
 
 def _last(records: list[dict[str, Any]], key: str) -> float:
@@ -220,7 +199,7 @@ def _plot_losses(
     fig = figure(4, width=20.0, height=4.5)
     axes = fig.subplots(1, 4)
     for ax, (target, symbol) in zip(axes, TARGETS.items(), strict=True):
-        names = [spec.name for spec in runs if spec.group.endswith(f":{target}")]
+        names = _names(runs, target)
         for term, label in TERMS.items():
             series = [
                 [float(r[term]) for r in records[n] if r.get("kind") == "iteration" and term in r]
@@ -244,7 +223,7 @@ def _plot_training_elo(
     fig = figure(1, width=8.0, height=4.5)
     ax = fig.subplots()
     for target, symbol in TARGETS.items():
-        names = [spec.name for spec in runs if spec.group.endswith(f":{target}")]
+        names = _names(runs, target)
         curves = [
             {int(r["iteration"]): float(r["elo"]) for r in records[n] if r.get("kind") == "elo"}
             for n in names

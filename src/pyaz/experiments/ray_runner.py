@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pyaz.common.runlog import write_json_atomic
 from pyaz.distributed.cluster import connect, import_ray
 from pyaz.experiments.base import RunSpec, run_folder
-from pyaz.experiments.runner import Progress, execute_run
+from pyaz.experiments.runner import Executor, Progress, execute_run
 
 __all__ = ["PLACEMENT_FILE", "ray_executor"]
 
@@ -40,9 +39,6 @@ def execute_run_on_ray(out: str, spec: RunSpec) -> float:
     }
     write_json_atomic(folder / PLACEMENT_FILE, placement)
     return execute_run(out, spec)
-
-
-Executor = Callable[[list[RunSpec], Path, int, Progress], None]
 
 
 def ray_executor(address: str | None = None, cpus_per_run: float = 1.0) -> Executor:

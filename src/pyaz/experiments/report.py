@@ -88,8 +88,7 @@ def mean_and_band(
     spans the x range that every curve covers, and each curve is interpolated linearly."""
     usable = [c for c in curves if c.x.size >= 2]
     if not usable:
-        empty = np.zeros(0)
-        return empty, empty, empty, empty
+        return (np.zeros(0),) * 4
     start = max(float(c.x[0]) for c in usable)
     stop = min(float(c.x[-1]) for c in usable)
     if stop <= start:

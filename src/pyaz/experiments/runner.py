@@ -26,12 +26,12 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, NamedTuple
 
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
@@ -67,18 +67,14 @@ def _run_files(folder: Path) -> list[str]:
     """The files of a run folder that its results live in, relative, sorted: not the runner's
     own (``DONE``, ``run.log``), hidden ones (locks, temporaries), figures or TensorBoard logs,
     which nothing reads back."""
-    files = []
-    for path in folder.rglob("*"):
-        relative = path.relative_to(folder)
-        if (
-            relative.parts[0] in (DONE_FILE, RUN_LOG, "tensorboard")
-            or any(part.startswith(".") for part in relative.parts)
-            or path.suffix == ".png"
-            or not path.is_file()
-        ):
-            continue
-        files.append(relative.as_posix())
-    return sorted(files)
+    return sorted(
+        relative.as_posix()
+        for relative in (path.relative_to(folder) for path in folder.rglob("*"))
+        if relative.parts[0] not in (DONE_FILE, RUN_LOG, "tensorboard")
+        and not any(part.startswith(".") for part in relative.parts)
+        and relative.suffix != ".png"
+        and (folder / relative).is_file()
+    )
 
 
 def is_done(out: Path, spec: RunSpec) -> bool:
@@ -104,19 +100,6 @@ def is_done(out: Path, spec: RunSpec) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def _output_to(path: Path) -> Iterator[None]:
-    """Sends this process's stdout and stderr to ``path`` (appended) for the block."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8", buffering=1) as log:
-        saved: tuple[TextIO, TextIO] = (sys.stdout, sys.stderr)
-        sys.stdout = sys.stderr = log
-        try:
-            yield
-        finally:
-            sys.stdout, sys.stderr = saved
-
-
 def execute_run(out: str, spec: RunSpec) -> float:
     """Runs one run in its folder (its output into ``run.log``) and marks it finished; the
     seconds it took. Called in a worker process or in the main one."""
@@ -124,13 +107,16 @@ def execute_run(out: str, spec: RunSpec) -> float:
     folder.mkdir(parents=True, exist_ok=True)
     target = resolve_target(spec.target)
     began = time.perf_counter()
-    with _output_to(folder / RUN_LOG):
+    with (
+        (folder / RUN_LOG).open("a", encoding="utf-8", buffering=1) as log,
+        contextlib.redirect_stdout(log),
+        contextlib.redirect_stderr(log),
+    ):
         target(folder, **spec.kwargs)
     seconds = time.perf_counter() - began
     fault_point("experiment-run")
-    write_json_atomic(
-        folder / DONE_FILE, {"seconds": round(seconds, 1), "files": _run_files(folder)}
-    )
+    done = {"seconds": round(seconds, 1), "files": _run_files(folder)}
+    write_json_atomic(folder / DONE_FILE, done)
     return seconds
 
 
@@ -336,16 +322,10 @@ def _loop_progress(folder: Path) -> list[_LoopProgress]:
     for path in sorted(folder.rglob(PROGRESS_FILE)):
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
-            step, steps = int(saved["step"]), int(saved["total"])
-            loops.append(
-                _LoopProgress(
-                    step,
-                    steps,
-                    float(saved["seconds"]),
-                    _share(saved, "fraction", step, steps),
-                    _share(saved, "first_fraction", int(saved["first"]), steps),
-                )
-            )
+            step, steps, seconds = int(saved["step"]), int(saved["total"]), float(saved["seconds"])
+            now = _share(saved, "fraction", step, steps)
+            then = _share(saved, "first_fraction", int(saved["first"]), steps)
+            loops.append(_LoopProgress(step, steps, seconds, now, then))
         except (OSError, ValueError, KeyError, TypeError):
             continue
     return loops
@@ -406,10 +386,7 @@ def read_plan(out: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 
 def _settings(
-    out: Path,
-    experiment: Experiment,
-    saved: dict[str, Any] | None,
-    given: dict[str, Any],
+    out: Path, experiment: Experiment, saved: dict[str, Any] | None, given: dict[str, Any]
 ) -> dict[str, Any]:
     """The settings to run with: the saved ones when resuming (a given setting that differs is
     an error naming it), else the given ones with the defaults."""
@@ -451,9 +428,8 @@ def _check_options(experiment: Experiment, options: dict[str, str]) -> None:
         raise ValueError(f"{experiment.name} has no option {unknown[0]!r} (its options: {known})")
 
 
-def _plain(spec: RunSpec) -> Any:
-    """A run as ``experiment.json`` holds it (tuples as lists)."""
-    return json.loads(json.dumps(asdict(spec)))
+Executor = Callable[[list[RunSpec], Path, int, Progress], None]
+"""Runs the pending runs (``pending, out, workers, progress``) in place of the process pool."""
 
 
 def run_experiment(
@@ -467,7 +443,7 @@ def run_experiment(
     repetitions: int | None = None,
     options: dict[str, str] | None = None,
     write: Callable[[str], object] = print,
-    executor: Callable[[list[RunSpec], Path, int, Progress], None] | None = None,
+    executor: Executor | None = None,
     watch_every: float = 10.0,
 ) -> dict[str, Any]:
     """Runs ``experiment`` into ``out`` and returns its summary (also in ``summary.json``).
@@ -485,8 +461,7 @@ def run_experiment(
     play, every ``watch_every`` seconds a line says each run's step and ETA (:class:`RunWatch`).
     """
     if write is print:  # this stdout, also while a run in this process sends its own elsewhere
-        stdout = sys.stdout
-        write = partial(print, file=stdout, flush=True)
+        write = partial(print, file=sys.stdout, flush=True)
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if scale is not None and scale not in SCALES:
@@ -506,73 +481,59 @@ def run_experiment(
             )
         given = {"scale": scale, "seed": seed, "repetitions": repetitions, "options": options}
         settings = _settings(out, experiment, saved, given)
-        return _run(experiment, out, settings, saved, workers, write, executor, watch_every)
-
-
-def _run(
-    experiment: Experiment,
-    out: Path,
-    settings: dict[str, Any],
-    saved: dict[str, Any] | None,
-    workers: int,
-    write: Callable[[str], object],
-    executor: Callable[[list[RunSpec], Path, int, Progress], None] | None,
-    watch_every: float,
-) -> dict[str, Any]:
-    """:func:`run_experiment` once ``out`` is locked and the settings are known."""
-    scale, seed = settings["scale"], settings["seed"]
-    repeat = settings["repetitions"]
-    experiment.repeat = None if repeat == experiment.scale_repetitions(scale) else repeat
-    experiment.options = dict(settings["options"])
-    _check_options(experiment, experiment.options)
-    specs = experiment.runs(scale, seed)
-    names = [spec.name for spec in specs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"{experiment.name}: run names repeat: {names}")
-    plan = {
-        "experiment": experiment.name,
-        "scale": scale,
-        "seed": seed,
-        "repetitions": experiment.repetitions(scale),
-        "options": experiment.options,
-        "runs": [_plain(spec) for spec in specs],
-    }
-    if saved is not None and saved["runs"] != plan["runs"]:
-        raise ValueError(
-            f"{out / EXPERIMENT_FILE} plans other runs than this pyaz's {experiment.name} at "
-            f"its settings ({_first_difference(saved['runs'], plan['runs'])}): it comes from "
-            "another version of pyaz or was edited; resume it with that version or pick another "
-            "folder"
+        scale, seed = settings["scale"], settings["seed"]
+        repeat = settings["repetitions"]
+        experiment.repeat = None if repeat == experiment.scale_repetitions(scale) else repeat
+        experiment.options = dict(settings["options"])
+        _check_options(experiment, experiment.options)
+        specs = experiment.runs(scale, seed)
+        names = [spec.name for spec in specs]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{experiment.name}: run names repeat: {names}")
+        plan = {
+            "experiment": experiment.name,
+            "scale": scale,
+            "seed": seed,
+            "repetitions": experiment.repetitions(scale),
+            "options": experiment.options,
+            "runs": json.loads(json.dumps([asdict(spec) for spec in specs])),  # tuples as lists
+        }
+        if saved is not None and saved["runs"] != plan["runs"]:
+            raise ValueError(
+                f"{out / EXPERIMENT_FILE} plans other runs than this pyaz's {experiment.name} at "
+                f"its settings ({_first_difference(saved['runs'], plan['runs'])}): it comes from "
+                "another version of pyaz or was edited; resume it with that version or pick "
+                "another folder"
+            )
+        write_json_atomic(out / EXPERIMENT_FILE, plan)
+        pending = [spec for spec in specs if not is_done(out, spec)]
+        skipped = len(specs) - len(pending)
+        write(
+            f"{experiment.name}: {len(specs)} runs ({skipped} finished before), "
+            f"{min(workers, max(1, len(pending)))} at a time, into {out}"
         )
-    write_json_atomic(out / EXPERIMENT_FILE, plan)
-    pending = [spec for spec in specs if not is_done(out, spec)]
-    skipped = len(specs) - len(pending)
-    write(
-        f"{experiment.name}: {len(specs)} runs ({skipped} finished before), "
-        f"{min(workers, max(1, len(pending)))} at a time, into {out}"
-    )
-    began = time.perf_counter()
-    progress = Progress(pending, workers, write, lambda spec: run_share(run_folder(out, spec)))
-    if pending:
-        with RunWatch(out, pending, write, watch_every):
-            (executor or _run_pending)(pending, out, workers, progress)
-    unfinished = [spec.name for spec in specs if not is_done(out, spec)]
-    if unfinished:
-        raise RuntimeError(f"{experiment.name}: runs {', '.join(unfinished)} did not finish")
-    write(f"{experiment.name}: every run finished; evaluating and writing the report")
-    summary = experiment.report(out, specs, scale, seed)
-    fault_point("experiment-report")
-    summary = {
-        **summary,
-        "experiment": experiment.name,
-        "scale": scale,
-        "seed": seed,
-        "runs": len(specs),
-        "seconds_this_call": round(time.perf_counter() - began, 1),
-    }
-    write_json_atomic(out / "summary.json", summary)
-    write(f"{experiment.name}: wrote {out / 'summary.json'} and {out / 'README.md'}")
-    return summary
+        began = time.perf_counter()
+        progress = Progress(pending, workers, write, lambda spec: run_share(run_folder(out, spec)))
+        if pending:
+            with RunWatch(out, pending, write, watch_every):
+                (executor or _run_pending)(pending, out, workers, progress)
+        unfinished = [spec.name for spec in specs if not is_done(out, spec)]
+        if unfinished:
+            raise RuntimeError(f"{experiment.name}: runs {', '.join(unfinished)} did not finish")
+        write(f"{experiment.name}: every run finished; evaluating and writing the report")
+        summary = experiment.report(out, specs, scale, seed)
+        fault_point("experiment-report")
+        summary = {
+            **summary,
+            "experiment": experiment.name,
+            "scale": scale,
+            "seed": seed,
+            "runs": len(specs),
+            "seconds_this_call": round(time.perf_counter() - began, 1),
+        }
+        write_json_atomic(out / "summary.json", summary)
+        write(f"{experiment.name}: wrote {out / 'summary.json'} and {out / 'README.md'}")
+        return summary
 
 
 def _run_pending(pending: list[RunSpec], out: Path, workers: int, progress: Progress) -> None:

@@ -17,15 +17,7 @@ from typing import Any
 from pyaz.common.settings import declarations
 from pyaz.train.loop import TrainConfig
 
-__all__ = [
-    "BASE",
-    "CPU_DIVISORS",
-    "SHORT",
-    "TABLE1",
-    "TABLE2",
-    "base_settings",
-    "scaled",
-]
+__all__ = ["BASE", "CPU_DIVISORS", "SHORT", "TABLE1", "TABLE2", "base_settings", "scaled"]
 
 # Table 1 in TrainConfig's names: parameter -> (minimum, default, maximum).
 TABLE1: dict[str, tuple[Any, Any, Any]] = {

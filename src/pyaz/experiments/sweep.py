@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from pyaz.common.plots import figure, save_figure
-from pyaz.experiments.base import Experiment, RunSpec, run_folder
+from pyaz.experiments.base import SELFPLAY, Experiment, RunSpec, run_folder
 from pyaz.experiments.report import markdown_table, read_run, write_readme
 from pyaz.experiments.seed001 import SYMBOLS, TABLE1, base_settings, scaled
 
@@ -67,14 +67,13 @@ class SweepExperiment(Experiment):
         return list(SHORT_PARAMETERS) if scale == "short" else list(TABLE1)
 
     def runs(self, scale: str, seed: int = 0) -> list[RunSpec]:
-        target = "pyaz.experiments.runs:train_selfplay"
-        specs = [RunSpec("default", target, {"config": base_settings(scale, seed)}, "default")]
+        specs = [RunSpec("default", SELFPLAY, {"config": base_settings(scale, seed)}, "default")]
         for name in self.parameters(scale):
             low, _, high = TABLE1[name]
             for value in (low, high):
                 config = base_settings(scale, seed, **{name: value})
                 label = f"{name}={scaled(name, value, scale)}"
-                specs.append(RunSpec(label, target, {"config": config}, group=name))
+                specs.append(RunSpec(label, SELFPLAY, {"config": config}, group=name))
         return specs
 
     def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:
@@ -139,14 +138,12 @@ class SweepExperiment(Experiment):
 
 def _run_result(out: Path, spec: RunSpec) -> dict[str, Any]:
     records = [r for r in read_run(run_folder(out, spec)) if r.get("kind") == "iteration"]
-    records = [r for r in records if "loss" in r]
-    iterations = [int(r["iteration"]) for r in records]
-    loss = [float(r.get("loss_sum", r["loss"])) for r in records]
+    losses = [r for r in records if "loss" in r]
+    loss = [float(r.get("loss_sum", r["loss"])) for r in losses]
     tail = loss[-max(1, len(loss) // 10) :] if loss else [float("nan")]
-    all_records = [r for r in read_run(run_folder(out, spec)) if r.get("kind") == "iteration"]
-    minutes = {key: sum(float(r.get(key, 0.0)) for r in all_records) / 60 for key, _ in STAGES}
+    minutes = {key: sum(float(r.get(key, 0.0)) for r in records) / 60 for key, _ in STAGES}
     return {
-        "iterations": iterations,
+        "iterations": [int(r["iteration"]) for r in losses],
         "loss": loss,
         "final_loss": float(np.mean(tail)),
         "minutes": minutes,
@@ -178,17 +175,17 @@ def _importance(trio: list[tuple[str, Any]], default: dict[str, Any]) -> tuple[s
     """Table 4's entries as positions in Table 1 ("min", "default", "max"): the value with the
     lowest final loss and the one with the least time ("insignificant" / "similar" when the
     differences are small)."""
-    losses = [result["final_loss"] for _, result in trio]
-    times = [result["total_minutes"] for _, result in trio]
-    if max(losses) - min(losses) < INSIGNIFICANT * abs(default["final_loss"]):
-        loss_best = "insignificant"
-    else:
-        loss_best = POSITIONS[int(np.argmin(losses))]
-    if max(times) - min(times) < SIMILAR * default["total_minutes"]:
-        time_best = "similar"
-    else:
-        time_best = POSITIONS[int(np.argmin(times))]
-    return loss_best, time_best
+
+    def best(key: str, share: float, small: str) -> str:
+        values = [result[key] for _, result in trio]
+        if max(values) - min(values) < share * abs(default[key]):
+            return small
+        return POSITIONS[int(np.argmin(values))]
+
+    return (
+        best("final_loss", INSIGNIFICANT, "insignificant"),
+        best("total_minutes", SIMILAR, "similar"),
+    )
 
 
 def _introduction(scale: str) -> str:

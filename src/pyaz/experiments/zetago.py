@@ -25,6 +25,7 @@ from pyaz.eval.players import Player, close_player
 from pyaz.eval.presets import make_player
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
 from pyaz.experiments.report import (
+    Estimate,
     cached,
     comparison,
     markdown_table,
@@ -125,38 +126,27 @@ class ZetaGoExperiment(Experiment):
             "9x9-transfer": pipeline / "9x9-transfer",
             "9x9-scratch": pipeline / "9x9-scratch",
         }
-        games = EVAL_GAMES[scale]
-        agents: dict[str, dict[str, Any]] = {}
-        for index, (label, folder) in enumerate(folders.items()):
-            agents[label] = cached(
+        agents = {
+            label: cached(
                 out / f"eval-{label}.json",
-                partial(_versus_gnugo, folder / "net.pt", games, seed * 100 + index),
+                partial(_versus_gnugo, folder / "net.pt", EVAL_GAMES[scale], seed * 100 + index),
             )
+            for index, (label, folder) in enumerate(folders.items())
+        }
+        net, games = folders["5x5"] / "net.pt", MCTS_GAMES[scale]
         mcts = cached(
             out / "eval-5x5-mcts.json",
-            lambda: _versus_gnugo(
-                folders["5x5"] / "net.pt",
-                MCTS_GAMES[scale],
-                seed * 100 + 50,
-                MCTS_SIMULATIONS[scale],
-            ),
+            partial(_versus_gnugo, net, games, seed * 100 + 50, MCTS_SIMULATIONS[scale]),
         )
         curves = {label: _curves(read_run(folder)) for label, folder in folders.items()}
         _plot(out / "zetago-curves.png", curves)
+        keys = ("win_ratio", "game_length", "as_black", "as_white")
         summary = {
-            "5x5_vs_gnugo": {
-                k: agents["5x5"][k] for k in ("as_black", "as_white", "win_ratio", "game_length")
-            },
+            "5x5_vs_gnugo": {k: agents["5x5"][k] for k in (*keys[2:], *keys[:2])},
             "5x5_baseline_vs_gnugo": agents["5x5-baseline"],
             "5x5_mcts_vs_gnugo": mcts,
-            "9x9_transfer": {
-                k: agents["9x9-transfer"][k]
-                for k in ("win_ratio", "game_length", "as_black", "as_white")
-            },
-            "9x9_scratch": {
-                k: agents["9x9-scratch"][k]
-                for k in ("win_ratio", "game_length", "as_black", "as_white")
-            },
+            "9x9_transfer": {k: agents["9x9-transfer"][k] for k in keys},
+            "9x9_scratch": {k: agents["9x9-scratch"][k] for k in keys},
             "agents": agents,
             "training": {label: _final(curve) for label, curve in curves.items()},
         }
@@ -169,13 +159,11 @@ def _versus_gnugo(path: Path, games: int, seed: int, simulations: int = 0) -> di
     match of ``games`` games, colours alternating, each pair from its own random opening."""
     net = load_network(path)
     start = make("go", size=net.size)
-    agent: Player
-    if simulations:
-        agent = ZetaGoMctsPlayer(
-            net, simulations, name=f"zetago-mcts:{path.parent.name}", seed=seed
-        )
-    else:
-        agent = ZetaGoPlayer(net, name=f"zetago:{path.parent.name}", allow_resign=False)
+    agent: Player = (
+        ZetaGoMctsPlayer(net, simulations, name=f"zetago-mcts:{path.parent.name}", seed=seed)
+        if simulations
+        else ZetaGoPlayer(net, name=f"zetago:{path.parent.name}", allow_resign=False)
+    )
     opponent = make_player(OPPONENT, start, seed=seed)
     try:
         result = play_match(agent, opponent, games, start, seed=seed)
@@ -185,11 +173,11 @@ def _versus_gnugo(path: Path, games: int, seed: int, simulations: int = 0) -> di
 
 
 def _tally(result: MatchResult) -> dict[str, Any]:
-    colours: dict[str, list[float]] = {"as_black": [], "as_white": []}
-    for index, record in enumerate(result.games):
-        agent_colour = 0 if index % 2 == 0 else 1
-        score = 0.5 if record.winner is None else float(record.winner == agent_colour)
-        colours["as_black" if agent_colour == 0 else "as_white"].append(score)
+    # the agent plays Black in the even games, White in the odd ones
+    scores = [
+        0.5 if r.winner is None else float(r.winner == i % 2) for i, r in enumerate(result.games)
+    ]
+    colours = {"as_black": scores[0::2], "as_white": scores[1::2]}
     lengths = [len(record.all_actions) for record in result.games]
     low, high = result.wilson_interval()
     return {
@@ -240,58 +228,37 @@ def _plot(path: Path, curves: dict[str, dict[str, list[float]]]) -> None:
     save_figure(fig, path, 100)
 
 
-def _wilson(agent: dict[str, Any]) -> str:
-    """The 95% Wilson interval of an agent's score, as a table cell."""
-    estimate = score_estimate("", agent["win_ratio"] * agent["games"], agent["games"])
-    return f"{estimate.lower:.2f} to {estimate.upper:.2f}"
+def _estimate(label: str, agent: dict[str, Any]) -> Estimate:
+    """An agent's score with its 95% Wilson interval."""
+    return score_estimate(label, agent["win_ratio"] * agent["games"], agent["games"])
+
+
+def _row(label: str, agent: dict[str, Any]) -> list[Any]:
+    """An agent's row of the table against GNU Go."""
+    estimate = _estimate("", agent)
+    wilson = f"{estimate.lower:.2f} to {estimate.upper:.2f}"
+    colours = [agent[key]["win_ratio"] for key in ("as_black", "as_white")]
+    games = f"{agent['distinct_games']}/{agent['games']}"
+    return [label, agent["win_ratio"], wilson, *colours, agent["game_length"], games]
 
 
 def _write_readme(out: Path, scale: str, summary: dict[str, Any], folders: dict[str, Path]) -> None:
-    rows = []
-    for label, agent in summary["agents"].items():
-        rows.append(
-            [
-                label,
-                agent["win_ratio"],
-                _wilson(agent),
-                agent["as_black"]["win_ratio"],
-                agent["as_white"]["win_ratio"],
-                agent["game_length"],
-                f"{agent['distinct_games']}/{agent['games']}",
-            ]
-        )
-    mcts = summary["5x5_mcts_vs_gnugo"]
-    rows.append(
-        [
-            "5x5 MCTS",
-            mcts["win_ratio"],
-            _wilson(mcts),
-            mcts["as_black"]["win_ratio"],
-            mcts["as_white"]["win_ratio"],
-            mcts["game_length"],
-            f"{mcts['distinct_games']}/{mcts['games']}",
-        ]
-    )
+    mcts = ("5x5 MCTS", summary["5x5_mcts_vs_gnugo"])
+    rows = [_row(label, agent) for label, agent in [*summary["agents"].items(), mcts]]
+    agents = summary["agents"]
     estimates = [
-        score_estimate(label, agent["win_ratio"] * agent["games"], agent["games"])
-        for label, agent in (
-            ("transfer", summary["agents"]["9x9-transfer"]),
-            ("scratch", summary["agents"]["9x9-scratch"]),
-        )
+        _estimate("transfer", agents["9x9-transfer"]),
+        _estimate("scratch", agents["9x9-scratch"]),
     ]
     verdict = comparison(estimates, f"9x9 score against {OPPONENT}, transfer vs scratch")
-    training = summary["training"]
     train_rows = [
         [
             label,
             t.get("episodes", 0),
-            t.get("max_probability", 0.0),
-            t.get("loss", 0.0),
-            t.get("grad_norm", 0.0),
-            t.get("game_length", 0.0),
+            *(t.get(key, 0.0) for key in _CURVES),
             t.get("elapsed_s", 0.0),
         ]
-        for label, t in training.items()
+        for label, t in summary["training"].items()
     ]
     sections = [
         f"Scale: **{scale}**. Settings in `runs/pipeline/config.json` and each run's "
