@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 
@@ -18,3 +19,9 @@ def exit_from_main(main: Callable[[], int]) -> NoReturn:
     status = main()
     eval("None")  # a constant; clears CPython's stale unhandled-interrupt mark
     raise SystemExit(status)
+
+
+def cannot_write(error: OSError, folder: Path) -> str:
+    """``cannot write FILE (reason)`` for a write into ``folder`` that failed."""
+    where = error.filename if error.filename is not None else folder
+    return f"cannot write {where} ({error.strerror or str(error)})"

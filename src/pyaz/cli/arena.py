@@ -25,12 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pyaz.cli.options import (
-    add_game_arguments,
-    add_runtime_argument,
-    describe_game,
-    game_from_args,
-)
+from pyaz.cli import cannot_write, exit_from_main
+from pyaz.cli.options import add_game_arguments, add_runtime_argument, describe_game, game_from_args
 from pyaz.eval import presets
 from pyaz.eval.match_files import check_writable, summary_of, write_games, write_summary
 from pyaz.eval.paired import load_summary, paired_difference
@@ -144,9 +140,7 @@ def _write_out(
         summary["files"] = [str(path) for path in files]
         files.append(write_summary(out, summary))
     except OSError as error:
-        where = error.filename if error.filename is not None else out
-        reason = error.strerror or str(error)
-        print(f"pyaz-arena: cannot write {where} ({reason}); the result is above", file=sys.stderr)
+        print(f"pyaz-arena: {cannot_write(error, out)}; the result is above", file=sys.stderr)
         return False
     shown = [str(path) for path in files]
     if len(shown) > 3:
@@ -313,6 +307,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

@@ -8,6 +8,7 @@ import sys
 import time
 
 import pyaz
+from pyaz.cli import exit_from_main
 from pyaz.cli.options import add_game_arguments, given_game_options
 from pyaz.games import GAMES
 
@@ -63,6 +64,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

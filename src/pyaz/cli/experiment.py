@@ -17,6 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from pyaz.cli import exit_from_main
 from pyaz.common.folder_lock import FolderInUseError
 from pyaz.distributed.cluster import RayUnavailableError
 from pyaz.experiments import EXPERIMENTS, get_experiment
@@ -33,10 +34,8 @@ def _catalogue() -> str:
             lines.append(f"  {name:<12} (cannot load: {error})")
             continue
         lines.append(f"  {name:<12} {experiment.title} ({experiment.seed_paper})")
-        for scale, cost in experiment.costs.items():
-            lines.append(f"  {'':<12} {scale}: {cost}")
-        for key, text in experiment.option_help.items():
-            lines.append(f"  {'':<12} --option {key}=...: {text}")
+        lines += [f"  {'':<12} {scale}: {cost}" for scale, cost in experiment.costs.items()]
+        lines += [f"  {'':<12} --option {k}=...: {v}" for k, v in experiment.option_help.items()]
     return "\n".join(lines)
 
 
@@ -105,15 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _options(items: list[str]) -> dict[str, str] | None:
     """The ``--option`` items as a dict; None when there are none (the saved ones on resume)."""
-    if not items:
-        return None
     options = {}
     for item in items:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise ValueError(f"--option takes KEY=VALUE, got {item!r}")
         options[key.strip()] = value.strip()
-    return options
+    return options or None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,19 +158,11 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 130
-    except (
-        ValueError,
-        TypeError,
-        OSError,
-        FolderInUseError,
-        RayUnavailableError,
-    ) as error:
+    except (ValueError, TypeError, OSError, FolderInUseError, RayUnavailableError) as error:
         print(f"pyaz-experiment: {error}", file=sys.stderr)
         return 2
     return 0
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

@@ -15,6 +15,7 @@ import sys
 
 from pyaz._core import Gomoku
 from pyaz.alphagomoku.players import DEFAULT_SIMULATIONS
+from pyaz.cli import exit_from_main
 from pyaz.engines.gomocup_server import GomocupBrain, PlayerFactory, serve
 from pyaz.eval import presets
 from pyaz.eval.players import MentorPlayer, Player, check_mentor_game
@@ -114,6 +115,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

@@ -9,15 +9,10 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import TYPE_CHECKING
 
-from pyaz.cli import options
+from pyaz.cli import exit_from_main, options
 from pyaz.engines.gtp_server import RULES, GtpServer
 from pyaz.engines.search import setup_logging
-from pyaz.engines.text_streams import tolerant
-
-if TYPE_CHECKING:  # torch loads only with --model
-    from pyaz.nets import LoadedModel
 
 DEFAULT_SIMULATIONS = 1000
 
@@ -104,28 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     if not 0.0 <= args.resign_threshold <= 1.0:
         parser.error("--resign-threshold must be in [0, 1]")
     options.check_search_arguments(parser, args)
-    go_options: dict[str, object] = {}
-    if args.superko:
-        go_options["superko"] = True
-    if args.allow_suicide:
-        go_options["allow_suicide"] = True
+    go_options: dict[str, object] = {
+        name: True for name in ("superko", "allow_suicide") if getattr(args, name)
+    }
     fixed_size: int | None = None
-    model: LoadedModel | None = None
-    if args.model is not None:
-        try:
-            from pyaz.nets import load_model
-
-            model = load_model(args.model)
-        except (OSError, ValueError, RuntimeError) as error:
-            print(f"pyaz-gtp: cannot load --model {args.model}: {error}", file=sys.stderr)
-            return 2
-        if model.config is not None:
+    try:
+        model = options.load_engine_model(args.model)  # torch loads only with --model
+        if model is not None and model.config is not None:
             fixed_size = model.config.height
             if args.size is not None and args.size != fixed_size:
                 parser.error(f"--size {args.size} differs from the network's {fixed_size}")
-        if args.game == "go":
+        if model is not None and args.game == "go":
             go_options["history"] = model.go_history()
-    try:
         engine = options.engine_from_arguments(args, model)  # ValueError: runtime and model
         server = GtpServer(
             engine,
@@ -153,14 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         engine.description,
         args.simulations,
     )
-    tolerant(sys.stdin, sys.stdout)  # bad bytes become U+FFFD, reported as such
-    try:
-        return server.serve(sys.stdin, sys.stdout)
-    except KeyboardInterrupt:
-        return 130
+    return options.serve_stdio(server)
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pyaz.engines.search import EngineSearch
+from pyaz.engines.text_streams import tolerant
 from pyaz.games import GAMES, BoardState, canonical_name, make
 from pyaz.nets.runtimes import RUNTIMES
 
 if TYPE_CHECKING:
+    from pyaz.engines.gtp_server import GtpServer
+    from pyaz.engines.uci_server import UciServer
     from pyaz.nets import LoadedModel
 
 # (flag, option name in pyaz.GAMES, type, help); a flag only applies to games with that option.
@@ -50,10 +54,8 @@ def add_game_arguments(
 
 def given_game_options(args: argparse.Namespace) -> dict[str, Any]:
     """The game options given on the command line (not checked against a game)."""
-    options: dict[str, Any] = {}
-    for _, key, _, _ in GAME_FLAGS:
-        if getattr(args, key) is not None:
-            options[key] = getattr(args, key)
+    options = {key: getattr(args, key) for _, key, _, _ in GAME_FLAGS}
+    options = {key: value for key, value in options.items() if value is not None}
     for flag, key, value, _ in GAME_SWITCHES:
         if getattr(args, flag[2:].replace("-", "_")):
             options[key] = value
@@ -86,20 +88,6 @@ def describe_game(name: str, options: dict[str, Any]) -> str:
 
 # --------------------------------------------------------------------------- engines
 # The options that pyaz-gtp and pyaz-uci share, and the search they build from them.
-
-
-def add_resume_argument(
-    parser: argparse.ArgumentParser, resumable: Iterable[str], also: str
-) -> None:
-    """``--resume`` of a training command: continue the run in --out with its saved settings;
-    the help names the settings that may change (``resumable``, then ``also``)."""
-    changeable = ", ".join("--" + name.replace("_", "-") for name in resumable)
-    parser.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the run in --out with the settings it was started with (its "
-        f"config.json): options given beside it must equal them, except {changeable}{also}",
-    )
 
 
 def add_runtime_argument(parser: argparse.ArgumentParser | Any) -> None:
@@ -185,3 +173,32 @@ def engine_from_arguments(args: argparse.Namespace, model: LoadedModel | None) -
         device=getattr(args, "device", "cpu"),
         runtime=getattr(args, "runtime", None),
     )
+
+
+def load_engine_model(path: str | None, game: str | None = None) -> LoadedModel | None:
+    """The network of ``--model`` (None without it), checked against ``game`` when given;
+    ValueError ``cannot load --model PATH: reason`` (``use`` with ``game``)."""
+    if path is None:
+        return None
+    try:
+        from pyaz.nets import load_model
+
+        model = load_model(path)
+        if game is not None:
+            model.check(make(game))
+    except (OSError, ValueError, RuntimeError) as error:
+        raise ValueError(f"cannot {'use' if game else 'load'} --model {path}: {error}") from None
+    return model
+
+
+def serve_stdio(
+    server: GtpServer | UciServer, on_interrupt: Callable[[], None] = lambda: None
+) -> int:
+    """Serves ``server``'s protocol on stdin/stdout (bad bytes become U+FFFD, reported as such);
+    130 after a Ctrl-C (after ``on_interrupt()``)."""
+    tolerant(sys.stdin, sys.stdout)
+    try:
+        return server.serve(sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        on_interrupt()
+        return 130

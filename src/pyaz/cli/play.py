@@ -15,12 +15,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from pyaz.cli.options import (
-    add_game_arguments,
-    add_runtime_argument,
-    describe_game,
-    game_from_args,
-)
+from pyaz.cli import exit_from_main
+from pyaz.cli.options import add_game_arguments, add_runtime_argument, describe_game, game_from_args
 from pyaz.eval import presets
 from pyaz.eval.external import EngineError
 from pyaz.eval.players import Player, Resignation, close_player
@@ -74,21 +70,21 @@ examples:
 
 def opponent_spec(args: argparse.Namespace) -> str:
     """The preset that the options name."""
-    if args.simulations is not None and args.simulations < 1:
+    simulations = args.simulations
+    if simulations is not None and simulations < 1:
         raise ValueError("--simulations must be at least 1")
     if args.model is not None:
-        sims = args.simulations or presets.DEFAULT_MODEL_SIMULATIONS
-        return f"model:{args.model}:{sims}"
-    if args.opponent is not None:
-        if args.simulations is not None:
-            kind = presets.spec_kind(args.opponent)
-            if kind == "model":
-                return presets.with_simulations(args.opponent, args.simulations)
-            if kind == "uct":
-                return f"uct:{args.simulations}"
-            raise ValueError(f"--simulations does not apply to {args.opponent!r}")
+        return f"model:{args.model}:{simulations or presets.DEFAULT_MODEL_SIMULATIONS}"
+    if args.opponent is None:
+        return f"uct:{simulations or 200}"
+    if simulations is None:
         return str(args.opponent)
-    return f"uct:{args.simulations or 200}"
+    kind = presets.spec_kind(args.opponent)
+    if kind == "model":
+        return presets.with_simulations(args.opponent, simulations)
+    if kind == "uct":
+        return f"uct:{simulations}"
+    raise ValueError(f"--simulations does not apply to {args.opponent!r}")
 
 
 SIDE_NAMES = {
@@ -116,24 +112,29 @@ def result_text(state: BoardState, human: int, resigned: int | None = None) -> s
     """The announcement of the result, from the human's side."""
     if resigned is not None:
         return "You resigned: you lose." if resigned == human else "The opponent resigns: you win!"
+    winner, details = outcome(state)
+    if winner is None:
+        return "Draw." + details
+    return ("You win!" if winner == human else "You lose.") + details
+
+
+def outcome(state: BoardState, area: str = " (Tromp-Taylor area)") -> tuple[int | None, str]:
+    """The winner of the finished game ``state`` (None: a draw) and its score or ending in
+    brackets: `` (B+3.5 (Tromp-Taylor area))`` (``area`` after the score), `` (discs X 40 - O
+    24)``, `` (checkmate)``; empty for the other games and a drawn Go game."""
     status = state.status().name
-    if status == "DRAW":
-        verdict = "Draw."
-    else:
-        winner = 0 if status == "FIRST_PLAYER_WIN" else 1
-        verdict = "You win!" if winner == human else "You lose."
-    details = []
+    winner = None if status == "DRAW" else 0 if status == "FIRST_PLAYER_WIN" else 1
     name = str(state.name)
+    detail = ""
     if name == "go":
         score = float(state.score())  # type: ignore[union-attr]
-        if score:
-            details.append(f"{'B' if score > 0 else 'W'}+{abs(score):g} (Tromp-Taylor area)")
+        detail = f"{'B' if score > 0 else 'W'}+{abs(score):g}{area}" if score else ""
     elif name == "othello":
         board = state.board()
-        details.append(f"discs X {int((board == 1).sum())} - O {int((board == 2).sum())}")
+        detail = f"discs X {int((board == 1).sum())} - O {int((board == 2).sum())}"
     elif name == "racingkings":
-        details.append(str(state.termination().name).lower().replace("_", " "))  # type: ignore[union-attr]
-    return verdict + (f" ({'; '.join(details)})" if details else "")
+        detail = str(state.termination().name).lower().replace("_", " ")  # type: ignore[union-attr]
+    return winner, f" ({detail})" if detail else ""
 
 
 def mark_last_move(before: str, after: str) -> str:
@@ -145,22 +146,16 @@ def mark_last_move(before: str, after: str) -> str:
     a pass (nothing placed) marks nothing. A cell at the start of a line shifts the whole
     drawing one column to the right, to make room for its bracket."""
     old_lines, new_lines = before.split("\n"), after.split("\n")
-    placed: tuple[int, int] | None = None
-    changed: tuple[int, int] | None = None
-    for row, (old, new) in enumerate(zip(old_lines, new_lines, strict=False)):
-        if len(old) != len(new) or sum(len(token) == 1 for token in new.split()) < 4:
-            continue  # not a row of the board (e.g. "O to move")
-        for column, (was, now) in enumerate(zip(old, new, strict=True)):
-            if was == now or now in " ." or not (_cell(old, column) and _cell(new, column)):
-                continue
-            if was == "." and placed is None:
-                placed = (row, column)
-            elif changed is None:
-                changed = (row, column)
-    where = placed or changed
-    if where is None:
+    changed = [  # (not placed, row, column): the first cell placed on, else the first changed
+        (was != ".", row, column)
+        for row, (old, new) in enumerate(zip(old_lines, new_lines, strict=False))
+        if len(old) == len(new) and sum(len(token) == 1 for token in new.split()) >= 4
+        for column, (was, now) in enumerate(zip(old, new, strict=True))
+        if was != now and now not in " ." and _cell(old, column) and _cell(new, column)
+    ]
+    if not changed:
         return after
-    row, column = where
+    _, row, column = min(changed)
     if column == 0:
         new_lines = [" " + line if line else line for line in new_lines]
         column = 1
@@ -189,11 +184,6 @@ def play_session(
     ``read`` is called with the prompt and returns a line (default: the built-in ``input``,
     looked up at each call so that tests can replace it); ``write`` prints.
     """
-    if read is None:
-
-        def read(prompt: str) -> str:
-            return input(prompt)
-
     state = start.clone()
     moves: list[int] = []
     movers: list[int] = []  # who played each move
@@ -238,7 +228,7 @@ def play_session(
             push(pass_action)
             continue
         try:
-            line = read(f"{side_name(state, human)} to move> ")
+            line = (read or input)(f"{side_name(state, human)} to move> ")
         except EOFError:
             write("\nBye.")
             return 0
@@ -293,7 +283,6 @@ def main(argv: list[str] | None = None) -> int:
         spec = opponent_spec(args)
     except (ValueError, TypeError) as error:
         parser.error(str(error))
-    human = 1 if args.human_second else 0
     try:
         opponent = presets.make_player(spec, start, seed=args.seed, runtime=args.runtime)
     except (ValueError, TypeError, OSError, RuntimeError) as error:
@@ -301,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"{describe_game(name, options)}: you against {spec}")
     try:
-        return play_session(start, opponent, human)
+        return play_session(start, opponent, int(args.human_second))
     except KeyboardInterrupt:
         print("\nGame abandoned.")
         return 130
@@ -313,6 +302,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

@@ -21,23 +21,17 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from pyaz.cli import exit_from_main
 from pyaz.cli.options import (
     GAME_FLAGS,
     GAME_SWITCHES,
     add_game_arguments,
-    add_resume_argument,
     given_game_options,
 )
 from pyaz.cli.training_run import run_training
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import check_resume_settings, read_run_config
-from pyaz.common.settings import (
-    add_options,
-    declarations,
-    flag,
-    given_values,
-    make_settings,
-)
+from pyaz.common.settings import add_options, declarations, flag, given_values, make_settings
 from pyaz.curling.config import RESUMABLE as CURLING_RESUMABLE
 from pyaz.curling.config import CurlingConfig
 from pyaz.games import canonical_name
@@ -73,9 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="settings: a shipped preset's name (" + ", ".join(preset_names()) + ") or a TOML "
         "file (keys = option names)",
     )
+    board_resumable = ", ".join(flag(name) for name in RESUMABLE)
     curling_resumable = ", ".join(flag(name) for name in CURLING_RESUMABLE)
-    add_resume_argument(
-        parser, RESUMABLE, f", --quiet and the Ray options (curling: {curling_resumable})"
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out with the settings it was started with (its "
+        f"config.json): options given beside it must equal them, except {board_resumable}, "
+        f"--quiet and the Ray options (curling: {curling_resumable})",
     )
     add_game_arguments(
         parser,
@@ -125,21 +124,17 @@ def _add_ray_arguments(parser: argparse.ArgumentParser) -> argparse.Action:
 
 def ray_settings(args: argparse.Namespace) -> Any:
     """The :class:`~pyaz.distributed.RaySettings` of the command line (None without --ray)."""
+    values = {name: getattr(args, name) for name in ("workers", *RAY[1:])}
+    given = {name: value for name, value in values.items() if value is not None}
     if args.ray is None:
-        given = [flag(name) for name in ("workers", *RAY[1:]) if getattr(args, name) is not None]
         if given:
-            raise ValueError(f"{', '.join(given)} need --ray")
+            raise ValueError(f"{', '.join(flag(name) for name in given)} need --ray")
         return None
     from pyaz.distributed import RaySettings
 
+    fields = {"ray_mode": "mode", "ray_timeout": "timeout_s"}  # the others: the option's name
     settings = RaySettings(
-        address=args.ray or None,
-        workers=args.workers if args.workers is not None else 1,
-        mode=args.ray_mode or "sync",
-        timeout_s=args.ray_timeout if args.ray_timeout is not None else 600.0,
-        worker_cpus=args.worker_cpus,
-        worker_gpus=args.worker_gpus or 0.0,
-        chunk_games=args.chunk_games,
+        address=args.ray or None, **{fields.get(name, name): v for name, v in given.items()}
     )
     settings.validate()
     return settings
@@ -201,9 +196,7 @@ def curling_settings_from(args: argparse.Namespace) -> CurlingConfig:
 def _refuse(args: argparse.Namespace, names: Iterable[str], why: str) -> None:
     """ValueError naming the options of ``names`` given on the command line: the other mode's."""
     values = {name: getattr(args, name) for name in names}
-    given = [
-        flag(name) for name, value in values.items() if value is not None and value is not False
-    ]
+    given = [flag(name) for name, v in values.items() if v is not None and v is not False]
     if given:
         raise ValueError(f"{', '.join(given)}: {why}")
 
@@ -342,6 +335,4 @@ def _ray_words(argv: list[str]) -> str:
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pyaz.cli.options import add_game_arguments, add_runtime_argument, given_game_options
+from pyaz.cli import cannot_write, exit_from_main, options
 from pyaz.eval.elo import DEFAULT_PRIOR
 from pyaz.eval.match_files import check_writable
 from pyaz.eval.players import RandomPlayer
@@ -30,8 +30,6 @@ from pyaz.eval.tournament import (
     start_state_for,
 )
 from pyaz.games import GAMES
-
-# -- command line -------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
             "else the players' average is 0)"
         ),
     )
-    add_game_arguments(
+    options.add_game_arguments(
         parser,
         required=False,
         game_help=(
@@ -130,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=0, help="seed of the openings and the random player (0)"
     )
     parser.add_argument("--device", default="cpu", help="torch device for the networks (cpu)")
-    add_runtime_argument(parser)
+    options.add_runtime_argument(parser)
     parser.add_argument(
         "--torch-threads", type=int, default=1, help="torch intra-op threads (default 1)"
     )
@@ -152,8 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise FileNotFoundError(f"no such checkpoint: {path}")
         if len(paths) + int(args.random) < 2:
             raise ValueError("a tournament needs at least two players (checkpoints, --random)")
-        options = given_game_options(args)
-        game, game_options, state = start_state_for(paths, args.game, options)
+        game, chosen, state = start_state_for(paths, args.game, options.given_game_options(args))
         check_writable(args.out)
 
         import torch
@@ -171,8 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             runtime=args.runtime,
         )
         anchor = args.anchor if args.anchor is not None else (RANDOM if args.random else None)
-        described = ", ".join(f"{k}={v}" for k, v in game_options.items())
-        title = f"{game} ({described})" if described else game
+        title = options.describe_game(game, chosen)
         pairs = len(contestants) * (len(contestants) - 1) // 2
         if not args.quiet:
             print(
@@ -216,15 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     played = sum(m.n for m in tournament.matches)
     print(f"{distinct} distinct games of {played} ({len(tournament.matches)} matches)")
     if write_error is not None:
-        where = write_error.filename if write_error.filename is not None else args.out
-        reason = write_error.strerror or str(write_error)
-        print(f"pyaz-tournament: cannot write {where} ({reason})", file=sys.stderr)
+        print(f"pyaz-tournament: {cannot_write(write_error, args.out)}", file=sys.stderr)
         return 1
     print(f"wrote {args.out}/ratings.csv, games.jsonl, fit.json, ratings.png")
     return 0
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

@@ -39,27 +39,37 @@ def run_training(
     option creates no folder)."""
     lock: FolderLock | None = None
     try:
-        if out.is_dir():
-            lock = lock_run_folder(out)
-        chosen = settings()
-        if lock is None:
-            lock = lock_run_folder(out)
-    except (ValueError, TypeError, OSError, FolderInUseError) as error:
-        if lock is not None:
-            lock.release()
-        print(f"pyaz-selfplay: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        if lock is not None:
-            lock.release()
-        return _interrupted(out, resume_command)
-    held = lock
-    try:
-        return _run(lambda: build(chosen, held), out, resume_command, plot, outputs)
-    except KeyboardInterrupt:  # while the loop was being made
+        try:
+            if out.is_dir():
+                lock = lock_run_folder(out)
+            chosen = settings()
+            lock = lock or lock_run_folder(out)
+            loop = build(chosen, lock)
+        except (ValueError, TypeError, OSError, FolderInUseError) as error:
+            print(f"pyaz-selfplay: {error}", file=sys.stderr)
+            return 2
+        wrote = True
+        try:
+            loop.run()
+        except KeyboardInterrupt:
+            return _interrupted(out, resume_command)
+        except OSError as error:  # a full disk or a folder made read-only during the run
+            wrote = False
+            print(f"pyaz-selfplay: {write_error(error, resume_command)}", file=sys.stderr)
+            return 2
+        finally:
+            if wrote:  # after a failed write the plots would fail too: one line is enough
+                try:
+                    plot(out)
+                except OSError as error:
+                    print(f"pyaz-selfplay: no plots written: {error}", file=sys.stderr)
+        print(f"done: {out} ({outputs})")
+        return 0
+    except KeyboardInterrupt:  # while the settings were read or the loop was made
         return _interrupted(out, resume_command)
     finally:
-        held.release()
+        if lock is not None:
+            lock.release()
 
 
 def _interrupted(out: Path, resume_command: str) -> int:
@@ -73,37 +83,6 @@ def _interrupted(out: Path, resume_command: str) -> int:
     else:
         print("\ninterrupted before the run started", file=sys.stderr)
     return 130
-
-
-def _run(
-    build: Callable[[], Loop],
-    out: Path,
-    resume_command: str,
-    plot: Callable[[Path], object],
-    outputs: str,
-) -> int:
-    try:
-        loop = build()
-    except (ValueError, TypeError, FileExistsError, OSError) as error:
-        print(f"pyaz-selfplay: {error}", file=sys.stderr)
-        return 2
-    wrote = True
-    try:
-        loop.run()
-    except KeyboardInterrupt:
-        return _interrupted(out, resume_command)
-    except OSError as error:  # a full disk or a folder made read-only during the run
-        wrote = False
-        print(f"pyaz-selfplay: {write_error(error, resume_command)}", file=sys.stderr)
-        return 2
-    finally:
-        if wrote:  # after a failed write the plots would fail too: one line is enough
-            try:
-                plot(out)
-            except OSError as error:
-                print(f"pyaz-selfplay: no plots written: {error}", file=sys.stderr)
-    print(f"done: {out} ({outputs})")
-    return 0
 
 
 def write_error(error: OSError, resume_command: str) -> str:

@@ -10,19 +10,12 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import TYPE_CHECKING
 
-from pyaz.cli import options
+from pyaz.cli import exit_from_main, options
 from pyaz.engines.search import setup_logging
-from pyaz.engines.text_streams import tolerant
-from pyaz.engines.uci_server import DEPTH_SIMULATIONS, UciServer
-
-if TYPE_CHECKING:  # torch loads only with --model
-    from pyaz.nets import LoadedModel
+from pyaz.engines.uci_server import DEPTH_SIMULATIONS, MAX_MOVE_OVERHEAD, MAX_NODES, UciServer
 
 DEFAULT_NODES = 1000
-MAX_NODES = 100_000_000  # as the Nodes option says in answer to 'uci'
-MAX_MOVE_OVERHEAD = 5000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,20 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.move_overhead <= MAX_MOVE_OVERHEAD:
         parser.error(f"--move-overhead must be in 0..{MAX_MOVE_OVERHEAD}, got {args.move_overhead}")
     options.check_search_arguments(parser, args)
-    model: LoadedModel | None = None
-    if args.model is not None:
-        try:
-            import pyaz
-            from pyaz.nets import load_model
-
-            model = load_model(args.model)
-            model.check(pyaz.make(args.game))
-        except (OSError, ValueError, RuntimeError) as error:
-            print(f"pyaz-uci: cannot use --model {args.model}: {error}", file=sys.stderr)
-            return 2
     try:
-        engine = options.engine_from_arguments(args, model)
-    except ValueError as error:  # a runtime that cannot run this model
+        model = options.load_engine_model(args.model, args.game)  # torch loads only with --model
+        engine = options.engine_from_arguments(args, model)  # ValueError: runtime and model
+    except ValueError as error:
         print(f"pyaz-uci: {error}", file=sys.stderr)
         return 2
 
@@ -108,15 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("pyaz.engines.uci").info(
         "ready: %s, %s, %d simulations per plain go", args.game, engine.description, args.nodes
     )
-    tolerant(sys.stdin, sys.stdout)  # bad bytes become U+FFFD, reported as such
-    try:
-        return server.serve(sys.stdin, sys.stdout)
-    except KeyboardInterrupt:
-        server.stop()
-        return 130
+    return options.serve_stdio(server, server.stop)
 
 
 if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
     exit_from_main(main)

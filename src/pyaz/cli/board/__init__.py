@@ -78,9 +78,3 @@ def main(argv: list[str] | None = None) -> int:
         server.server_close()
         app.extensions["pyaz_board"].close()
     return 0
-
-
-if __name__ == "__main__":
-    from pyaz.cli import exit_from_main
-
-    exit_from_main(main)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from flask import Flask, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
@@ -43,43 +43,35 @@ STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 32  # games kept; the oldest is closed beyond this
 
 
-class _Games:
-    """The games in progress, oldest first."""
+Game = TypeVar("Game", Session, CurlingGame)
 
-    def __init__(self) -> None:
-        self.boards: OrderedDict[str, Session] = OrderedDict()
-        self.curling: OrderedDict[str, CurlingGame] = OrderedDict()
+
+class _Games(Generic[Game]):
+    """The games in progress of one kind, oldest first; ``missing`` is the message for an
+    unknown id (``{!r}``: the id)."""
+
+    def __init__(self, missing: str) -> None:
+        self.games: OrderedDict[str, Game] = OrderedDict()
+        self.missing = missing
         self.lock = threading.Lock()
 
-    def add(self, session: Session) -> None:
+    def add(self, game: Game) -> None:
         with self.lock:
-            self.boards[session.id] = session
-            while len(self.boards) > MAX_GAMES:
-                self.boards.popitem(last=False)[1].close()
+            self.games[game.id] = game
+            while len(self.games) > MAX_GAMES:
+                self.games.popitem(last=False)[1].close()
 
-    def board(self, game_id: str) -> Session:
+    def get(self, game_id: str) -> Game:
         with self.lock:
-            if game_id not in self.boards:
-                raise LookupError(f"no game {game_id!r} (it ended or the server restarted)")
-            return self.boards[game_id]
-
-    def add_curling(self, game: CurlingGame) -> None:
-        with self.lock:
-            self.curling[game.id] = game
-            while len(self.curling) > MAX_GAMES:
-                self.curling.popitem(last=False)
-
-    def curling_game(self, game_id: str) -> CurlingGame:
-        with self.lock:
-            if game_id not in self.curling:
-                raise LookupError(f"no curling game {game_id!r}")
-            return self.curling[game_id]
+            if game_id not in self.games:
+                raise LookupError(self.missing.format(game_id))
+            return self.games[game_id]
 
     def close(self) -> None:
         with self.lock:
-            for session in self.boards.values():
-                session.close()
-            self.boards.clear()
+            for game in self.games.values():
+                game.close()
+            self.games.clear()
 
 
 def _body() -> dict[str, Any]:
@@ -104,7 +96,8 @@ def create_app(run_dir: str | None = None) -> Flask:
     """The ``pyaz-board`` app; ``run_dir`` is the run folder the run browser opens first."""
     app = Flask(__name__, static_folder=None)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the charts keep CURVES' order
-    games = _Games()
+    games = _Games[Session]("no game {!r} (it ended or the server restarted)")
+    curling_games = _Games[CurlingGame]("no curling game {!r}")
     app.extensions["pyaz_board"] = games
 
     @app.errorhandler(ValueError)
@@ -165,17 +158,17 @@ def create_app(run_dir: str | None = None) -> Flask:
 
     @app.get("/api/game/<game_id>")
     def game(game_id: str) -> Any:
-        return jsonify(games.board(game_id).to_json())
+        return jsonify(games.get(game_id).to_json())
 
     @app.post("/api/game/<game_id>/move")
     def move(game_id: str) -> Any:
-        session = games.board(game_id)
+        session = games.get(game_id)
         session.play(str(_body().get("move", "")))
         return jsonify(session.to_json())
 
     @app.post("/api/game/<game_id>/analyse")
     def analyse(game_id: str) -> Any:
-        session = games.board(game_id)
+        session = games.get(game_id)
         data = _body()
         simulations = _int(data, "simulations", None)
         if simulations is not None and not 1 <= simulations <= 10**7:
@@ -189,17 +182,14 @@ def create_app(run_dir: str | None = None) -> Flask:
         moves = data.get("moves") or []
         if not isinstance(moves, list):
             raise ValueError(f"moves must be a list of moves, got {moves!r}")
-        players = ["human", "human"]
-        session = new_session(str(data.get("game", "")), data.get("options") or {}, players)
+        session = new_session(str(data.get("game", "")), data.get("options") or {}, ["human"] * 2)
         names = data.get("players")
         if isinstance(names, list) and len(names) == 2:
             session.specs = [str(name) for name in names]
-        frames = [session.to_json()]
+        frames = [{**session.to_json(), "legal": []}]
         for text in moves:
             session.play(str(text))
-            frames.append(session.to_json())
-        for frame in frames:
-            frame["legal"] = []
+            frames.append({**session.to_json(), "legal": []})
         return jsonify(frames=frames)
 
     @app.get("/api/run")
@@ -217,22 +207,20 @@ def create_app(run_dir: str | None = None) -> Flask:
             ends=_int(data, "ends", 2) or 2,
             seed=_int(data, "seed", 0) or 0,
         )
-        games.add_curling(curling_game)
+        curling_games.add(curling_game)
         return jsonify(curling_game.to_json())
 
     @app.get("/api/curling/<game_id>")
     def curling_get(game_id: str) -> Any:
-        return jsonify(games.curling_game(game_id).to_json())
+        return jsonify(curling_games.get(game_id).to_json())
 
     @app.post("/api/curling/<game_id>/throw")
     def curling_throw(game_id: str) -> Any:
-        curling_game = games.curling_game(game_id)
+        curling_game = curling_games.get(game_id)
         data = _body()
         point = [data.get(key) for key in ("x", "y")]
         for value in point:
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int | float)
-            ):
+            if isinstance(value, bool) or not isinstance(value, int | float | None):
                 raise ValueError(f"x and y are metres, got {value!r}")
         curling_game.throw(point[0], point[1])
         return jsonify(curling_game.to_json())

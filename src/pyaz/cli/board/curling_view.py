@@ -63,18 +63,18 @@ class CurlingGame:
             before.apply_no_end(state.executed[-1])
             self.shown = before
 
+    def close(self) -> None:
+        """Nothing to stop: curling players run no engine process."""
+
     def to_json(self) -> dict[str, Any]:
         """The sheet, the stones after the last throw, the score and whose throw is next."""
         with self.lock:
             game = self.state.game
             stones = self.shown.stones()
-            total = game.total_score()
+            a, b = (int(points) for points in game.total_score())  # FixedSize(2)
             over = self.state.is_terminal()
-            result = ""
-            if over:
-                a, b = int(total[0]), int(total[1])
-                winner = 0 if a > b else 1
-                result = "Draw" if a == b else f"team {winner} ({self.specs[winner]}) wins {a}-{b}"
+            winner = 0 if a > b else 1
+            result = "Draw" if a == b else f"team {winner} ({self.specs[winner]}) wins {a}-{b}"
             return {
                 "id": self.id,
                 "players": self.specs,
@@ -87,10 +87,10 @@ class CurlingGame:
                 "shot": int(game.shot),
                 "to_move": int(game.to_move),
                 "human_turn": not over and self.players[game.to_move] is None,
-                "end_scores": [[int(a), int(b)] for a, b in game.end_scores],
-                "score": [int(total[0]), int(total[1])],
+                "end_scores": [[int(x), int(y)] for x, y in game.end_scores],
+                "score": [a, b],
                 "over": over,
-                "result": result,
+                "result": result if over else "",
                 "sheet": {
                     "half_width": curling.SHEET_HALF_WIDTH,
                     "hog": curling.HOG_LINE_Y,

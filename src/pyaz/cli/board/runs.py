@@ -16,8 +16,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pyaz.cli.board.sessions import move_texts
 from pyaz.common.runlog import read_metrics
-from pyaz.games import BoardState, canonical_name, make
+from pyaz.games import canonical_name, make
 
 CURVES: dict[str, tuple[str, tuple[str, ...]]] = {
     "losses": ("iteration", ("loss", "loss_policy", "loss_value")),
@@ -75,94 +76,60 @@ def networks(folder: Path, config: dict[str, Any]) -> list[dict[str, str]]:
     ]
 
 
-def _start(config: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    game = canonical_name(str(config.get("game", "")))
-    options = config.get("game_options") or {}
-    return game, dict(options)
-
-
 def replays(folder: Path, config: dict[str, Any]) -> list[dict[str, Any]]:
     """The run's saved games: ``{"players", "source", "index", "title", "game", "options",
     "moves"}`` with the moves in the game's notation (the players of a ``games.txt`` are its
     A and B, in the order of each game's line)."""
     games: list[dict[str, Any]] = []
     try:
-        game, options = _start(config)
+        game = canonical_name(str(config.get("game", "")))
+        options = dict(config.get("game_options") or {})
         start = make(game, **options)
     except (ValueError, TypeError):
         return games
+
+    def add(source: str, title: str, moves: list[str], players: list[str]) -> None:
+        games.append(
+            {
+                "players": players,
+                "source": source,
+                "index": len(games),
+                "title": title,
+                "game": game,
+                "options": options,
+                "moves": moves,
+            }
+        )
+
     elo = folder / "elo" / "games.jsonl"
     if elo.is_file():
         for line in elo.read_text(encoding="utf-8").splitlines():
             try:
                 record = json.loads(line)
-                actions = [*record.get("opening", []), *record["actions"]]
-                moves = _texts(start, actions)
+                moves = move_texts(start, [*record.get("opening", []), *record["actions"]])
             except (ValueError, KeyError, TypeError):
                 continue
-            title = f"{record.get('first')} vs {record.get('second')}: {_result(record)}"
             players = [str(record.get("first")), str(record.get("second"))]
-            games.append(
-                _replay("elo/games.jsonl", len(games), title, game, options, moves, players)
-            )
+            winner = record.get("winner")
+            result = "draw" if winner is None else f"{players[winner]} won"
+            add("elo/games.jsonl", f"{players[0]} vs {players[1]}: {result}", moves, players)
     for path in sorted(folder.rglob("games.txt")):
         source = path.relative_to(folder).as_posix()
-        names = {"A": "A", "B": "B"}
+        names = ["A", "B"]
         number = 0
         for line in path.read_text(encoding="utf-8").splitlines():
             header = re.match(r"# A = (.*), B = (.*): A moves first", line)
             if header:
-                names = {"A": header.group(1), "B": header.group(2)}
+                names = list(header.groups())
             if not line.strip() or line.startswith("#"):
                 continue
             tokens = line.split()
             moves = [t for t in tokens if t not in ("1-0", "0-1", "1/2-1/2", "resign")]
-            order = ["A", "B"] if number % 2 == 0 else ["B", "A"]
-            players = [names[side] for side in order]
+            players = names[::-1] if number % 2 else names[:]
             number += 1
             title = f"{source}, game {number}: {players[0]} - {players[1]} {tokens[-1]}"
-            games.append(_replay(source, len(games), title, game, options, moves, players))
+            add(source, title, moves, players)
     return games
-
-
-def _replay(
-    source: str,
-    index: int,
-    title: str,
-    game: str,
-    options: dict[str, Any],
-    moves: list[str],
-    players: list[str],
-) -> dict[str, Any]:
-    return {
-        "players": players,
-        "source": source,
-        "index": index,
-        "title": title,
-        "game": game,
-        "options": options,
-        "moves": moves,
-    }
-
-
-def _result(record: dict[str, Any]) -> str:
-    winner = record.get("winner")
-    return (
-        "draw" if winner is None else f"{(record.get('first'), record.get('second'))[winner]} won"
-    )
-
-
-def _texts(start: BoardState, actions: list[int]) -> list[str]:
-    """The moves ``actions`` from ``start`` in the game's notation (ValueError if one is
-    illegal)."""
-    state = start.clone()
-    texts = []
-    for action in actions:
-        if not state.is_legal(int(action)):
-            raise ValueError(f"illegal action {action}")
-        texts.append(str(state.action_to_str(int(action))))
-        state.apply(int(action))
-    return texts
 
 
 def describe(path: str) -> dict[str, Any]:

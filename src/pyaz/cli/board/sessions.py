@@ -8,16 +8,17 @@ and the principal variation (:meth:`pyaz.Search.principal_variation`) while it t
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pyaz.cli.options import check_game_options
-from pyaz.cli.play import side_name
+from pyaz.cli.play import outcome, side_name
 from pyaz.eval import presets
 from pyaz.eval.players import Player, Resignation, SearchPlayer, close_player
 from pyaz.games import BoardState, canonical_name, make
@@ -26,12 +27,7 @@ HUMAN = "human"
 SLICES = 10  # an engine's search is run in this many slices, each followed by a snapshot
 PV_DEPTH = 4  # moves of the principal variation shown
 Cell = list[int] | None
-
-
-def board_kind(name: str) -> str:
-    """How the page draws the game: ``stones`` (a grid of points or squares with stones),
-    ``columns`` (Connect Four) or ``chess`` (Racing Kings)."""
-    return {"connect_four": "columns", "racingkings": "chess"}.get(name, "stones")
+BOARD_KINDS = {"connect_four": "columns", "racingkings": "chess"}  # how the page draws; else stones
 
 
 def _square(text: str) -> list[int]:
@@ -65,36 +61,19 @@ def labels(state: BoardState) -> tuple[list[str], list[str]]:
         return list("abcdefgh"), [str(8 - r) for r in range(8)]
     if name == "connect_four":
         return [str(c + 1) for c in range(cols)], ["" for _ in range(rows)]
-    col_labels, row_labels = [], []
-    for c in range(cols):
-        text = str(state.action_to_str(state.coord_to_action(0, c)))  # type: ignore[union-attr]
-        col_labels.append(re.sub(r"\d", "", text))
-    for r in range(rows):
-        text = str(state.action_to_str(state.coord_to_action(r, 0)))  # type: ignore[union-attr]
-        row_labels.append(re.sub(r"\D", "", text))
+    point = state.coord_to_action  # type: ignore[union-attr]
+    col_labels = [re.sub(r"\d", "", str(state.action_to_str(point(0, c)))) for c in range(cols)]
+    row_labels = [re.sub(r"\D", "", str(state.action_to_str(point(r, 0)))) for r in range(rows)]
     return col_labels, row_labels
 
 
 def result_text(state: BoardState, players: list[str]) -> str:
     """The result in words: who won (side and player) or a draw, with the score where the
     game has one."""
-    status = state.status().name
-    if status == "DRAW":
-        text = "Draw"
-    else:
-        winner = 0 if status == "FIRST_PLAYER_WIN" else 1
-        text = f"{side_name(state, winner)} ({players[winner]}) wins"
-    name = str(state.name)
-    if name == "go":
-        score = float(state.score())  # type: ignore[union-attr]
-        text += f" ({'B' if score > 0 else 'W'}+{abs(score):g}, area)" if score else ""
-    elif name == "othello":
-        board = state.board()
-        text += f" (discs X {int((board == 1).sum())} - O {int((board == 2).sum())})"
-    elif name == "racingkings":
-        ending = str(state.termination().name).lower().replace("_", " ")  # type: ignore[union-attr]
-        text += f" ({ending})"
-    return text
+    winner, details = outcome(state, ", area")
+    if winner is None:
+        return "Draw" + details
+    return f"{side_name(state, winner)} ({players[winner]}) wins{details}"
 
 
 def snapshot(state: BoardState, player: SearchPlayer, target: int, new: int) -> dict[str, Any]:
@@ -109,24 +88,11 @@ def snapshot(state: BoardState, player: SearchPlayer, target: int, new: int) -> 
     priors = search.priors()
     moves: list[dict[str, Any]] = []
     for action in state.legal_actions():
-        start, cell = move_cells(state, int(action))
         n = int(visits[action])
-        moves.append(
-            {
-                "move": str(state.action_to_str(action)),
-                "visits": n,
-                "q": float(q_values[action]) if n else None,
-                "prior": float(priors[action]),
-                "from": start,
-                "cell": cell,
-            }
-        )
+        q = float(q_values[action]) if n else None
+        moves.append({**_move(state, action), "visits": n, "q": q, "prior": float(priors[action])})
     moves.sort(key=lambda m: (-m["visits"], -m["prior"]))
-    pv: list[str] = []
-    position = state.clone()
-    for action in search.principal_variation(PV_DEPTH):
-        pv.append(str(position.action_to_str(action)))
-        position.apply(action)
+    pv = move_texts(state, search.principal_variation(PV_DEPTH))
     return {
         "player": player.name,
         "simulations": int(search.root_visits),
@@ -138,6 +104,25 @@ def snapshot(state: BoardState, player: SearchPlayer, target: int, new: int) -> 
         "moves": moves,
         "done": new >= target,
     }
+
+
+def move_texts(start: BoardState, actions: Iterable[int]) -> list[str]:
+    """The moves ``actions`` from ``start`` in the game's notation (ValueError if one is
+    illegal)."""
+    state = start.clone()
+    texts = []
+    for action in actions:
+        if not state.is_legal(int(action)):
+            raise ValueError(f"illegal action {action}")
+        texts.append(str(state.action_to_str(int(action))))
+        state.apply(int(action))
+    return texts
+
+
+def _move(state: BoardState, action: int) -> dict[str, Any]:
+    """``action`` for the page: ``{"move": its text, "from": cell, "cell": cell}``."""
+    start, cell = move_cells(state, int(action))
+    return {"move": str(state.action_to_str(action)), "from": start, "cell": cell}
 
 
 def think(
@@ -180,7 +165,6 @@ class Session:
     players: list[Player | None]
     delay: float = 0.0
     state: BoardState = field(init=False)
-    moves: list[int] = field(default_factory=list)
     history: list[str] = field(default_factory=list)  # the moves in the game's notation
     last: list[Cell] | None = None  # the (from, to) cells of the last move
     analysis: dict[str, Any] | None = None
@@ -211,15 +195,11 @@ class Session:
             name = str(state.name)
             board = state.piece_board() if name == "racingkings" else state.board()  # type: ignore[union-attr]
             human_turn = not self.over and not self.engine_to_move()
-            legal = []
-            if human_turn:
-                for action in state.legal_actions():
-                    start, cell = move_cells(state, int(action))
-                    move = str(state.action_to_str(action))
-                    legal.append({"move": move, "from": start, "cell": cell})
+            legal = [_move(state, action) for action in state.legal_actions()] if human_turn else []
             if self.resigned is not None:
-                other = 1 - self.resigned
-                result = f"{self.specs[self.resigned]} resigns: {self.specs[other]} wins"
+                result = (
+                    f"{self.specs[self.resigned]} resigns: {self.specs[1 - self.resigned]} wins"
+                )
             elif state.is_terminal():
                 result = result_text(state, self.specs)
             else:
@@ -228,7 +208,7 @@ class Session:
                 "id": self.id,
                 "game": self.game,
                 "options": self.options,
-                "kind": board_kind(name),
+                "kind": BOARD_KINDS.get(name, "stones"),
                 "board": board.tolist(),
                 "col_labels": cols,
                 "row_labels": rows,
@@ -267,7 +247,6 @@ class Session:
         self.history.append(str(self.state.action_to_str(action)))
         self.last = list(move_cells(self.state, action))
         self.state.apply(action)
-        self.moves.append(action)
         for player in self.players:
             if player is not None:
                 player.observe(action)
@@ -275,9 +254,8 @@ class Session:
     def kick(self) -> None:
         """Starts the engine thread when an engine is to move and none runs."""
         with self.lock:
-            if self.closed or not self.engine_to_move():
-                return
-            if self._thread is not None and self._thread.is_alive():
+            running = self._thread is not None and self._thread.is_alive()
+            if self.closed or running or not self.engine_to_move():
                 return
             self._thread = threading.Thread(target=self._drive, daemon=True)
             self.thinking = True
@@ -294,32 +272,24 @@ class Session:
                 mover = int(self.state.to_move())
                 player = self.players[mover]
                 position = self.state.clone()
-                ply = len(self.moves)
+                ply = len(self.history)
                 self.thinking = True
             assert player is not None
             if not first and self.delay:
                 time.sleep(self.delay)
             first = False
-
-            def show(view: dict[str, Any], ply: int = ply) -> None:
-                with self.lock:
-                    if len(self.moves) == ply:
-                        self.analysis = {**view, "ply": ply}
-
             try:
-                action = think(player, position, show)
-            except Resignation:
+                action = think(player, position, functools.partial(self._show, ply))
+            except Exception as error:  # a resignation, or an engine failure: the game ends
                 with self.lock:
-                    self.resigned = mover
-                    self.thinking = False
-                return
-            except Exception as error:  # an engine failure ends the game with its message
-                with self.lock:
-                    self.error = f"{self.specs[mover]} failed: {error}"
+                    if isinstance(error, Resignation):
+                        self.resigned = mover
+                    else:
+                        self.error = f"{self.specs[mover]} failed: {error}"
                     self.thinking = False
                 return
             with self.lock:
-                if self.closed or len(self.moves) != ply:
+                if self.closed or len(self.history) != ply:
                     self.thinking = False
                     return
                 self._push(action)
@@ -332,7 +302,7 @@ class Session:
             if self.state.is_terminal():
                 raise ValueError("the game is over; there is no position to analyse")
             position = self.state.clone()
-            ply = len(self.moves)
+            ply = len(self.history)
         player = presets.make_player(spec, position.clone())
         if not isinstance(player, SearchPlayer):
             close_player(player)
@@ -340,18 +310,19 @@ class Session:
                 f"{spec!r} has no tree search to show; analyse with uct:N or model:PATH"
             )
         player.reset(position.clone())
-
-        def show(view: dict[str, Any]) -> None:
-            with self.lock:
-                if len(self.moves) == ply:
-                    self.analysis = {**view, "ply": ply}
-
+        show = functools.partial(self._show, ply)
         thread = threading.Thread(
             target=think, args=(player, position, show, simulations), daemon=True
         )
         thread.start()
         if wait:
             thread.join()
+
+    def _show(self, ply: int, view: dict[str, Any]) -> None:
+        """``view`` (a :func:`snapshot`) becomes :attr:`analysis` while the game is at ``ply``."""
+        with self.lock:
+            if len(self.history) == ply:
+                self.analysis = {**view, "ply": ply}
 
     def close(self) -> None:
         """Stops the engines (after the move in progress) and closes external ones."""
@@ -386,10 +357,10 @@ def new_session(
     start = make(name, **options)
     if not isinstance(specs, list) or len(specs) != 2:
         raise ValueError(f"give two players (first, second), got {specs!r}")
+    texts = [str(spec).strip() for spec in specs]
     players: list[Player | None] = []
     try:
-        for index, spec in enumerate(specs):
-            text = str(spec).strip()
+        for index, text in enumerate(texts):
             if text.lower() == HUMAN:
                 players.append(None)
             else:
@@ -398,15 +369,7 @@ def new_session(
         for player in players:
             close_player(player)
         raise
-    session = Session(
-        f"g{next(_ids)}",
-        name,
-        options,
-        start,
-        [str(spec).strip() for spec in specs],
-        players,
-        delay=float(delay),
-    )
+    session = Session(f"g{next(_ids)}", name, options, start, texts, players, delay=float(delay))
     for player in players:
         if player is not None:
             player.reset(start.clone())
