@@ -261,6 +261,26 @@ def test_the_loop_itself_refuses_changed_settings_on_resume(tmp_path: Path) -> N
         check_resume_settings(out, {"game_options": {"size": 6}}, {"game_options": {"size": 8}})
 
 
+@pytest.mark.parametrize(
+    ("setting", "value", "named"),
+    [
+        ("sparring_games", "x", "sparring_games must be int | None, got str 'x'"),
+        ("game_options", "4x4", "game_options must be a table of game options, got '4x4'"),
+    ],
+)
+def test_resume_of_a_config_edited_to_a_wrong_kind_names_the_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, value: Any, named: str
+) -> None:
+    out = tmp_path / "run"
+    status, err = main([*RUN, "--iterations", "1", "--out", str(out)], capsys)
+    assert status == 0, err
+    config = json.loads((out / "config.json").read_text())
+    (out / "config.json").write_text(json.dumps({**config, setting: value}))
+    status, err = main(["--out", str(out), "--resume"], capsys)
+    assert status == 2
+    assert named in one_line(err)
+
+
 @pytest.mark.parametrize("folder", ["missing", "empty"])
 def test_resume_without_a_run_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str

@@ -786,8 +786,11 @@ class TrainingLoop(TrainingRun):
             upgraded["threat_planes"] = THREAT_AUTO_BEFORE.get(game, "off")
         # an auto or a null written by hand: the game's, as a run resolves it
         values = {f.name: upgraded[f.name] for f in fields(TrainConfig) if f.name in upgraded}
-        values["game_options"] = dict(upgraded.get("game_options") or {})
-        resolved = TrainConfig(**values).resolved()
+        try:
+            values["game_options"] = dict(upgraded.get("game_options") or {})
+            resolved = TrainConfig(**values).resolved()
+        except (ValueError, TypeError):
+            return upgraded  # a value of the wrong kind: validate() names it
         for name in legacy.keys() - {"threat_planes"}:
             upgraded[name] = getattr(resolved, name)
         return upgraded
