@@ -13,7 +13,7 @@ Without a model the search is plain UCT with random rollouts (as
 (:func:`pyaz.nets.load_model`) it is PUCT with the network as the evaluator::
 
     >>> import pyaz
-    >>> from pyaz.engines import EngineSearch
+    >>> from pyaz.engines.search import EngineSearch
     >>> engine = EngineSearch.uct(seed=1)
     >>> result = engine.think(pyaz.make("connect_four"), "start", (), simulations=200)
     >>> pyaz.make("connect_four").is_legal(result.action)
