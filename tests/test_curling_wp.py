@@ -37,6 +37,8 @@ def test_hammer_transitions() -> None:
     assert curling.win_rate_after_end(_one_hot(1), -1, 1, 0, table) == pytest.approx(0.5)
     # differences beyond +-4 use the saturated columns
     assert curling.win_rate_after_end(_one_hot(0), 7, 0, 2, table) == pytest.approx(1 - 0.017)
+    # a score difference given as a float (e.g. a numpy one) counts as the integer it holds
+    assert curling.win_rate_after_end(_one_hot(-2), 3.0, 1, 1, table) == pytest.approx(1 - 0.075)
     with pytest.raises(ValueError):
         curling.win_rate_after_end(_one_hot(0), 0, 1, 9, table)
 

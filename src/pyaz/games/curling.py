@@ -344,7 +344,7 @@ def win_rate_after_end(
         raise ValueError(f"ends_after={ends_after} outside the table's 0..{table.shape[0] - 1}")
     max_diff = (table.shape[1] - 1) // 2
     k = np.flatnonzero(probs)  # the bins of the scores s = k - 8 that can happen
-    d = np.clip(diff_team0 + k - 8, -max_diff, max_diff)
+    d = np.clip(diff_team0 + k - 8, -max_diff, max_diff).astype(np.int64)  # as int() did
     team0_first = (k > 8) | ((k == 8) & (hammer == 1))
     row = table[ends_after]
     p0 = np.where(team0_first, row[d + max_diff], 1.0 - row[max_diff - d])
