@@ -732,6 +732,12 @@ _SELF_PLAY_OPTIONS = (
     "forced_playouts", "full_search_prob", "cheap_simulations",
 )  # fmt: skip
 """The :class:`~pyaz.search.SelfPlay` options that self-play takes from the settings as they are."""
+_SPARRING_OPTIONS = (
+    "sampling_plies", "draw_value", "c_puct", "dirichlet_alpha", "dirichlet_epsilon", "solver",
+    "forced_playouts",
+)  # fmt: skip
+"""The search options of sparring games (:func:`~pyaz.train.sparring.play_sparring`) taken from
+the settings as they are."""
 
 
 def _naming(setting: str, value: str, error: Exception) -> ValueError:
@@ -994,8 +1000,7 @@ class TrainingLoop(TrainingRun):
         net = self.best if c.gating != "none" else self.current
         seed = c.seed * 1_000_003 + iteration + 500_009
         opponent = presets.make_player(c.sparring, self.start_state, seed=seed)
-        names = ("sampling_plies", "draw_value", "c_puct", "dirichlet_alpha", "dirichlet_epsilon")
-        options = {name: getattr(c, name) for name in (*names, "solver", "forced_playouts")}
+        options = {name: getattr(c, name) for name in _SPARRING_OPTIONS}
         try:
             result = play_sparring(
                 self.start_state,
