@@ -213,7 +213,8 @@ def read_model_file(
     """
     file = Path(path)
     data = read_torch_file(file, what)
-    data = data if isinstance(data, dict) else {}  # then no model of any kind
+    if not isinstance(data, dict):
+        raise ValueError(f"{file} {_no_model(kind)}")
     payload = {key: value for key, value in data.items() if key != HEADER_KEY}
     header = _check_header(file, data[HEADER_KEY]) if HEADER_KEY in data else None
     found = header["kind"] if header is not None else _infer_kind(payload)
