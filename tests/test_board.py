@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from pyaz.cli.board import build_parser, main
@@ -21,9 +22,17 @@ from pyaz.eval import presets
 from pyaz.games import make
 
 
+def trusted(app: Flask) -> FlaskClient:
+    """A client of ``app`` as its own page sends: the launch's token and the page's Origin."""
+    client = app.test_client()
+    client.environ_base["HTTP_X_PYAZ_TOKEN"] = app.config["PYAZ_TOKEN"]
+    client.environ_base["HTTP_ORIGIN"] = "http://localhost"
+    return client
+
+
 @pytest.fixture
 def client() -> FlaskClient:
-    return create_app().test_client()
+    return trusted(create_app())
 
 
 def _new(client: FlaskClient, game: str, players: list[str], **extra: Any) -> dict[str, Any]:
@@ -112,8 +121,11 @@ def test_bad_moves_get_the_command_lines_message(client: FlaskClient) -> None:
     ],
 )
 def test_bad_specs_get_the_command_lines_message(
-    client: FlaskClient, game: str, options: dict[str, Any], spec: str
+    game: str, options: dict[str, Any], spec: str
 ) -> None:
+    # engines allowed and networks from /no/such: the spec's own message (no engine starts:
+    # these do not fit the game)
+    client = trusted(create_app(allow_engines=True, models=["/no/such"]))
     with pytest.raises((ValueError, OSError)) as expected:
         presets.make_player(spec, make(game, **options))
     response = client.post(
@@ -227,7 +239,8 @@ def test_the_agreement_with_exact_play_is_a_curve() -> None:
     }
 
 
-def test_a_run_folders_curves_networks_and_games(client: FlaskClient, run_dir: Path) -> None:
+def test_a_run_folders_curves_networks_and_games(run_dir: Path) -> None:
+    client = trusted(create_app(models=[str(run_dir)]))
     data = client.get("/api/run", query_string={"dir": str(run_dir)}).json
     assert data["game"] == "connect_four" and data["game_options"] == {"width": 5, "height": 4}
     records = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
@@ -242,17 +255,13 @@ def test_a_run_folders_curves_networks_and_games(client: FlaskClient, run_dir: P
     elo = [[r["iteration"], r["elo"]] for r in records if r["kind"] == "elo"]
     assert data["curves"]["Elo"]["elo"] == elo and len(elo) == 2
     names = [net["name"] for net in data["networks"]]
-    assert names == [
-        "nets/iter-00001.pt",
-        "nets/iter-00002.pt",
-        "checkpoint.pt",
-        "best.torchscript.pt",
-    ]
+    # played from their weights: the TorchScript export is not listed
+    assert names == ["nets/iter-00001.pt", "nets/iter-00002.pt", "checkpoint.pt"]
+    assert networks(run_dir) == data["networks"]
     assert data["networks"][1]["spec"] == f"model:{run_dir / 'nets' / 'iter-00002.pt'}"
-    # a threat-search run's TorchScript export cannot play: not listed
-    assert [net["name"] for net in networks(run_dir, {"threat_search": 1000})] == names[:-1]
     saved = (run_dir / "elo" / "games.jsonl").read_text().splitlines()
-    assert len(data["replays"]) == len(saved)
+    assert len(data["replays"]) == len(saved) and data["replays_note"] == ""
+    assert data["damaged"] == []
     # a network plays as its model: spec; a saved game replays to its end
     game = _new(
         client,
@@ -270,10 +279,18 @@ def test_a_run_folders_curves_networks_and_games(client: FlaskClient, run_dir: P
 
 
 def test_the_run_given_on_the_command_line_is_the_default(run_dir: Path) -> None:
-    client = create_app(str(run_dir)).test_client()
+    client = trusted(create_app(str(run_dir)))
     assert client.get("/api/info").json["run"] == str(run_dir)
     data = client.get("/api/run").json
-    assert data["dir"] == str(run_dir) and len(data["networks"]) == 4
+    assert data["dir"] == str(run_dir) and len(data["networks"]) == 3
+    # its networks play (the --run folder is one the page may load from)
+    game = _new(
+        client,
+        "connect_four",
+        ["human", data["networks"][2]["spec"] + ":4"],
+        options={"width": 5, "height": 4},
+    )
+    assert game["players"][1].endswith("checkpoint.pt:4")
 
 
 def test_a_folder_without_a_run_is_a_clear_error(client: FlaskClient, tmp_path: Path) -> None:

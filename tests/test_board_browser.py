@@ -60,16 +60,19 @@ def run_process(
 
 
 @contextlib.contextmanager
-def _serving(run_dir: str | None = None) -> Iterator[str]:
-    """The app (opened on ``run_dir``) on 127.0.0.1 with an ephemeral port, in a thread."""
+def _serving(run_dir: str | None = None, models: list[str] | None = None) -> Iterator[str]:
+    """The app (opened on ``run_dir``, networks from ``models`` playable) on 127.0.0.1 with an
+    ephemeral port, in a thread; its address as pyaz-board prints it (with the token)."""
     from werkzeug.serving import make_server
 
-    app = create_app(run_dir)
+    from pyaz.cli.board import page_address
+
+    app = create_app(run_dir, models=models or [])
     http = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{http.server_port}"
+        yield page_address("127.0.0.1", http.server_port, app.config["PYAZ_TOKEN"])
     finally:
         http.shutdown()
         thread.join(timeout=10)
@@ -77,9 +80,10 @@ def _serving(run_dir: str | None = None) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The app on 127.0.0.1 with an ephemeral port, in a thread; stopped afterwards."""
-    with _serving() as address:
+def server(run_process: tuple[subprocess.Popen[bytes], Path]) -> Iterator[str]:
+    """The app on 127.0.0.1 with an ephemeral port, in a thread, the run's folder among those
+    it plays networks from; stopped afterwards."""
+    with _serving(models=[str(run_process[1].parent)]) as address:
         yield address
 
 
@@ -161,6 +165,7 @@ def test_the_board_in_a_browser(
     began = time.monotonic()
     browser.get(server)
     assert browser.title == "pyaz board"
+    _until(lambda: "token" not in browser.current_url, 5, "the token out of the address bar")
     # a board from the first moment: the form's game (a person against uct:400) has started,
     # the person's legal moves marked
     board = browser.find_element(By.ID, "board")
@@ -301,12 +306,7 @@ def test_the_board_in_a_browser(
     assert [c.split(":")[0] for c in captions] == ["losses", "win ratio", "Elo", "stage times (s)"]
     networks = Select(browser.find_element(By.ID, "networks"))
     names = [option.text for option in networks.options]
-    assert names == [
-        "nets/iter-00001.pt",
-        "nets/iter-00002.pt",
-        "checkpoint.pt",
-        "best.torchscript.pt",
-    ]
+    assert names == ["nets/iter-00001.pt", "nets/iter-00002.pt", "checkpoint.pt"]
     assert networks.first_selected_option.text == "checkpoint.pt"  # the run's best first
     _until(lambda: "ply" in _text(browser, "replay-ply"), 10, "a replay")
     assert len(Select(browser.find_element(By.ID, "replays")).options) >= 2
@@ -329,7 +329,7 @@ def test_the_board_in_a_browser(
         browser.get(address)
         _until(lambda: browser.find_element(By.ID, "panel-run").is_displayed(), 10, "the run")
         _until(
-            lambda: len(Select(browser.find_element(By.ID, "networks")).options) == 4, 10, "nets"
+            lambda: len(Select(browser.find_element(By.ID, "networks")).options) == 3, 10, "nets"
         )
         assert browser.find_element(By.ID, "game").get_attribute("value") == "connect_four"
     assert time.monotonic() - began < 90

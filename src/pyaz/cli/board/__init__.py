@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from pyaz.eval import presets
 
@@ -30,9 +31,15 @@ def build_parser() -> argparse.ArgumentParser:
 In the page a player is a preset above or 'human', in curling too (rule, kr:64, kr-dl:PATH,
 model:PATH).
 
+The page may play networks of the --run folder and the --models folders only, and
+engines that start a process (gtp:, uci:, gnugo, pachi, gtp-rhino, fairy-stockfish,
+lichess) only with --allow-engines. Open the address it prints: it carries the
+secret that the page's requests must send.
+
 examples:
-  pyaz-board                                  (then open http://127.0.0.1:8000)
-  pyaz-board --port 8080 --run runs/c4        (the run browser opens runs/c4)""",
+  pyaz-board                         (then open the http://127.0.0.1:8000/?token=... it prints)
+  pyaz-board --port 8080 --run runs/c4 (the run browser opens runs/c4)
+  pyaz-board --models runs --allow-engines (any network under runs/; GNU Go and others)""",
     )
     parser.add_argument(
         "--port", type=int, default=8000, help="TCP port (default 8000; 0: any free port)"
@@ -40,11 +47,37 @@ examples:
     parser.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1: this machine only; the page runs "
-        "engines and reads run folders for whoever reaches it)",
+        help="address to listen on (default 127.0.0.1: this machine only; the page reads "
+        "run folders for whoever reaches it with the printed address)",
     )
-    parser.add_argument("--run", metavar="DIR", help="a run folder to open in the run browser")
+    parser.add_argument(
+        "--run",
+        metavar="DIR",
+        help="a run folder to open in the run browser (its networks may be played)",
+    )
+    parser.add_argument(
+        "--models",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="a folder whose networks (model:PATH and the like) the page may play; repeatable",
+    )
+    parser.add_argument(
+        "--allow-engines",
+        action="store_true",
+        help="let the page start engine processes (gtp:, uci:, gnugo, pachi, gtp-rhino, "
+        "fairy-stockfish, lichess); off by default: a page could otherwise run commands",
+    )
     return parser
+
+
+def page_address(host: str, port: int, token: str) -> str:
+    """The address to open: ``http://HOST:PORT/?token=TOKEN`` (127.0.0.1 for a wildcard host)."""
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}/?token={token}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,13 +96,17 @@ def main(argv: list[str] | None = None) -> int:
             runs.run_folder(args.run)
         except ValueError as error:
             parser.error(str(error))
-    app = create_app(args.run)
+    for folder in args.models:
+        if not Path(folder).is_dir():
+            parser.error(f"--models {folder}: not a folder")
+    app = create_app(args.run, allow_engines=args.allow_engines, models=args.models, host=args.host)
     try:
         server = make_server(args.host, args.port, app, threaded=True)
     except OSError as error:
         print(f"pyaz-board: cannot listen on {args.host}:{args.port} ({error})", file=sys.stderr)
         return 2
-    print(f"pyaz-board: open http://{args.host}:{server.server_port} (Ctrl-C stops it)", flush=True)
+    address = page_address(args.host, server.server_port, app.config["PYAZ_TOKEN"])
+    print(f"pyaz-board: open {address} (Ctrl-C stops it)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

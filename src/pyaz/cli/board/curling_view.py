@@ -9,6 +9,7 @@ import itertools
 import threading
 from typing import Any
 
+from pyaz.cli.board.sessions import shown
 from pyaz.eval import presets
 from pyaz.eval.players import Player
 from pyaz.games import curling
@@ -23,9 +24,9 @@ class CurlingGame:
 
     def __init__(self, specs: list[str], ends: int = 2, seed: int = 0) -> None:
         if not isinstance(specs, list) or len(specs) != 2:
-            raise ValueError(f"give two curling players, got {specs!r}")
+            raise ValueError(f"give two curling players, got {shown(specs)}")
         if not isinstance(ends, int) or not 1 <= ends <= 10:
-            raise ValueError(f"the number of ends must be in 1..10, got {ends!r}")
+            raise ValueError(f"the number of ends must be in 1..10, got {shown(ends)}")
         self.id = f"c{next(self._ids)}"
         self.specs = [str(spec).strip() for spec in specs]
         self.state = curling.make_state(ends=ends, seed=seed)
@@ -41,7 +42,7 @@ class CurlingGame:
             player = presets.make_player(spec, self.state.clone(), seed=seed)  # type: ignore[arg-type]
             player.reset(self.state.clone())
         except (ValueError, OSError) as error:
-            raise ValueError(f"curling player {spec!r}: {error}\n{PLAYERS_HELP}") from None
+            raise ValueError(f"curling player {shown(spec)}: {error}\n{PLAYERS_HELP}") from None
         return player
 
     def throw(self, x: float | None = None, y: float | None = None) -> None:

@@ -3,7 +3,10 @@
 analysis of a tree search (visits, Q and prior per move, the principal variation, the value).
 
 The search is run in slices of simulations so that the page can poll the root's statistics
-and the principal variation (:meth:`pyaz.Search.principal_variation`) while it thinks.
+and the principal variation (:meth:`pyaz.Search.principal_variation`) while it thinks, and so
+that a search stops between two slices (:class:`pyaz.Search` has no way to stop one sooner)
+when its game is closed or has moved on, or when a newer analysis replaces it. At most
+:class:`SearchSlots` searches run at once.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import itertools
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,9 +29,18 @@ from pyaz.games import BoardState, canonical_name, make
 
 HUMAN = "human"
 SLICES = 10  # an engine's search is run in this many slices, each followed by a snapshot
+MAX_SLICE = 2_000  # simulations at most in a slice: a stopped search ends within one
+MAX_SEARCHES = 4  # searches running at once in a board
+SLOT_WAIT = 2.0  # seconds a request waits for a free search slot before it is refused
 PV_DEPTH = 4  # moves of the principal variation shown
 Cell = list[int] | None
 BOARD_KINDS = {"connect_four": "columns", "racingkings": "chess"}  # how the page draws; else stones
+
+
+def shown(value: Any) -> str:
+    """``value`` as a message shows it: its repr, cut to 100 characters."""
+    text = repr(value)
+    return text if len(text) <= 100 else f"{text[:100]}... ({len(text)} characters)"
 
 
 def _square(text: str) -> list[int]:
@@ -125,28 +138,79 @@ def _move(state: BoardState, action: int) -> dict[str, Any]:
     return {"move": str(state.action_to_str(action)), "from": start, "cell": cell}
 
 
+class SearchCancelledError(Exception):
+    """A search stopped between two slices (its game closed or moved on, or a newer analysis)."""
+
+
+class BusyError(Exception):
+    """Every search slot is taken (answered with 429 and the message)."""
+
+
+class SearchSlots:
+    """At most ``size`` searches at once: a search holds a slot while it runs."""
+
+    def __init__(self, size: int | None = None) -> None:
+        self.size = MAX_SEARCHES if size is None else size
+        self._free = threading.BoundedSemaphore(self.size)
+
+    def take(self, seconds: float | None = None) -> None:
+        """Takes a slot, waiting at most ``seconds`` (default :data:`SLOT_WAIT`): BusyError
+        when none frees up."""
+        if not self._free.acquire(timeout=SLOT_WAIT if seconds is None else seconds):
+            raise BusyError(
+                f"{self.size} searches are running (the board's limit); wait for one to end "
+                "or start fewer games"
+            )
+
+    def release(self) -> None:
+        """Gives back a slot taken with :meth:`take`."""
+        self._free.release()
+
+    @contextmanager
+    def held(self, cancelled: Callable[[], bool]) -> Iterator[None]:
+        """A slot for the block, waited for as long as it takes, unless ``cancelled()`` turns
+        true meanwhile (SearchCancelledError)."""
+        while not self._free.acquire(timeout=0.1):
+            if cancelled():
+                raise SearchCancelledError
+        try:
+            yield
+        finally:
+            self._free.release()
+
+
+def _never() -> bool:
+    return False
+
+
 def think(
     player: Player,
     state: BoardState,
     on_slice: Callable[[dict[str, Any]], None],
     simulations: int | None = None,
+    cancelled: Callable[[], bool] = _never,
 ) -> int:
     """``player``'s move in ``state``. A :class:`SearchPlayer` that keeps its tree searches in
-    :data:`SLICES` slices (``simulations`` in all, default its own), calling
-    ``on_slice(snapshot)`` after each, and plays what its ``choose`` gives after the last
-    slice (with the whole tree; its random numbers run per slice, so a move may differ from
-    one search in one go); other players just choose."""
+    :data:`SLICES` slices of at most :data:`MAX_SLICE` simulations (``simulations`` in all,
+    default its own), calling ``on_slice(snapshot)`` after each, and plays what its ``choose``
+    gives after the last slice (with the whole tree; its random numbers run per slice, so a
+    move may differ from one search in one go); SearchCancelledError when ``cancelled()`` turns
+    true between two slices. Other players just choose."""
     if not isinstance(player, SearchPlayer) or not player.reuse_tree:
         return int(player.choose(state.clone()))
     total = simulations or player.simulations
     saved = player.simulations
-    step = max(1, -(-total // SLICES))
+    step = min(max(1, -(-total // SLICES)), MAX_SLICE)
     action, done_so_far = 0, 0
     try:
         while done_so_far < total:
+            if cancelled():
+                raise SearchCancelledError
             player.simulations = min(step, total - done_so_far)
             action = int(player.choose(state.clone()))
             done_so_far += player.simulations
+            if cancelled():
+                raise SearchCancelledError
             on_slice(snapshot(state, player, total, done_so_far))
     finally:
         player.simulations = saved
@@ -173,7 +237,9 @@ class Session:
     thinking: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock)
     closed: bool = False
+    slots: SearchSlots = field(default_factory=SearchSlots)
     _thread: threading.Thread | None = None
+    _analysis_stop: threading.Event | None = None  # the running analysis's stop signal
 
     def __post_init__(self) -> None:
         self.state = self.start.clone()
@@ -261,6 +327,11 @@ class Session:
             self.thinking = True
             self._thread.start()
 
+    def moved_on(self, ply: int) -> bool:
+        """Whether a search of the position at ``ply`` is no use any more (the game closed or
+        went past it)."""
+        return self.closed or len(self.history) != ply
+
     def _drive(self) -> None:
         """Plays the engines' moves while an engine is to move."""
         first = True
@@ -278,8 +349,16 @@ class Session:
             if not first and self.delay:
                 time.sleep(self.delay)
             first = False
+            cancelled = functools.partial(self.moved_on, ply)
             try:
-                action = think(player, position, functools.partial(self._show, ply))
+                with self.slots.held(cancelled):
+                    action = think(
+                        player, position, functools.partial(self._show, ply), None, cancelled
+                    )
+            except SearchCancelledError:
+                with self.lock:
+                    self.thinking = False
+                return
             except Exception as error:  # a resignation, or an engine failure: the game ends
                 with self.lock:
                     if isinstance(error, Resignation):
@@ -296,8 +375,10 @@ class Session:
 
     def analyse(self, spec: str, simulations: int | None, wait: bool) -> None:
         """Searches the current position with the search player ``spec`` (``uct:N``,
-        ``model:PATH[:SIMS]``) in the background, the snapshots going to :attr:`analysis`;
-        ValueError for a spec without a tree search. ``wait``: return when it is done."""
+        ``model:PATH[:SIMS]``; checked by the caller) in the background, the snapshots going
+        to :attr:`analysis`; ValueError for a spec without a tree search, BusyError when no
+        search slot frees up. The analysis running before stops; this one stops when the game
+        closes or moves on. ``wait``: return when it is done."""
         with self.lock:
             if self.state.is_terminal():
                 raise ValueError("the game is over; there is no position to analyse")
@@ -306,17 +387,43 @@ class Session:
         player = presets.make_player(spec, position.clone())
         if not isinstance(player, SearchPlayer):
             close_player(player)
-            raise ValueError(
-                f"{spec!r} has no tree search to show; analyse with uct:N or model:PATH"
-            )
+            raise ValueError(no_tree_search(spec))
         player.reset(position.clone())
-        show = functools.partial(self._show, ply)
+        stop = threading.Event()
+        with self.lock:
+            if self._analysis_stop is not None:
+                self._analysis_stop.set()
+            self._analysis_stop = stop
+        self.slots.take()
         thread = threading.Thread(
-            target=think, args=(player, position, show, simulations), daemon=True
+            target=self._analyse, args=(player, position, ply, simulations, stop), daemon=True
         )
         thread.start()
         if wait:
             thread.join()
+
+    def _analyse(
+        self,
+        player: SearchPlayer,
+        position: BoardState,
+        ply: int,
+        simulations: int | None,
+        stop: threading.Event,
+    ) -> None:
+        """The analysis thread: ``player``'s search of ``position`` shown slice by slice until
+        it is done or ``stop`` is set; it gives back its search slot."""
+
+        def show(view: dict[str, Any]) -> None:
+            with self.lock:  # not after a newer analysis began (it sets stop under the lock)
+                if not stop.is_set():
+                    self._show(ply, view)
+
+        try:
+            think(player, position, show, simulations, lambda: stop.is_set() or self.moved_on(ply))
+        except SearchCancelledError:
+            pass
+        finally:
+            self.slots.release()
 
     def _show(self, ply: int, view: dict[str, Any]) -> None:
         """``view`` (a :func:`snapshot`) becomes :attr:`analysis` while the game is at ``ply``."""
@@ -325,12 +432,19 @@ class Session:
                 self.analysis = {**view, "ply": ply}
 
     def close(self) -> None:
-        """Stops the engines (after the move in progress) and closes external ones."""
+        """Stops the searches (after the slice in progress) and closes external engines."""
         with self.lock:
             self.closed = True
+            if self._analysis_stop is not None:
+                self._analysis_stop.set()
         for player in self.players:
             if player is not None:
                 close_player(player)
+
+
+def no_tree_search(spec: str) -> str:
+    """The message for an analysis asked of ``spec``, a player without a tree search."""
+    return f"{shown(spec)} has no tree search to show; analyse with uct:N or model:PATH"
 
 
 _ids = itertools.count(1)
@@ -343,20 +457,22 @@ def new_session(
     seed: int = 0,
     delay: float = 0.0,
     moves: list[str] | None = None,
+    slots: SearchSlots | None = None,
 ) -> Session:
     """A new game of ``game`` with ``options`` between ``specs`` (first player first; ``human``
-    for a person), after ``moves`` (the game's notation). ValueError/TypeError with the command
-    line's message for a bad game, option, spec or move; FileNotFoundError for a missing model
-    or engine."""
+    for a person; checked by the caller), after ``moves`` (the game's notation), its searches
+    in ``slots`` (default: slots of its own). ValueError/TypeError with the command line's
+    message for a bad game, option, spec or move; FileNotFoundError for a missing model or
+    engine."""
     name = canonical_name(str(game))
     if not isinstance(options, dict):
         raise TypeError(
-            f"the game options must be an object such as {{'size': 6}}, got {options!r}"
+            f"the game options must be an object such as {{'size': 6}}, got {shown(options)}"
         )
     check_game_options(name, options)
     start = make(name, **options)
     if not isinstance(specs, list) or len(specs) != 2:
-        raise ValueError(f"give two players (first, second), got {specs!r}")
+        raise ValueError(f"give two players (first, second), got {shown(specs)}")
     texts = [str(spec).strip() for spec in specs]
     players: list[Player | None] = []
     try:
@@ -369,13 +485,26 @@ def new_session(
         for player in players:
             close_player(player)
         raise
-    session = Session(f"g{next(_ids)}", name, options, start, texts, players, delay=float(delay))
-    for player in players:
-        if player is not None:
-            player.reset(start.clone())
-    for text in moves or []:
-        action = int(session.state.str_to_action(text))
-        if not session.state.is_legal(action):
-            raise ValueError(f"{text} is not legal here")
-        session._push(action)
+    session = Session(
+        f"g{next(_ids)}",
+        name,
+        options,
+        start,
+        texts,
+        players,
+        delay=float(delay),
+        slots=slots or SearchSlots(),
+    )
+    try:
+        for player in players:
+            if player is not None:
+                player.reset(start.clone())
+        for text in moves or []:
+            action = int(session.state.str_to_action(text))
+            if not session.state.is_legal(action):
+                raise ValueError(f"{text} is not legal here")
+            session._push(action)
+    except BaseException:
+        session.close()  # its engines stop with the request that failed
+        raise
     return session

@@ -10,8 +10,19 @@ let curlingGame = null;
 let replayFrames = [];
 
 // ------------------------------------------------------------------ API and errors
+// The launch's secret, from the address pyaz-board printed (?token=...): kept for this tab and
+// taken out of the address bar; every API request carries it (the browser adds the Origin).
+const TOKEN = (() => {
+  const given = new URLSearchParams(location.search).get("token");
+  if (given) {
+    sessionStorage.setItem("pyaz-token", given);
+    history.replaceState(null, "", location.pathname);
+  }
+  return sessionStorage.getItem("pyaz-token") || "";
+})();
+
 async function api(method, path, body) {
-  const options = { method, headers: { "Content-Type": "application/json" } };
+  const options = { method, headers: { "Content-Type": "application/json", "X-Pyaz-Token": TOKEN } };
   if (body !== undefined) options.body = JSON.stringify(body);
   const response = await fetch(path, options);
   const data = await response.json();
@@ -32,6 +43,11 @@ async function guarded(work) {
   } catch (error) {
     showError(error.message);
   }
+}
+
+// the forms are never sent: their buttons call the API
+for (const form of document.querySelectorAll("form")) {
+  form.addEventListener("submit", (event) => event.preventDefault());
 }
 
 // ------------------------------------------------------------------ tabs
@@ -245,14 +261,26 @@ function setGame(view) {
   if (polling === null && !game.over && (game.thinking || game.legal.length === 0)) poll();
 }
 
+async function current(id, request) {
+  // the answer of a request about game id, or null when another game is shown meanwhile (the
+  // one replaced is closed: its errors are no longer the person's concern)
+  try {
+    const view = await request;
+    return game && game.id === id ? view : null;
+  } catch (error) {
+    if (game && game.id === id) throw error;
+    return null;
+  }
+}
+
 function poll() {
   polling = setTimeout(async () => {
     polling = null;
     if (!game) return;
     const id = game.id;
     await guarded(async () => {
-      const view = await api("GET", `/api/game/${id}`);
-      if (game && game.id === id) setGame(view);  // not a game replaced meanwhile
+      const view = await current(id, api("GET", `/api/game/${id}`));
+      if (view) setGame(view);
     });
   }, 150);
 }
@@ -260,6 +288,7 @@ function poll() {
 $("new").addEventListener("click", () => guarded(newGame));
 
 async function newGame() {
+  if (game && !game.over) api("POST", `/api/game/${game.id}/close`).catch(() => {});  // its searches stop
   game = null;
   for (const id of ["result", "history", "status"]) $(id).textContent = "";
   renderAnalysis(null);
@@ -323,8 +352,8 @@ function analysisPoll(left) {
   setTimeout(async () => {
     if (!game || game.id !== id) return;
     await guarded(async () => {
-      const view = await api("GET", `/api/game/${id}`);
-      if (game && game.id === id) { game = view; render(); }
+      const view = await current(id, api("GET", `/api/game/${id}`));
+      if (view) { game = view; render(); }
     });
     const a = game && game.analysis;
     if (!(a && a.done && a.ply === game.history.length)) analysisPoll(left - 200);
@@ -407,7 +436,7 @@ function chart(title, series) {
   canvas.width = 360; canvas.height = 220;
   figure.append(caption, canvas);
   const ctx = canvas.getContext("2d");
-  const all = Object.values(series).flat();
+  const all = Object.values(series).flat().filter((p) => p[1] !== null);  // null: not a number
   const xs = all.map((p) => p[0]), ys = all.map((p) => p[1]);
   let [xmin, xmax, ymin, ymax] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
   if (xmax === xmin) { xmin -= 1; xmax += 1; }
@@ -426,9 +455,17 @@ function chart(title, series) {
     ctx.strokeStyle = ctx.fillStyle = COLOURS[i % COLOURS.length];
     ctx.lineWidth = 2;
     ctx.beginPath();
-    points.forEach(([x, y], j) => (j ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+    let gap = true;  // a null value breaks the line
+    for (const [x, y] of points) {
+      if (y === null) { gap = true; continue; }
+      if (gap) ctx.moveTo(px(x), py(y)); else ctx.lineTo(px(x), py(y));
+      gap = false;
+    }
     ctx.stroke();
-    for (const [x, y] of points) { ctx.beginPath(); ctx.arc(px(x), py(y), 3, 0, 2 * Math.PI); ctx.fill(); }
+    for (const [x, y] of points) {
+      if (y === null) continue;
+      ctx.beginPath(); ctx.arc(px(x), py(y), 3, 0, 2 * Math.PI); ctx.fill();
+    }
   });
   return figure;
 }
@@ -450,8 +487,14 @@ function setPlayForm(run) {
 async function openRun(dir) {
   const run = await api("GET", "/api/run?dir=" + encodeURIComponent(dir));
   $("run-title").textContent = `${run.dir}: ${run.method || "run"} of ${run.game} ${JSON.stringify(run.game_options)}`;
+  $("run-damaged").textContent = run.damaged.length ? "Skipped (damaged):\n" + run.damaged.join("\n") : "";
+  $("run-damaged").hidden = !run.damaged.length;
+  $("replays-note").textContent = run.replays_note;
+  $("replays-note").hidden = !run.replays_note;
   $("curves").innerHTML = "";
-  for (const [title, series] of Object.entries(run.curves)) $("curves").append(chart(title, series));
+  for (const [title, series] of Object.entries(run.curves)) {
+    if (Object.values(series).flat().some((p) => p[1] !== null)) $("curves").append(chart(title, series));
+  }
   const networks = $("networks");
   networks.innerHTML = "";
   run.networks.forEach((net, i) => networks.add(new Option(net.name, String(i))));
