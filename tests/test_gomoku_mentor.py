@@ -608,7 +608,7 @@ def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path)
     with zipfile.ZipFile(export, "w") as archive:  # an earlier run's: refused unread
         archive.writestr("best/code/__torch__.py", "not TorchScript")
     with pytest.raises(ValueError) as refused:
-        load_model(export)
+        load_model(export, execute_torchscript_code=True)  # else refused as TorchScript
     assert str(refused.value) == (
         f"{export} is the TorchScript export of a network that reads 4 threat-search planes "
         "(threat_search 3000), which the export cannot compute: play the run folder, its "

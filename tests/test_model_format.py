@@ -193,7 +193,8 @@ def test_run_folders_of_each_method(tmp_path: Path) -> None:
     old_curling = old_files(tmp_path)["curling-iter.pt"]  # no header: no game to compare
     with pytest.raises(ValueError) as raised:  # a curling network plays curling only
         make_player(f"model:{old_curling}", pyaz.make("connect_four"))
-    assert one_line(raised).startswith(f"'model:{old_curling}' plays curling, not connect_four")
+    line = one_line(raised)  # the spec named, cut when long (issue 74)
+    assert line.startswith("'model:") and " plays curling, not connect_four" in line, line
     (tmp_path / "empty").mkdir()
     with pytest.raises(FileNotFoundError, match="not a run folder"):
         pyaz.load_model(tmp_path / "empty")
@@ -240,8 +241,7 @@ def test_a_config_with_a_bad_threat_search_is_a_one_line_error(tmp_path: Path) -
     with pytest.raises(ValueError) as raised:
         pyaz.load_model(path)
     assert one_line(raised) == (
-        f"{path}: the network's config and weights do not go together "
-        "(threat_search must be an integer, got '3000')"
+        f"{path}: the network's config: threat_search must be an integer, got '3000'"
     )
 
 

@@ -400,19 +400,21 @@ def _torchscript(tmp_path: Path, game: str) -> Path:
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime", "openvino"])
-def test_a_torchscript_export_on_another_runtime_is_a_one_line_error(
+def test_a_torchscript_export_is_not_executed_and_on_another_runtime_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], runtime: str
 ) -> None:
+    """No command loads a TorchScript export (loading one runs its code: issue 74); the Python
+    API loads one only with ``execute_torchscript_code``, and then it has no input shape."""
     othello = _torchscript(tmp_path, "othello")
     assert gtp.main(["--game", "othello", "--size", "8", "--model", str(othello),
                      "--runtime", runtime]) == 2  # fmt: skip
     line = one_line(capsys.readouterr().err)
-    assert f"{othello} is a TorchScript export" in line and "checkpoint.pt" in line, line
+    assert f"{othello} is a TorchScript archive" in line and "checkpoint.pt" in line, line
     racing = _torchscript(tmp_path, "racingkings")
     assert uci.main(["--model", str(racing), "--runtime", runtime]) == 2
     line = one_line(capsys.readouterr().err)
-    assert f"the {runtime} runtime needs the run's network file" in line, line
-    model = nets.load_model(othello)
+    assert "pyaz does not execute TorchScript files" in line, line
+    model = nets.load_model(othello, execute_torchscript_code=True)
     with pytest.raises(ValueError, match="is a TorchScript export"):
         model.evaluator(runtime=runtime)
     assert model.evaluator(runtime="torchscript") is not None

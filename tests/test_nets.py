@@ -98,8 +98,12 @@ def test_iteration_files_and_bare_net_state(run: Path, tmp_path: Path) -> None:
     assert same_weights(nets.load_net(str(bare)), tiny_net(4))  # the thin wrapper
 
 
-def test_torchscript_archives(run: Path, tmp_path: Path) -> None:
-    model = nets.load_model(run / "best.torchscript.pt")
+def test_torchscript_archives_load_only_when_their_code_may_run(run: Path, tmp_path: Path) -> None:
+    """pyaz does not execute TorchScript (tests/test_model_bounds.py); the Python API's
+    ``execute_torchscript_code`` loads an export one trusts."""
+    with pytest.raises(ValueError, match="pyaz does not execute TorchScript files"):
+        nets.load_model(run / "best.torchscript.pt")
+    model = nets.load_model(run / "best.torchscript.pt", execute_torchscript_code=True)
     assert isinstance(model.module, torch.jit.ScriptModule) and not model.module.training
     assert model.config is None and model.iteration is None
     assert model.settings == SETTINGS
@@ -109,11 +113,13 @@ def test_torchscript_archives(run: Path, tmp_path: Path) -> None:
     model.check(small_state())
     with pytest.raises(ValueError, match="TorchScript"):
         nets.load_net(run / "best.torchscript.pt")
-    # A run folder with only the TorchScript export.
+    # A run folder with only the TorchScript export: never played from it.
     only = tmp_path / "scripted-run"
     only.mkdir()
     (only / "best.torchscript.pt").write_bytes(nets.torchscript_bytes(tiny_net(5)))
-    assert nets.load_model(only).path == only / "best.torchscript.pt"
+    for options in ({}, {"execute_torchscript_code": True}):
+        with pytest.raises(ValueError, match="pyaz does not execute TorchScript files"):
+            nets.load_model(only, **options)
     assert nets.is_torchscript(only / "best.torchscript.pt")
     assert not nets.is_torchscript(run / "checkpoint.pt")
 
@@ -123,7 +129,7 @@ def test_check_rejects_another_game(run: Path) -> None:
     with pytest.raises(ValueError, match=r"takes 2x4x4 planes and 4 actions.*does not fit"):
         nets.load_model(run).check(othello)
     with pytest.raises(ValueError, match="does not fit othello"):
-        nets.load_model(run / "best.torchscript.pt").check(othello)
+        nets.load_model(run / "best.torchscript.pt", execute_torchscript_code=True).check(othello)
 
 
 def test_missing_files_and_folders(tmp_path: Path) -> None:
@@ -163,8 +169,10 @@ def test_files_without_a_network(tmp_path: Path) -> None:
         archive.writestr("broken/code/__torch__/net.py", "garbage")
         archive.writestr("broken/constants.pkl", b"garbage")
     assert nets.is_torchscript(broken)
-    with pytest.raises(ValueError, match=r"not a pyaz network file: a broken TorchScript archive"):
+    with pytest.raises(ValueError, match=r"broken\.torchscript\.pt is a TorchScript archive"):
         nets.load_model(broken)
+    with pytest.raises(ValueError, match=r"not a pyaz network file: a broken TorchScript archive"):
+        nets.load_model(broken, execute_torchscript_code=True)
 
 
 def test_a_broken_config_json_is_reported(tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def test_the_default_runtime_is_onnx_runtime_on_a_cpu(tmp_path: Path) -> None:
     assert isinstance(load_model(path).evaluator(runtime="torchscript"), TorchEvaluator)
     scripted = tmp_path / "net.torchscript.pt"
     torch.jit.save(to_torchscript(net), str(scripted))
-    archive = load_model(scripted)
+    archive = load_model(scripted, execute_torchscript_code=True)
     assert isinstance(archive.evaluator(), TorchEvaluator)  # no shape: TorchScript
     on_onnx = archive.evaluator(planes_shape=tuple(state.planes_shape))
     assert isinstance(on_onnx, OnnxEvaluator)  # a TorchScript archive exports too

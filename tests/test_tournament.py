@@ -130,21 +130,23 @@ def test_load_checkpoint_reads_both_formats(runs: Path) -> None:
     assert default_name(runs / "c" / "net.pt") == "net"
 
 
-def test_contestants_from_a_run_folder_and_torchscript(runs: Path, tmp_path: Path) -> None:
-    scripted = tmp_path / "best.torchscript.pt"
-    scripted.write_bytes(nets.torchscript_bytes(tiny_net(10)))
+def test_contestants_from_a_run_folder_and_a_network_file(runs: Path, tmp_path: Path) -> None:
+    network = tmp_path / "net.pt"
+    network.write_bytes(nets.net_file_bytes(tiny_net(10), "connect_four"))
     state = pyaz.make("connect_four", width=4, height=4)
-    folder, named = tournament.checkpoint_contestants([runs / "b", f"ts={scripted}"], state, 4)
+    folder, named = tournament.checkpoint_contestants([runs / "b", f"nn={network}"], state, 4)
     assert (folder.name, folder.iteration, folder.path) == ("b", 7, runs / "b")
     assert folder.player.search_options["c_puct"] == 1.5  # the run's config.json
-    assert (named.name, named.iteration) == ("ts", None)
+    assert (named.name, named.iteration) == ("nn", None)
+    scripted = tmp_path / "best.torchscript.pt"
+    scripted.write_bytes(nets.torchscript_bytes(tiny_net(10)))
     assert default_name(runs / "b") == "b" and default_name(scripted) == tmp_path.name
     for contestant in (folder, named):
         assert state.is_legal(contestant.player.choose(state.clone()))
     with pytest.raises(ValueError, match="the network takes 2x4x4 planes and 4 actions"):
         tournament.checkpoint_contestants([runs / "b"], pyaz.make("connect_four"), 4)
-    with pytest.raises(ValueError, match="does not fit connect_four"):
-        tournament.checkpoint_contestants([scripted], pyaz.make("connect_four"), 4)
+    with pytest.raises(ValueError, match="pyaz does not execute TorchScript files"):
+        tournament.checkpoint_contestants([scripted], state, 4)  # issue 74
 
 
 def test_game_from_options_labels_and_explicit_anchor(runs: Path, tmp_path: Path, capsys):

@@ -26,6 +26,7 @@ import numpy as np
 
 from pyaz.games import BoardState
 from pyaz.nets import PolicyValueNet, net_from_state, net_state
+from pyaz.nets.bounds import shortened
 from pyaz.nets.files import ModelFile, read_model_file, write_model_file
 from pyaz.nets.loading import LoadedModel
 from pyaz.nets.runtimes import make_evaluator
@@ -187,13 +188,18 @@ def load_pair(path: str | os.PathLike[str]) -> NetworkPair:
 
 
 def pair_from_file(model: ModelFile) -> NetworkPair:
-    """The pair in a model file of kind ``"alphagomoku-pair"`` (see :func:`load_pair`)."""
+    """The pair in a model file of kind ``"alphagomoku-pair"`` (see :func:`load_pair`), each
+    network checked before it is built (:func:`~pyaz.nets.model.net_from_state`: bounded
+    sizes, weights of the config's shapes, finite); a one-line ValueError naming the file
+    otherwise."""
     file, data = model.path, model.payload
     try:
         black = net_from_state(data["black"])
         white = black if data.get("single") else net_from_state(data["white"])
     except (KeyError, TypeError, ValueError, RuntimeError) as error:
-        raise ValueError(f"{file}: a broken network in the pair ({error})") from None
+        raise ValueError(
+            f"{file}: a broken network in the pair ({shortened(str(error))})"
+        ) from None
     for net in (black, white):
         net.eval()
     saved = data.get("settings")

@@ -106,8 +106,9 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model",
         metavar="PATH",
-        help="a network written by pyaz-selfplay (nets/iter-*.pt, the checkpoint, or "
-        "best.torchscript.pt); without it the engine plays UCT with random rollouts",
+        help="a network written by pyaz-selfplay (the run folder, nets/iter-*.pt or the "
+        "checkpoint; not the TorchScript export, which pyaz does not execute); without it the "
+        "engine plays UCT with random rollouts",
     )
     parser.add_argument(
         "--device", default="cpu", help="torch device for --model, e.g. cpu or cuda (default: cpu)"

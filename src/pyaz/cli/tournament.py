@@ -52,8 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CHECKPOINT",
         help=(
             "a network written by pyaz-selfplay: runs/NAME/nets/iter-00005.pt, the run "
-            "folder runs/NAME or its checkpoint.pt (its best network), or a TorchScript file "
-            "(runs/NAME/best.torchscript.pt); LABEL=PATH names the player LABEL (default: "
+            "folder runs/NAME or its checkpoint.pt (its best network; TorchScript exports are "
+            "not executed); LABEL=PATH names the player LABEL (default: "
             "NAME/iter-00005, or NAME for the run's best network)"
         ),
     )

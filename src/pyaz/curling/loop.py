@@ -47,7 +47,7 @@ from pyaz.common.run import TrainingRun, config_from
 from pyaz.common.runlog import read_run_config
 from pyaz.common.workers import die_with_parent
 from pyaz.curling.config import NOISES, RESUMABLE, CurlingConfig
-from pyaz.curling.net import CurlingNet, records_to_examples
+from pyaz.curling.net import CurlingNet, curling_net_from_state, records_to_examples
 from pyaz.curling.players import NetSnapshot, evaluation_games, match_summary, self_play_games
 from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
 from pyaz.eval.arena import MatchResult
@@ -464,9 +464,7 @@ def curling_net_from_file(model: ModelFile) -> CurlingNet:
     """The network in a model file of kind ``"curling"`` (see :func:`load_curling_net`)."""
     data = model.payload
     try:
-        config = data.get("net_config", data)
-        net = CurlingNet(int(config["channels"]), int(config["blocks"]))
-        net.load_state_dict(data["net"])
+        net = curling_net_from_state(data.get("net_config", data), data["net"])
     except (KeyError, TypeError, ValueError, RuntimeError) as error:
         first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
         raise ValueError(f"{model.path}: a broken curling network ({first})") from None

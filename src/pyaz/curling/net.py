@@ -9,6 +9,7 @@ team to move), with the input planes of :func:`pyaz.curling.encode`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -16,6 +17,7 @@ from torch import nn
 
 from pyaz.games import curling
 from pyaz.nets import ResidualBlock
+from pyaz.nets.bounds import check_sizes, checked_module
 
 _BIN_SCORES = np.arange(-8, 9, dtype=np.float64)
 
@@ -48,6 +50,22 @@ class CurlingNet(nn.Module):
         policy = self.policy_fc(self.policy_conv(x).flatten(1))
         value = self.value_fc(self.value_conv(x).flatten(1))
         return policy, value
+
+
+CURLING_LIMITS: dict[str, tuple[int, int]] = {"channels": (1, 4096), "blocks": (0, 256)}
+"""The range of the size fields of a curling network read from a file, generous ceilings far
+above seed 002's network (9 blocks of 32 channels)."""
+
+
+def curling_net_from_state(config: Any, state_dict: Any) -> CurlingNet:
+    """The :class:`CurlingNet` of ``config`` (its ``channels`` and ``blocks``, read from a
+    file) with the weights ``state_dict``, checked before it is built: sizes within
+    :data:`CURLING_LIMITS`, then :func:`~pyaz.nets.bounds.checked_module` (parameter count,
+    weights of the config's shapes, finite). KeyError for a missing field, TypeError or a
+    one-line ValueError for the rest."""
+    check_sizes(config, CURLING_LIMITS, "the curling network's config")
+    channels, blocks = config["channels"], config["blocks"]
+    return checked_module(lambda: CurlingNet(channels, blocks), state_dict, "the curling network")
 
 
 _GRID_TARGETS = np.array(

@@ -2,9 +2,10 @@
 format (:mod:`pyaz.nets.files`: a header with the kind, game, architecture and pyaz version
 beside the payload), the loader of AlphaZero networks (:func:`load_model`) and of any kind
 (:func:`load_any`, ``pyaz.load_model``), the one reader of torch files, which runs nothing
-from them (:func:`read_torch_file`), and the evaluators that run a network for the search on an
-inference runtime (:mod:`pyaz.nets.runtimes`: ONNX Runtime by default on a CPU, TorchScript,
-OpenVINO)."""
+from them (:func:`read_torch_file`; no TorchScript archive is executed), the bounds a file's
+sizes must keep before anything is built from it (:mod:`pyaz.nets.bounds`), and the evaluators
+that run a network for the search on an inference runtime (:mod:`pyaz.nets.runtimes`: ONNX
+Runtime by default on a CPU, TorchScript, OpenVINO)."""
 
 from __future__ import annotations
 

@@ -16,20 +16,23 @@ from its keys as the loaders did before.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
+import stat
 import warnings
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, BinaryIO
 
 import torch
 
 from pyaz._version import __version__
 from pyaz.common.runlog import atomic_write_bytes
+from pyaz.nets.bounds import MAX_FILE_BYTES, shortened
 
 __all__ = [
     "HEADER_KEY",
@@ -39,9 +42,11 @@ __all__ = [
     "ModelFile",
     "model_bytes",
     "model_header",
+    "open_bounded",
     "read_model_file",
     "read_torch_file",
     "torch_bytes",
+    "torchscript_refusal",
     "write_model_file",
 ]
 
@@ -65,34 +70,116 @@ _ZIP_MAGIC = b"PK\x03\x04"
 
 def read_torch_file(path: str | os.PathLike[str], what: str) -> Any:
     """The object that ``torch.save`` wrote to ``path``, with its tensors on the CPU, read with
-    ``weights_only=True``: nothing in the file is executed.
+    ``weights_only=True``: nothing in the file is executed, and nothing in it can make the
+    reading take more than :data:`~pyaz.nets.bounds.MAX_FILE_BYTES` of memory.
+
+    Before torch reads anything (:func:`open_bounded`, then the zip archive's directory): the
+    path must be a regular file (a FIFO, a device or a socket is refused without being opened
+    for reading, so it cannot hang the reader) of at most ``MAX_FILE_BYTES`` bytes (a sparse
+    file is not read), a zip archive as ``torch.save`` writes it (torch's older format and bare
+    pickles are refused: their sizes cannot be checked before reading), whose entries unpack to
+    at most ``MAX_FILE_BYTES`` in all (a small deflated entry cannot unpack to gigabytes), and
+    not a TorchScript archive (pyaz does not execute those: :func:`torchscript_refusal`).
 
     Raises OSError as it comes when the file cannot be read at all (missing, no permission, a
     folder), and a one-line ValueError ``"PATH is not WHAT: REASON"`` (``what`` such as "a
-    pyaz network file") for every file whose content is wrong: empty, truncated ("truncated:
-    not a complete torch file"), random bytes, a TorchScript archive, or an object other than
-    tensors and plain values (the reason names it; a file written by an older pyaz version
-    that stored such objects is refused alike).
+    pyaz network file") for every file whose content is wrong: empty, too large, not a regular
+    file, truncated ("truncated: not a complete torch file"), random bytes, or an object other
+    than tensors and plain values (the reason names it; a file written by an older pyaz version
+    that stored such objects is refused alike); a TorchScript archive gives
+    :func:`torchscript_refusal`.
     """
     file = Path(path)
-    data = file.read_bytes()  # then every failure of torch.load is the content's fault
-    if not data:
-        raise ValueError(f"{file} is not {what}: the file is empty")
+    with open_bounded(file, what) as handle:
+        _check_archive(file, handle, what)
+        handle.seek(0)
+        try:
+            with warnings.catch_warnings():  # torch warns about pickle protocols
+                warnings.simplefilter("ignore")
+                return torch.load(handle, map_location="cpu", weights_only=True)
+        except Exception as error:  # pickle, zip, EOF, Unicode, key errors: whatever the bytes give
+            raise ValueError(f"{file} is not {what}: {_reason(error)}") from None
+
+
+def open_bounded(path: str | os.PathLike[str], what: str) -> BinaryIO:
+    """``path`` opened for binary reading once it is known to be a regular file of 1 to
+    :data:`~pyaz.nets.bounds.MAX_FILE_BYTES` bytes: checked with ``os.stat`` before it is
+    opened, and again on the open file (opened non-blocking, so that a FIFO put there in
+    between does not hang). OSError as it comes (IsADirectoryError for a folder); a one-line
+    ValueError ``"PATH is not WHAT: REASON"`` for anything else."""
+    file = Path(path)
+    _check_status(file, os.stat(file), what)
+    handle = os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb")
     try:
-        with warnings.catch_warnings():  # torch warns about pickle protocols and TorchScript
-            warnings.simplefilter("ignore")
-            return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
-    except Exception as error:  # pickle, zip, EOF, Unicode, key errors: whatever the bytes give
-        raise ValueError(f"{file} is not {what}: {_reason(data, error)}") from None
+        _check_status(file, os.fstat(handle.fileno()), what)
+    except BaseException:
+        handle.close()
+        raise
+    return handle
 
 
-def _reason(data: bytes, error: Exception) -> str:
-    """Why ``data`` could not be read, in words (one line)."""
-    is_zip = zipfile.is_zipfile(io.BytesIO(data))
-    if data.startswith(_ZIP_MAGIC) and not is_zip:
-        return f"truncated: not a complete torch file ({len(data)} bytes)"
-    if is_zip and is_torchscript(io.BytesIO(data)):
-        return "it is a TorchScript archive (only pyaz.load_model reads those, as a network)"
+def _check_status(file: Path, status: os.stat_result, what: str) -> None:
+    """Raises unless ``status`` is that of a regular file of 1 to MAX_FILE_BYTES bytes."""
+    if stat.S_ISDIR(status.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(file))
+    if not stat.S_ISREG(status.st_mode):
+        raise ValueError(
+            f"{file} is not {what}: not a regular file (a FIFO, a device or a socket), which "
+            "pyaz does not read"
+        )
+    if status.st_size == 0:
+        raise ValueError(f"{file} is not {what}: the file is empty")
+    if status.st_size > MAX_FILE_BYTES:
+        raise ValueError(
+            f"{file} is not {what}: {status.st_size:,} bytes, more than the {MAX_FILE_BYTES:,} "
+            "pyaz reads from a model file"
+        )
+
+
+def _check_archive(file: Path, handle: BinaryIO, what: str) -> None:
+    """Raises a one-line ValueError unless ``handle`` is a zip archive as ``torch.save`` writes
+    it, not TorchScript, whose entries unpack to at most MAX_FILE_BYTES (read from the zip's
+    directory, before any entry is)."""
+    magic = handle.read(len(_ZIP_MAGIC))
+    handle.seek(0)
+    if not zipfile.is_zipfile(handle):
+        if magic == _ZIP_MAGIC:
+            size = os.fstat(handle.fileno()).st_size
+            raise ValueError(
+                f"{file} is not {what}: truncated: not a complete torch file ({size} bytes)"
+            )
+        raise ValueError(
+            f"{file} is not {what}: not a torch file (pyaz reads the zip archives that torch.save "
+            "writes, not torch's older format or a bare pickle)"
+        )
+    try:
+        with zipfile.ZipFile(handle) as archive:
+            entries = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, EOFError, OSError) as error:
+        raise ValueError(
+            f"{file} is not {what}: a damaged zip archive ({shortened(str(error))})"
+        ) from None
+    if _holds_code(entry.filename for entry in entries):
+        raise ValueError(torchscript_refusal(file))
+    unpacked = sum(entry.file_size for entry in entries)
+    if unpacked > MAX_FILE_BYTES:
+        raise ValueError(
+            f"{file} is not {what}: its zip entries unpack to {unpacked:,} bytes, more than the "
+            f"{MAX_FILE_BYTES:,} pyaz reads from a model file"
+        )
+
+
+def torchscript_refusal(file: Path) -> str:
+    """The one-line refusal of the TorchScript archive ``file``."""
+    return (
+        f"{file} is a TorchScript archive, and pyaz does not execute TorchScript files (loading "
+        "one runs the code it holds): play the run's weights instead, its checkpoint.pt or "
+        "nets/iter-*.pt (or the run folder)"
+    )
+
+
+def _reason(error: Exception) -> str:
+    """Why torch could not read a file, in words (one line)."""
     text = str(error)
     refused = re.search(r"GLOBAL ([\w.]+)", text)  # torch's words vary between versions
     if refused:
@@ -108,22 +195,25 @@ def _reason(data: bytes, error: Exception) -> str:
         first = "a pickle that pyaz does not read"
     else:
         first = f"{type(error).__name__}: {(text.strip().splitlines() or [''])[0]}"
-    first = first.strip()
-    if len(first) > 200:
-        first = first[:200] + "..."
-    return f"not a torch file, or a damaged one ({first})"
+    return f"not a torch file, or a damaged one ({shortened(first, 200)})"
 
 
 def is_torchscript(source: str | os.PathLike[str] | IO[bytes]) -> bool:
     """Whether ``source`` (a path or a binary file) is a TorchScript archive (a zip holding
-    compiled code), not a file written by ``torch.save``."""
+    compiled code), not a file written by ``torch.save``; False for a path that is not a
+    regular file (never opened: a FIFO would block)."""
+    if isinstance(source, str | os.PathLike) and not Path(source).is_file():
+        return False
     try:
         with zipfile.ZipFile(source) as archive:
-            return any(
-                "/code/" in name or name.endswith("/constants.pkl") for name in archive.namelist()
-            )
+            return _holds_code(archive.namelist())
     except (zipfile.BadZipFile, OSError, ValueError):
         return False
+
+
+def _holds_code(names: Iterable[str]) -> bool:
+    """Whether the zip entries ``names`` are those of a TorchScript archive."""
+    return any("/code/" in name or name.endswith("/constants.pkl") for name in names)
 
 
 def model_header(

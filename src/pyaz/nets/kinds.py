@@ -40,31 +40,40 @@ def model_path(path: str | os.PathLike[str]) -> Path:
     folder = Path(path)
     if folder.is_dir():
         for name in RUN_MODEL_FILES:
-            if (folder / name).is_file():
+            if (folder / name).exists():
                 return folder / name
     return model_file(path)
 
 
-def load_any(path: str | os.PathLike[str], kind: str | None = None, game: str | None = None) -> Any:
+def load_any(
+    path: str | os.PathLike[str],
+    kind: str | None = None,
+    game: str | None = None,
+    *,
+    execute_torchscript_code: bool = False,
+) -> Any:
     """The model at ``path`` (a file or a run folder, see :func:`model_path`), in eval mode:
-    a :class:`~pyaz.nets.loading.LoadedModel` for kind ``"az"`` (also a TorchScript archive),
-    a :class:`~pyaz.alphagomoku.pair.NetworkPair`, a ZetaGo ``SmallPolicyNet``/``TransferNet``
+    a :class:`~pyaz.nets.loading.LoadedModel` for kind ``"az"``, a
+    :class:`~pyaz.alphagomoku.pair.NetworkPair`, a ZetaGo ``SmallPolicyNet``/``TransferNet``
     or a :class:`~pyaz.curling.net.CurlingNet`.
 
-    Nothing in the file runs (:func:`~pyaz.nets.files.read_torch_file`). With ``kind`` the
-    file must be of that kind, with ``game`` for that game (when its header or, for an
-    AlphaZero network, its run's config.json names one). FileNotFoundError for a missing file;
-    a one-line ValueError naming the file for anything else (see
-    :func:`~pyaz.nets.files.read_model_file`).
+    Nothing in the file runs (:func:`~pyaz.nets.files.read_torch_file`), and its sizes are
+    bounded before any module is built (:mod:`pyaz.nets.bounds`). With ``kind`` the file must
+    be of that kind, with ``game`` for that game (when its header or, for an AlphaZero network,
+    its run's config.json names one). FileNotFoundError for a missing file; a one-line
+    ValueError naming the file for anything else (see
+    :func:`~pyaz.nets.files.read_model_file`), a TorchScript archive included.
+    ``execute_torchscript_code=True`` loads a TorchScript archive, RUNNING THE CODE IN IT (see
+    :func:`~pyaz.nets.loading.load_model`; Python only, no command reaches it).
     """
     if kind is not None and kind not in MODEL_KINDS:
         raise ValueError(f"unknown model kind {kind!r}: one of {', '.join(MODEL_KINDS)}")
     file = model_path(path)
-    if is_torchscript(file):
+    if execute_torchscript_code and is_torchscript(file):
         model = ModelFile(file, "az", {})
         if kind not in (None, "az"):
             raise ValueError(f"{file} is a TorchScript export of an AlphaZero network, not {kind}")
-        loaded: Any = load_model(file)
+        loaded: Any = load_model(file, execute_torchscript_code=True)
     else:
         model = read_model_file(file, kind, game)
         loaded = _loader(model.kind)(model)
@@ -75,11 +84,9 @@ def load_any(path: str | os.PathLike[str], kind: str | None = None, game: str | 
 
 def model_kind(path: str | os.PathLike[str]) -> tuple[str, str | None]:
     """The kind of the model at ``path`` (see :func:`load_any`) and the game its header names
-    (None without one); read once per file and modification time."""
-    file = model_path(path)
-    if is_torchscript(file):
-        return "az", None
-    file = file.resolve()
+    (None without one); read once per file and modification time. A one-line ValueError for
+    a file that holds no model (a TorchScript archive too)."""
+    file = model_path(path).resolve()
     return _kind_cached(str(file), file.stat().st_mtime_ns)
 
 

@@ -1,6 +1,11 @@
-"""The one loader of model files: :func:`load_model` reads whatever the training loop writes (a run
-folder, its ``checkpoint.pt``, ``nets/iter-*.pt``, a bare network file or a TorchScript archive)
-and returns a :class:`LoadedModel` that every player, engine and tournament uses.
+"""The one loader of model files: :func:`load_model` reads the networks the training loop writes
+(a run folder, its ``checkpoint.pt``, ``nets/iter-*.pt``, a bare network file) and returns a
+:class:`LoadedModel` that every player, engine and tournament uses.
+
+It reads weights, never code: the TorchScript export of a run (``best.torchscript.pt``, for
+deployment) is not loaded, since ``torch.jit.load`` runs the code an archive holds (its
+``__setstate__`` may write files); only the Python call ``load_model(path,
+execute_torchscript_code=True)`` loads one, for a file its user trusts as a program.
 """
 
 from __future__ import annotations
@@ -20,13 +25,16 @@ from torch import nn
 
 from pyaz._core import GomokuMentor
 from pyaz.games import BoardState
+from pyaz.nets.bounds import shortened
 from pyaz.nets.files import (
     ModelFile,
     _is_net_state,
     _no_model,
     is_torchscript,
     model_bytes,
+    open_bounded,
     read_model_file,
+    torchscript_refusal,
 )
 from pyaz.nets.model import NetConfig, PolicyValueNet, net_from_state, net_state
 from pyaz.nets.runtimes import RUNTIMES, make_evaluator
@@ -36,7 +44,11 @@ CHECKPOINT_FILE = "checkpoint.pt"
 """The training loop's checkpoint in a run folder (its ``"best"`` network is the one to play)."""
 
 TORCHSCRIPT_FILE = "best.torchscript.pt"
-"""The TorchScript export of the best network in a run folder."""
+"""The TorchScript export of the best network in a run folder (for deployment: pyaz does not
+load it, see :func:`load_model`)."""
+
+RUN_MAX_CONFIG_BYTES = 16 * 1024**2
+"""The largest ``config.json`` of a run pyaz reads (16 MiB; pyaz writes a few KiB)."""
 
 RUN_CONFIG_FILE = "config.json"
 """The run's settings in a run folder (``game``, ``game_options``, ``c_puct``, ...)."""
@@ -47,12 +59,14 @@ class LoadedModel:
     """A network loaded by :func:`load_model`, and what is known about where it came from.
 
     ``module`` is the torch module to evaluate, in eval mode on the CPU: a
-    :class:`PolicyValueNet` or, for a TorchScript archive, the scripted module.
+    :class:`PolicyValueNet` or, for a TorchScript archive loaded with
+    ``execute_torchscript_code=True``, the scripted module.
     ``config`` is its :class:`NetConfig` (None for TorchScript, which does not keep it).
     ``settings`` are the run's settings: the run folder's ``config.json`` over the config saved in
     ``checkpoint.pt`` (``game``, ``game_options``, ``c_puct``, ``draw_value``, ...; empty when
-    neither is there). ``path`` is the file read (``checkpoint.pt`` or ``best.torchscript.pt``
-    for a run folder); ``iteration`` the training iteration when the file says (else None).
+    neither is there). ``path`` is the file read (``checkpoint.pt`` or the newest
+    ``nets/iter-*.pt`` for a run folder); ``iteration`` the training iteration when the file
+    says (else None).
     """
 
     module: nn.Module
@@ -63,7 +77,8 @@ class LoadedModel:
 
     @property
     def net(self) -> PolicyValueNet:
-        """The :class:`PolicyValueNet` (ValueError for a TorchScript archive)."""
+        """The :class:`PolicyValueNet` (ValueError for a TorchScript archive, loaded with
+        ``execute_torchscript_code``)."""
         if not isinstance(self.module, PolicyValueNet):
             raise ValueError(
                 f"{self.path} is a TorchScript archive, not a pyaz network file with its config "
@@ -173,18 +188,36 @@ def check_network(
 
 def model_file(path: str | os.PathLike[str]) -> Path:
     """The file :func:`load_model` reads for ``path``: the file itself, or in a run folder its
-    ``checkpoint.pt`` (else ``best.torchscript.pt``). FileNotFoundError when there is none."""
+    ``checkpoint.pt``, else its newest ``nets/iter-*.pt`` (never the TorchScript export: a
+    folder with no other network is a one-line ValueError, :func:`torchscript_refusal`).
+    FileNotFoundError when there is none. A path that is there but not a regular file (a
+    FIFO) is returned: its reader refuses it without opening it."""
     file = Path(path)
     if file.is_dir():
-        for name in (CHECKPOINT_FILE, TORCHSCRIPT_FILE):
-            if (file / name).is_file():
-                return file / name
-        raise FileNotFoundError(
-            f"{file} is a folder without {CHECKPOINT_FILE} or {TORCHSCRIPT_FILE}: not a run folder"
-        )
-    if not file.is_file():
+        return _run_network(file)
+    if not file.exists():
         raise FileNotFoundError(f"network file {str(path)!r} not found")
     return file
+
+
+def _run_network(folder: Path) -> Path:
+    """The network file of the run folder ``folder`` (see :func:`model_file`)."""
+    if (folder / CHECKPOINT_FILE).exists():
+        return folder / CHECKPOINT_FILE
+    iterations = sorted((folder / "nets").glob("iter-*.pt"), key=_iteration_of)
+    if iterations:
+        return iterations[-1]
+    if (folder / TORCHSCRIPT_FILE).exists():
+        raise ValueError(torchscript_refusal(folder / TORCHSCRIPT_FILE))
+    raise FileNotFoundError(
+        f"{folder} is a folder without {CHECKPOINT_FILE} or nets/iter-*.pt: not a run folder"
+    )
+
+
+def _iteration_of(file: Path) -> tuple[int, str]:
+    """The iteration number in a ``nets/iter-NNNNN.pt`` name (then the name), for sorting."""
+    digits = file.stem.removeprefix("iter-")
+    return (int(digits) if digits.isdigit() and len(digits) < 20 else -1, file.name)
 
 
 def run_dir_of(path: str | os.PathLike[str]) -> Path:
@@ -206,38 +239,50 @@ def run_config(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     config = run_dir_of(path) / RUN_CONFIG_FILE
     if not config.is_file():
         return None
+    if config.stat().st_size > RUN_MAX_CONFIG_BYTES:
+        raise ValueError(f"{config} is larger than the {RUN_MAX_CONFIG_BYTES:,} bytes pyaz reads")
     try:
         data = json.loads(config.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"cannot read {config}: {error}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise ValueError(f"cannot read {config}: {shortened(str(error))}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{config} is not a JSON object")
     return data
 
 
-def load_model(path: str | os.PathLike[str], *, cached: bool = False) -> LoadedModel:
+def load_model(
+    path: str | os.PathLike[str], *, cached: bool = False, execute_torchscript_code: bool = False
+) -> LoadedModel:
     """Loads a network from what the training loop writes, on the CPU, in eval mode.
 
-    ``path`` is one of: a run folder (its ``checkpoint.pt``, else its ``best.torchscript.pt``);
-    the run's ``checkpoint.pt`` (``{"best": net_state, "config": {...}, "counters": ...}``, its
-    best network); a per-iteration file ``nets/iter-NNNNN.pt`` (``{"net": net_state,
-    "iteration": k}``); a bare :func:`net_state` file; or a TorchScript archive (``torch.jit``,
-    e.g. ``best.torchscript.pt``). The run's settings come from the ``config.json`` of its run
-    folder (:func:`run_config`) over the config inside ``checkpoint.pt``.
+    ``path`` is one of: a run folder (its ``checkpoint.pt``, else its newest
+    ``nets/iter-*.pt``); the run's ``checkpoint.pt`` (``{"best": net_state, "config": {...},
+    "counters": ...}``, its best network); a per-iteration file ``nets/iter-NNNNN.pt``
+    (``{"net": net_state, "iteration": k}``); or a bare :func:`net_state` file. The run's
+    settings come from the ``config.json`` of its run folder (:func:`run_config`) over the
+    config inside ``checkpoint.pt``.
 
     The file may carry the model header (:func:`~pyaz.nets.files.read_model_file`; its game
     and game options join the settings) or not (written before it); a file of another kind
     (an AlphaGomoku pair, a ZetaGo or curling network) is a ValueError naming both kinds.
 
-    Nothing in the file is executed: a torch file is read by
-    :func:`~pyaz.nets.files.read_torch_file` (``weights_only=True``: tensors and plain values
-    only; a pickle that would call a function is refused), and a TorchScript archive by
-    ``torch.jit.load``, whose restricted unpickler builds no Python globals (only tensors and
-    TorchScript types) and whose code is TorchScript (torch operators), not Python.
+    Nothing in the file is executed: it is read by :func:`~pyaz.nets.files.read_torch_file`
+    (``weights_only=True``: tensors and plain values only; a pickle that would call a function
+    is refused; its size bounded before it is read), and its network is checked before it is
+    built (:func:`~pyaz.nets.model.net_from_state`: bounded sizes and parameter count, weights
+    of the config's shapes, finite). A TorchScript archive (``best.torchscript.pt``, or a run
+    folder holding no other network) is a one-line ValueError: ``torch.jit.load`` runs the code
+    an archive holds (a ``__setstate__`` can write any file), so pyaz does not call it.
+
+    ``execute_torchscript_code=True`` (Python only; no command reaches it) loads a TorchScript
+    archive at ``path`` with ``torch.jit.load``, RUNNING THE CODE IN THE FILE with the rights
+    of this process: only for a file you trust as you would a program. Its module keeps no
+    config (``config`` None).
 
     Raises FileNotFoundError for a missing file or a folder that is not a run folder, OSError
     when it cannot be read at all, and a one-line ValueError naming the file for a file that
-    holds no pyaz network (empty, truncated, not a torch file, other objects, a broken
+    holds no pyaz network (empty, truncated, too large, not a regular file, not a torch file,
+    other objects, sizes out of bounds, weights that do not fit or are not finite, a
     TorchScript archive). A saved iteration that is not an integer >= 0 is ignored (None).
 
     With ``cached``, a file is read once per process for a given modification time, so that the
@@ -246,18 +291,20 @@ def load_model(path: str | os.PathLike[str], *, cached: bool = False) -> LoadedM
     file = model_file(path)
     if cached:
         file = file.resolve()
-        return _read_model_cached(str(file), file.stat().st_mtime_ns)
-    if is_torchscript(file):
-        return _read_torchscript(file)
+        return _read_model_cached(str(file), file.stat().st_mtime_ns, execute_torchscript_code)
+    if execute_torchscript_code and is_torchscript(file):
+        return _execute_torchscript(file)
     return model_from_file(read_model_file(file, "az", what="a pyaz network file"))
 
 
 @functools.lru_cache(maxsize=8)
-def _read_model_cached(path: str, mtime_ns: int) -> LoadedModel:
-    return load_model(path)
+def _read_model_cached(path: str, mtime_ns: int, execute_torchscript_code: bool) -> LoadedModel:
+    return load_model(path, execute_torchscript_code=execute_torchscript_code)
 
 
-def _read_torchscript(file: Path) -> LoadedModel:
+def _execute_torchscript(file: Path) -> LoadedModel:
+    """The TorchScript archive ``file``, loaded with ``torch.jit.load``: runs its code (see
+    :func:`load_model`'s ``execute_torchscript_code``)."""
     settings = run_config(file) or {}
     if settings.get("threat_search"):
         raise ValueError(
@@ -266,14 +313,14 @@ def _read_torchscript(file: Path) -> LoadedModel:
             f"{settings['threat_search']}), which the export cannot compute: play the run "
             f"folder, its {CHECKPOINT_FILE} or nets/iter-*.pt"
         )
-    try:
-        module = torch.jit.load(str(file), map_location="cpu")
-    except Exception as error:  # torch raises RuntimeError and others for a broken archive
-        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-        detail = lines[0][:200] if lines else type(error).__name__
-        raise ValueError(
-            f"{file} is not a pyaz network file: a broken TorchScript archive ({detail})"
-        ) from None
+    with open_bounded(file, "a TorchScript archive") as handle:
+        try:
+            module = torch.jit.load(handle, map_location="cpu")
+        except Exception as error:  # torch raises RuntimeError and others for a broken archive
+            raise ValueError(
+                f"{file} is not a pyaz network file: a broken TorchScript archive "
+                f"({shortened(str(error), 200)})"
+            ) from None
     module.eval()
     return LoadedModel(module, None, settings, file)
 
@@ -300,9 +347,7 @@ def model_from_file(model: ModelFile) -> LoadedModel:
     try:
         net = net_from_state(state)
     except (TypeError, ValueError, RuntimeError) as error:
-        raise ValueError(
-            f"{file}: the network's config and weights do not go together ({error})"
-        ) from None
+        raise ValueError(f"{file}: {shortened(str(error), 240)}") from None
     net.eval()
     settings = {**embedded, **(run_config(file) or {})}
     return LoadedModel(net, net.config, settings, file, _iteration(iteration))
@@ -332,5 +377,5 @@ def net_file_bytes(
 
 def load_net(path: str | os.PathLike[str]) -> PolicyValueNet:
     """The :class:`PolicyValueNet` in a network file or run folder (see :func:`load_model`; in
-    eval mode); ValueError for a TorchScript archive, which keeps no config."""
+    eval mode); ValueError for a TorchScript archive."""
     return load_model(path).net

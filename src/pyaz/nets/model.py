@@ -40,6 +40,7 @@ Computed inside ``forward``, they reach every evaluator, TorchScript and ONNX al
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import warnings
 from dataclasses import asdict, dataclass, replace
@@ -49,6 +50,7 @@ import torch
 from torch import nn
 
 from pyaz.games import BoardState
+from pyaz.nets.bounds import check_sizes, checked_module, shortened
 from pyaz.nets.threat_search import THREAT_SEARCH_PLANES, node_budget
 
 
@@ -496,8 +498,52 @@ def net_state(net: PolicyValueNet) -> dict[str, Any]:
     return {"config": asdict(net.config), "state_dict": net.state_dict()}
 
 
+NET_LIMITS: dict[str, tuple[int, int]] = {
+    "planes": (1, 1024),
+    "height": (1, 128),
+    "width": (1, 128),
+    "actions": (1, 2**20),
+    "blocks": (0, 256),
+    "filters": (1, 4096),
+    "value_hidden": (1, 65536),
+    "value_planes": (1, 256),
+    "threat_line": (0, 128),
+    "threat_depth": (1, 3),
+    "threat_search": (0, 10**6),
+}
+"""The range of each size field of a :class:`NetConfig` read from a file, generous ceilings far
+above anything pyaz trains (its games: at most 12 planes, 19x19 boards, 4,184 actions; its
+presets: at most 10 blocks, 512 filters, 256 value units, 1 value plane); the parameter count
+has its own ceiling (:data:`pyaz.nets.bounds.MAX_PARAMETERS`)."""
+
+_FLAGS = ("score_head", "parity_plane", "mobility_planes")
+
+
+def net_config_from(fields: Any) -> NetConfig:
+    """The :class:`NetConfig` of ``fields`` (the ``"config"`` of a :func:`net_state` read from
+    a file), checked before any network is built: the fields of NetConfig only, the size fields
+    integers within :data:`NET_LIMITS`, the flags booleans, ``dropout`` in [0, 1] and a known
+    ``arch``. TypeError or ValueError naming the field otherwise."""
+    what = "the network's config"
+    check_sizes(fields, NET_LIMITS, what)
+    known = {field.name for field in dataclasses.fields(NetConfig)}
+    unknown = [name for name in fields if name not in known]
+    if unknown:
+        raise TypeError(f"{what} has a field {shortened(repr(unknown[0]), 60)} pyaz does not know")
+    for flag in _FLAGS:
+        if fields.get(flag, False) not in (True, False):
+            raise TypeError(f"{what}: {flag} must be true or false, got {fields[flag]!r:.40}")
+    dropout = fields.get("dropout", 0.0)
+    if isinstance(dropout, bool) or not isinstance(dropout, int | float) or not 0 <= dropout <= 1:
+        raise ValueError(f"{what}: dropout must be a number in [0, 1], got {dropout!r:.40}")
+    _architecture(str(fields.get("arch", "resnet"))[:40])
+    return NetConfig(**fields)
+
+
 def net_from_state(state: dict[str, Any]) -> PolicyValueNet:
-    """Rebuilds a network saved with ``net_state``."""
-    net = PolicyValueNet(NetConfig(**state["config"]))
-    net.load_state_dict(state["state_dict"])
-    return net
+    """Rebuilds a network saved with :func:`net_state`, checked before it is built: its config
+    by :func:`net_config_from`, then its parameter count and every weight's name, shape and
+    values (finite) by :func:`pyaz.nets.bounds.checked_module`. A one-line TypeError or
+    ValueError otherwise (no file's size reaches memory first)."""
+    config = net_config_from(state["config"])
+    return checked_module(lambda: PolicyValueNet(config), state["state_dict"], "the network")

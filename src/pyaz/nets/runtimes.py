@@ -13,6 +13,11 @@
 
 Training always stays in PyTorch; an evaluator is a snapshot of the network's weights when it
 was made. :func:`make_evaluator` builds the one a runtime names.
+
+pyaz never reads an ONNX file: the only ONNX model it runs is the one :func:`onnx_bytes` has
+just exported in memory from a torch module (bounded by :mod:`pyaz.nets.bounds` when it came
+from a file), handed to ONNX Runtime and OpenVINO as bytes. A model given as bytes has no
+folder, so no ``external_data`` location of it is ever resolved against the file system.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ import torch
 from torch import nn
 
 from pyaz._core import Go
+from pyaz.nets.bounds import check_sizes, checked_module, shortened
 from pyaz.nets.files import ModelFile, read_model_file, write_model_file
 
 __all__ = [
@@ -342,15 +343,40 @@ def save_network(net: PolicyNet, path: str | Path) -> None:
     write_model_file(path, "zetago-policy", payload, "go", {"size": net.size}, net.describe())
 
 
-def _build(described: dict[str, Any]) -> PolicyNet:
-    if described.get("kind") == "small":
-        return SmallPolicyNet(SmallConfig(**described["config"]))
-    if described.get("kind") == "transfer":
-        small = _build(described["small"]) if "small" in described else None
-        if small is not None and not isinstance(small, SmallPolicyNet):
+ZETAGO_LIMITS: dict[str, tuple[int, int]] = {
+    "layers": (1, 256),
+    "filters": (1, 4096),
+    "reductions": (1, 1024),
+    "large_layers": (1, 256),
+    "large_filters": (1, 4096),
+    "final_layers": (1, 256),
+    "final_filters": (1, 4096),
+}
+"""The range of each size field of a network description read from a file (the board size has
+its own, 5..19), generous ceilings far above seed 003's networks (Table 1: 5 layers of 32
+filters, 32 reductions)."""
+
+
+def _config(kind: type[SmallConfig | TransferConfig], fields: Any) -> Any:
+    """``kind`` (SmallConfig or TransferConfig) from a file's ``fields``, sizes bounded."""
+    check_sizes(fields, ZETAGO_LIMITS, f"the ZetaGo network's {kind.__name__}")
+    return kind(**fields)
+
+
+def _build(described: Any) -> PolicyNet:
+    """The network a file's description names (its sizes bounded, its transfer source a small
+    network: see :func:`network_from_file`)."""
+    kind = described.get("kind") if isinstance(described, dict) else None
+    if kind == "small":
+        return SmallPolicyNet(_config(SmallConfig, described["config"]))
+    if kind == "transfer":
+        source = described.get("small")
+        if source is not None and (not isinstance(source, dict) or source.get("kind") != "small"):
             raise ValueError("a transfer network's source must be a small network")
-        return TransferNet(small, TransferConfig(**described["config"]))
-    raise ValueError(f"not a ZetaGo network description: {described!r}")
+        small = None if source is None else _build(source)
+        assert small is None or isinstance(small, SmallPolicyNet)
+        return TransferNet(small, _config(TransferConfig, described["config"]))
+    raise ValueError(f"not a ZetaGo network description: {shortened(repr(described), 80)}")
 
 
 def load_network(path: str | Path) -> PolicyNet:
@@ -365,12 +391,17 @@ def load_network(path: str | Path) -> PolicyNet:
 
 
 def network_from_file(model: ModelFile) -> PolicyNet:
-    """The network in a model file of kind ``"zetago-policy"`` (see :func:`load_network`)."""
+    """The network in a model file of kind ``"zetago-policy"`` (see :func:`load_network`),
+    checked before it is built (sizes within :data:`ZETAGO_LIMITS`, then
+    :func:`~pyaz.nets.bounds.checked_module`: parameter count, weights of the description's
+    shapes, finite); a one-line ValueError naming the file otherwise."""
+    described = model.payload.get("zetago")
     try:
-        net = _build(model.payload["zetago"])
-        net.load_state_dict(model.payload["state_dict"])
+        net: PolicyNet = checked_module(
+            lambda: _build(described), model.payload["state_dict"], "the ZetaGo network"
+        )
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError) as error:
-        first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+        first = shortened(str(error) or type(error).__name__)
         raise ValueError(f"{model.path}: a broken ZetaGo network ({first})") from None
     net.eval()
     return net
