@@ -40,8 +40,15 @@ import time
 import warnings
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from pyaz.common.checked_json import (
+    Fields,
+    NotJSONError,
+    parse_json,
+    read_json_file,
+    read_regular_file,
+)
 from pyaz.common.closing import ClosesOnExit
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
@@ -53,6 +60,7 @@ __all__ = [
     "RunLog",
     "Value",
     "atomic_write_bytes",
+    "check_record",
     "check_resume_settings",
     "damaged_lines",
     "export_csv",
@@ -67,6 +75,22 @@ JSONL_NAME = "metrics.jsonl"
 CSV_NAME = "metrics.csv"
 TB_DIR = "tensorboard"
 CONFIG_NAME = "config.json"
+#: The largest ``config.json`` read.
+MAX_CONFIG_BYTES = 16 * 2**20
+#: The largest ``metrics.jsonl`` read (some 500,000 records).
+MAX_METRICS_BYTES = 256 * 2**20
+#: Fields of a record that count something: a non-negative integer wherever they appear.
+COUNT_FIELDS = ("iteration", "step", "games", "train_steps", "epochs")
+#: Fields of a record that the plots and reports read as numbers: a number (NaN included) or
+#: null, never a string or a boolean.
+NUMBER_FIELDS = frozenset(
+    {
+        "loss", "loss_policy", "loss_value", "loss_sum", "loss_product",
+        "time_selfplay", "time_train", "time_arena",
+        "elapsed_s", "wall_time",
+        "win_ratio", "perfect_agreement", "elo",
+    }
+)  # fmt: skip
 
 #: A value a record may hold (numpy / torch scalars are converted with ``.item()``).
 Value = float | int | str | bool | None
@@ -134,39 +158,91 @@ def _fsync_dir(directory: Path) -> None:
 # --------------------------------------------------------------------------- reading
 
 
-def read_metrics(run_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def read_metrics(
+    run_dir: str | os.PathLike[str], skipped: list[str] | None = None
+) -> list[dict[str, Any]]:
     """All records of ``run_dir/metrics.jsonl`` in order (``[]`` if the file does not exist).
 
-    A last line that does not parse (a process killed mid-write) is dropped silently; an
-    unparsable line elsewhere, or one that is not a JSON object, is skipped with a warning.
+    Each record is checked (:func:`check_record`). A last line that does not parse (a process
+    killed mid-write) is dropped silently; a line elsewhere that does not parse, and any line
+    whose record is damaged, is skipped with a warning naming the file, the line and the
+    field. With ``skipped`` (a list), no warning is issued: one line per skipped line, the
+    cut-short last one included, is appended to it instead.
+
+    ValueError naming the file when it is not a regular file (a FIFO is never opened for
+    reading) or larger than :data:`MAX_METRICS_BYTES`.
     """
-    path, lines = _parsed_lines(run_dir)
-    for i, _, record, last in lines:
-        if record is None and not last:
-            warnings.warn(
-                f"{path}:{i + 1}: skipping a line that is not a JSON object", stacklevel=2
-            )
-    return [record for _, _, record, _ in lines if record is not None]
+    _, lines = _parsed_lines(run_dir)
+    for line in lines:
+        if line.record is not None:
+            continue
+        if skipped is not None:
+            skipped.append(line.problem)
+        elif not line.last or line.is_json:
+            warnings.warn(f"{line.problem}: skipping the line", stacklevel=2)
+    return [line.record for line in lines if line.record is not None]
 
 
-def _parsed_lines(
-    run_dir: str | os.PathLike[str],
-) -> tuple[Path, list[tuple[int, bytes, dict[str, Any] | None, bool]]]:
-    """``run_dir/metrics.jsonl`` and its non-blank lines, each as (index, bytes, the JSON object
-    it holds or None, whether it is the last non-blank line); no lines if the file is missing."""
+def check_record(value: object, where: str) -> dict[str, Any]:
+    """``value`` (a line of ``metrics.jsonl``, parsed) if it is a record as :class:`RunLog`
+    writes it: a JSON object of plain values (strings, numbers, booleans, null; no lists or
+    objects; integers and strings bounded), whose ``kind``, if any, is a non-empty string, whose
+    :data:`COUNT_FIELDS` are non-negative integers and whose :data:`NUMBER_FIELDS` are numbers
+    (NaN included) or null. Else a one-line ValueError naming ``where`` and the field."""
+    fields = Fields(value, where)
+    for key, item in fields.data.items():
+        fields.scalar(key, item)
+    if "kind" in fields.data and not fields.text("kind"):
+        raise fields.problem("kind", "a non-empty string", "")
+    for key in COUNT_FIELDS:
+        fields.optional_integer(key)
+    for key in NUMBER_FIELDS.intersection(fields.data):
+        if fields.data[key] is not None:
+            fields.number(key, finite=False)
+    return fields.data
+
+
+class _Line(NamedTuple):
+    """A non-blank line of ``metrics.jsonl``: its number (from 1), its bytes, its record (None
+    when it holds none), the one line saying why it holds none, whether it parsed as JSON at
+    all (``is_json``), and whether it is the file's last non-blank line."""
+
+    number: int
+    text: bytes
+    record: dict[str, Any] | None
+    problem: str
+    is_json: bool
+    last: bool
+
+
+def _parsed_lines(run_dir: str | os.PathLike[str]) -> tuple[Path, list[_Line]]:
+    """``run_dir/metrics.jsonl`` and its non-blank lines (:class:`_Line`); no lines if the file
+    is missing. ValueError naming the file when it is not a regular file or too large."""
     path = Path(run_dir) / JSONL_NAME
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, MAX_METRICS_BYTES)
     except FileNotFoundError:
         return path, []
-    lines = [(i, line) for i, line in enumerate(data.split(b"\n")) if line.strip()]
+    except OSError as error:
+        raise ValueError(f"{path}: cannot be read ({error.strerror or error})") from None
+    numbered = [(i, line) for i, line in enumerate(data.split(b"\n")) if line.strip()]
     parsed = []
-    for i, line in lines:
+    for i, line in numbered:
+        where, last = f"{path} line {i + 1}", i == numbered[-1][0]
+        record, problem, is_json = None, "", True
         try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            record = None
-        parsed.append((i, line, record if isinstance(record, dict) else None, i == lines[-1][0]))
+            value = parse_json(line, where)
+        except NotJSONError:
+            cut = "cut short (the run was stopped while writing it)"
+            problem, is_json = f"{where}: {cut if last else 'not a JSON object'}", False
+        except ValueError as error:  # JSON, but not as pyaz writes it
+            problem = str(error)
+        else:
+            try:
+                record = check_record(value, where)
+            except ValueError as error:
+                problem = str(error)
+        parsed.append(_Line(i + 1, line, record, problem, is_json, last))
     return path, parsed
 
 
@@ -184,16 +260,15 @@ def lock_run_folder(run_dir: str | os.PathLike[str]) -> FolderLock:
 
 def read_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
     """The settings run folder ``run_dir`` was started with (its config.json); ValueError with
-    one line naming the folder when it holds no run or the file is damaged."""
+    one line naming the folder when it holds no run, or the file when it is damaged, not a
+    regular file or larger than :data:`MAX_CONFIG_BYTES`."""
     path = Path(run_dir) / CONFIG_NAME
     try:
-        data = json.loads(path.read_bytes())
+        data = read_json_file(path, MAX_CONFIG_BYTES)  # a FIFO or a huge file: ValueError
     except FileNotFoundError:
         raise ValueError(
             f"{run_dir} holds no run to resume (no {CONFIG_NAME}): start one without --resume"
         ) from None
-    except (OSError, ValueError) as error:  # UnicodeDecodeError and JSONDecodeError included
-        raise ValueError(f"{path}: cannot read the run's settings ({error})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: the run's settings are not a JSON object")
     return data
@@ -228,22 +303,25 @@ def check_resume_settings(
 
 
 def damaged_lines(run_dir: str | os.PathLike[str]) -> list[str]:
-    """One description per line of ``run_dir/metrics.jsonl`` that is not a JSON object (a
-    record cut short by a kill, usually the last line): its number, and the kind and iteration
-    it seems to hold. :func:`truncate_after` drops these lines."""
+    """One description per line of ``run_dir/metrics.jsonl`` that holds no record (a record
+    cut short by a kill, usually the last line, or a damaged one): its number, the kind and
+    iteration it seems to hold, and why. :func:`truncate_after` drops these lines."""
     path, lines = _parsed_lines(run_dir)
     notes = []
-    for index, line, record, last in lines:
-        if record is not None:
+    for line in lines:
+        if line.record is not None:
             continue
-        text = line.decode("utf-8", "replace")
+        text = line.text.decode("utf-8", "replace")
         kind = re.search(r'"kind":\s*"([^"]*)"', text)
         iteration = re.search(r'"iteration":\s*(\d+)', text)
         what = f"a {kind.group(1)!r} record" if kind else "a record"
         if iteration:
             what += f" of iteration {iteration.group(1)}"
-        why = "cut short when the run was stopped" if last else "not a JSON object"
-        notes.append(f"{path}: dropped line {index + 1}, {what} {why}: {text[:60]!r}")
+        if line.is_json:
+            why = f"({line.problem.removeprefix(f'{path} line {line.number}: ')})"
+        else:
+            why = "cut short when the run was stopped" if line.last else "not a JSON object"
+        notes.append(f"{path}: dropped line {line.number}, {what} {why}: {text[:60]!r}")
     return notes
 
 
@@ -540,15 +618,15 @@ def _write_csv(path: Path, records: list[dict[str, Any]], fields: list[str] | No
 def _repair_tail(path: Path) -> None:
     """Make ``path`` end with a newline: finish a complete last record, cut a partial one."""
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, MAX_METRICS_BYTES)
     except FileNotFoundError:
         return
     if not data or data.endswith(b"\n"):
         return
     line_start = data.rfind(b"\n") + 1  # 0 when the whole file is one unterminated line
     try:
-        complete = isinstance(json.loads(data[line_start:]), dict)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        complete = isinstance(parse_json(data[line_start:], str(path)), dict)
+    except ValueError:
         complete = False
     with open(path, "rb+") as f:
         if complete:

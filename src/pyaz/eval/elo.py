@@ -81,6 +81,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import astuple, dataclass, field
+from numbers import Real
 from statistics import NormalDist
 from typing import TypeAlias
 
@@ -211,12 +212,9 @@ def counts_from_games(games: Iterable[GameLike]) -> dict[tuple[str, str], list[f
         first, second, result = astuple(game) if isinstance(game, GameResult) else game
         if first == second:
             raise ValueError(f"a player cannot play itself: {first!r}")
-        try:
-            slot = (1, 0.5, 0).index(result)
-        except ValueError:
-            raise ValueError(
-                f"result must be 1, 0.5 or 0 for the first player, got {result!r}"
-            ) from None
+        if isinstance(result, bool | np.bool_) or result not in (1, 0.5, 0):  # True is no win
+            raise ValueError(f"result must be 1, 0.5 or 0 for the first player, got {result!r}")
+        slot = (1, 0.5, 0).index(result)
         table.setdefault((str(first), str(second)), [0.0, 0.0, 0.0])[slot] += 1
     return table
 
@@ -443,15 +441,24 @@ def _as_table(results: Iterable[GameLike] | ResultTable) -> dict[tuple[str, str]
             first, second = key
             if first == second:
                 raise ValueError(f"a player cannot play itself: {first!r}")
-            cell = [float(v) for v in value]
-            if len(cell) != 3:
-                raise ValueError(f"{key}: expected (wins, draws, losses), got {value!r}")
-            if not all(math.isfinite(v) and v >= 0 for v in cell):
-                raise ValueError(f"{key}: game counts must be finite and >= 0, got {value!r}")
+            cell = _game_counts(key, value)
             old = table.setdefault((str(first), str(second)), [0.0, 0.0, 0.0])
             table[(str(first), str(second))] = [a + b for a, b in zip(old, cell, strict=True)]
         return table
     return counts_from_games(results)
+
+
+def _game_counts(key: tuple[str, str], value: object) -> list[float]:
+    """``value`` as the (wins, draws, losses) of ``key``: three finite non-negative numbers
+    (never booleans or strings such as ``"3"``); ValueError naming the key otherwise."""
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 3:
+        raise ValueError(f"{key}: expected (wins, draws, losses), got {value!r}")
+    if not all(isinstance(v, Real) and not isinstance(v, bool) for v in value):
+        raise ValueError(f"{key}: game counts must be numbers, got {value!r}")
+    cell = [float(v) for v in value]
+    if not all(math.isfinite(v) and v >= 0 for v in cell):
+        raise ValueError(f"{key}: game counts must be finite and >= 0, got {value!r}")
+    return cell
 
 
 class _Model:

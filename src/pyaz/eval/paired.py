@@ -23,7 +23,6 @@ same opening), which holds for matches of the same game played by the same pyaz.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,11 +30,22 @@ from typing import Any
 
 import numpy as np
 
+from pyaz.common.checked_json import MAX_INT, Fields, described, read_json_file
 from pyaz.eval.stats import RESAMPLES, bootstrap_mean
 
-__all__ = ["PairedDifference", "a_scores_by_opening", "load_summary", "paired_difference"]
+__all__ = [
+    "PairedDifference",
+    "a_scores_by_opening",
+    "check_summary",
+    "load_summary",
+    "paired_difference",
+]
 
 SUMMARY = "summary.json"
+#: The largest summary.json read (a match of some 100,000 games).
+MAX_SUMMARY_BYTES = 64 * 2**20
+#: A game's result from the first player's side, as a summary holds it.
+RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 
 @dataclass(frozen=True)
@@ -63,40 +73,67 @@ class PairedDifference:
 
 
 def load_summary(folder: str | Path) -> dict[str, Any]:
-    """The ``summary.json`` of a ``pyaz-arena --out`` folder (or that file itself).
+    """The ``summary.json`` of a ``pyaz-arena --out`` folder (or that file itself), checked
+    (:func:`check_summary`).
 
-    ValueError naming the file when it is missing, not JSON, or not a match summary.
+    ValueError naming the file when it is missing, not a regular file, larger than
+    :data:`MAX_SUMMARY_BYTES`, not JSON, or not a match summary; naming the field too when a
+    field that the comparison reads is damaged.
     """
     path = Path(folder)
-    if path.is_dir() or path.suffix != ".json":
-        path = path / SUMMARY
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.is_dir() or path.suffix != ".json":
+            path = path / SUMMARY
+        summary = read_json_file(path, MAX_SUMMARY_BYTES)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file (a pyaz-arena --out folder holds one)") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path}: cannot be read ({error})") from None
-    try:
-        summary = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not JSON ({error.msg}, line {error.lineno})") from None
-    results = summary.get("results") if isinstance(summary, dict) else None
-    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
-        raise ValueError(f"{path}: not a pyaz-arena match summary (no list of results)")
-    for key in ("a", "b", "game"):
-        if not isinstance(summary.get(key), str):
-            raise ValueError(f"{path}: not a pyaz-arena match summary (no {key!r})")
+    except OSError as error:  # a name too long, a folder that cannot be searched
+        raise ValueError(f"{path}: cannot be read ({error.strerror or error})") from None
+    check_summary(summary, str(path))
     summary["path"] = str(path)
     return summary
 
 
-def _a_score(result: dict[str, Any], a_first: bool, where: str) -> float:
-    token = result.get("result")
-    if token == "1/2-1/2":
-        return 0.5
-    if token not in ("1-0", "0-1"):
-        raise ValueError(f"{where}: game {result.get('game')} has no result 1-0, 0-1 or 1/2-1/2")
-    return 1.0 if (token == "1-0") == a_first else 0.0
+def check_summary(summary: object, where: str) -> None:
+    """ValueError naming ``where`` and the field unless ``summary`` is a match summary whose
+    fields that a paired comparison reads have their types: ``a``, ``b`` and ``game``
+    strings, ``game_options`` an object of plain values, ``seed`` and ``opening_plies``
+    integers or null, and each result as :func:`a_scores_by_opening` reads it."""
+    results = summary.get("results") if isinstance(summary, dict) else None
+    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+        raise ValueError(f"{where}: not a pyaz-arena match summary (no list of results)")
+    fields = Fields(summary, where)
+    for key in ("a", "b", "game"):
+        if key not in fields.data:
+            raise ValueError(f"{where}: not a pyaz-arena match summary (no {key!r})")
+        fields.text(key)
+    fields.scalars("game_options")
+    fields.optional_integer("seed", low=-MAX_INT)
+    fields.optional_integer("opening_plies")
+    _scores_by_opening(fields, by_pair=False)
+
+
+def _opening_key(summary: Fields, result: Fields, number: int, by_pair: bool) -> tuple[Any, ...]:
+    """The key that groups a result with the other games of its opening (see
+    :func:`a_scores_by_opening`)."""
+    opening = result.integers("opening")
+    if by_pair or not opening:
+        seed = summary.optional_integer("seed", low=-MAX_INT)
+        return ("pair", seed, summary.optional_integer("opening_plies"), (number - 1) // 2)
+    return ("opening", *opening)
+
+
+def _a_score(result: Fields, number: int) -> float:
+    """A's score in the game of ``result``: 1 a win, 0.5 a draw; ``a_first`` says whether A
+    moved first (by default, in games 1, 3, ...)."""
+    a_first = result.boolean("a_first", default=number % 2 == 1)
+    token = result.data.get("result")
+    if token not in RESULTS:
+        raise ValueError(
+            f"{result.where}: game {number} has no result 1-0, 0-1 or 1/2-1/2 "
+            f"({result.prefix}result is {described(token)})"
+        )
+    return 0.5 if token == "1/2-1/2" else 1.0 if (token == "1-0") == a_first else 0.0
 
 
 def a_scores_by_opening(
@@ -106,22 +143,19 @@ def a_scores_by_opening(
 
     The key is the opening's plies (``("opening", ply, ...)``); with ``by_pair``, or in a
     match without openings, it is the game pair of the match's seed and opening plies
-    (``("pair", seed, plies, k)``: games 2k + 1 and 2k + 2).
+    (``("pair", seed, plies, k)``: games 2k + 1 and 2k + 2). A result's fields are checked as
+    they are read: ValueError naming the summary's ``path`` and the field otherwise.
     """
-    where = summary.get("path", "the summary")
+    return _scores_by_opening(Fields(summary, str(summary.get("path", "the summary"))), by_pair)
+
+
+def _scores_by_opening(summary: Fields, by_pair: bool) -> dict[tuple[Any, ...], list[float]]:
+    """:func:`a_scores_by_opening` of the summary's checked fields."""
     groups: dict[tuple[Any, ...], list[float]] = {}
-    for position, result in enumerate(summary["results"]):
-        number = result.get("game", position + 1)
-        if not isinstance(number, int) or number < 1:
-            raise ValueError(f"{where}: result {position + 1} has no game number")
-        a_first = result.get("a_first", number % 2 == 1)  # A moves first in games 1, 3, ...
-        opening = result.get("opening")
-        if by_pair or not opening:
-            pair = (number - 1) // 2
-            key: tuple[Any, ...] = ("pair", summary.get("seed"), summary.get("opening_plies"), pair)
-        else:
-            key = ("opening", *opening)
-        groups.setdefault(key, []).append(_a_score(result, bool(a_first), where))
+    for position, result in enumerate(summary.objects("results")):
+        number = result.integer("game", default=position + 1, low=1)
+        key = _opening_key(summary, result, number, by_pair)
+        groups.setdefault(key, []).append(_a_score(result, number))
     return groups
 
 
@@ -145,14 +179,15 @@ def paired_difference(
     """A's paired score difference, the matches ``x`` minus the matches ``y`` (summaries from
     :func:`load_summary`), over the openings that both sides played (see the module).
 
-    ValueError when a side is empty, when the matches differ in game, board or opponent B,
-    or when the two sides share no opening.
+    ValueError when a side is empty, when a summary is damaged (:func:`check_summary`), when
+    the matches differ in game, board or opponent B, or when the two sides share no opening.
     """
     if not x or not y:
         raise ValueError("paired_difference needs at least one match on each side")
     summaries = [*x, *y]
     for summary in summaries:
         summary.setdefault("path", "a summary")
+        check_summary(summary, str(summary["path"]))
     by_pair = any(
         result.get("opening") is None for summary in summaries for result in summary["results"]
     )

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from pyaz.common.checked_json import Fields
 from pyaz.common.plots import figure, save_figure
 from pyaz.common.runlog import atomic_write_bytes
 from pyaz.eval.arena import GameRecord, MatchResult, play_match
@@ -97,11 +98,7 @@ def start_state_for(
                 f"no config.json found for {', '.join(missing)} (looked in the run folder): "
                 "pass --game (and --size/--width/--height)"
             )
-        seen = {
-            (_game_name(str(c["game"])), json.dumps(c.get("game_options", {}), sort_keys=True))
-            for c in configs.values()
-            if c is not None
-        }
+        seen = {_game_of(path, config) for path, config in configs.items() if config is not None}
         if len(seen) > 1:
             listed = "; ".join(f"{g} {o}" for g, o in sorted(seen))
             raise ValueError(f"the checkpoints come from different games: {listed}")
@@ -115,6 +112,17 @@ def start_state_for(
     except TypeError as error:
         raise ValueError(str(error)) from None
     return name, merged, state
+
+
+def _game_of(path: Path, config: dict[str, Any]) -> tuple[str, str]:
+    """The game of a checkpoint's run settings ``config`` and its options as sorted JSON; a
+    one-line ValueError naming the run's config.json and the field when ``game`` is not a
+    string or ``game_options`` not an object of plain values."""
+    from pyaz.nets import run_dir_of
+
+    fields = Fields(config, str(run_dir_of(path) / "config.json"))
+    game = fields.text("game")
+    return _game_name(game), json.dumps(fields.scalars("game_options"), sort_keys=True)
 
 
 def _game_name(game: str) -> str:

@@ -75,8 +75,9 @@ def eval_curve(
     records: Sequence[dict[str, Any]], x: str = "elapsed_s", y: str = "win_ratio"
 ) -> Curve:
     """The evaluation records' ``y`` against ``x`` (``elapsed_s``, ``train_steps``, ``epochs``
-    or ``iteration``), in order."""
-    rows = [r for r in records if r.get("kind") == "eval" and r.get(x) is not None]
+    or ``iteration``), in order; records without both (absent or null) are left out.
+    :func:`read_run` has checked that these fields hold numbers where present."""
+    rows = [r for r in records if r.get("kind") == "eval" and None not in (r.get(x), r.get(y))]
     rows.sort(key=lambda r: float(r[x]))
     return Curve(np.array([float(r[x]) for r in rows]), np.array([float(r[y]) for r in rows]))
 
