@@ -30,10 +30,18 @@ from pyaz.cli.options import (
 )
 from pyaz.cli.training_run import run_training
 from pyaz.common.folder_lock import FolderLock
-from pyaz.common.runlog import check_resume_settings, read_run_config
-from pyaz.common.settings import add_options, declarations, flag, given_values, make_settings
+from pyaz.common.runlog import CONFIG_NAME, check_resume_settings, read_run_config
+from pyaz.common.settings import (
+    add_options,
+    declarations,
+    flag,
+    given_values,
+    make_settings,
+    refuse_saved_engines,
+)
 from pyaz.curling.config import RESUMABLE as CURLING_RESUMABLE
 from pyaz.curling.config import CurlingConfig
+from pyaz.eval.presets import starts_process
 from pyaz.games import canonical_name
 from pyaz.train.loop import RESUMABLE, TrainConfig, TrainingLoop
 from pyaz.train.preset_files import load_preset, preset_names, train_config
@@ -74,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="continue the run in --out with the settings it was started with (its "
         f"config.json): options given beside it must equal them, except {board_resumable}, "
-        f"--quiet and the Ray options (curling: {curling_resumable})",
+        f"--quiet and the Ray options (curling: {curling_resumable}); a saved --eval-opponent "
+        "or --sparring that starts an engine (gtp:, uci:, gnugo, ...) must be given again",
     )
     add_game_arguments(
         parser,
@@ -160,7 +169,10 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
     command line, where the preset and the command line may change only the settings of
     :data:`~pyaz.train.loop.RESUMABLE` (ValueError naming each other one that differs; auto
     and none count as what they choose for the game, as the run saved them), and a folder
-    without config.json is a ValueError. An option of the curling mode is a ValueError."""
+    without config.json is a ValueError. A saved setting that would start an external engine
+    is a ValueError unless the command line gives it again, the same
+    (:func:`~pyaz.common.settings.refuse_saved_engines`). An option of the curling mode is a
+    ValueError."""
     curling_only = [name for name in CURLING if name not in BOARD and name != "workers"]
     _refuse(args, curling_only, "applies only to --game curling")
     given = given_settings(args)
@@ -168,6 +180,8 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
         return train_config(given)
     saved = TrainingLoop.upgrade_settings(read_run_config(args.out))
     saved.pop("method", None)
+    command_line = given_values(args, BOARD)  # not the preset: a file, as config.json is
+    refuse_saved_engines(args.out / CONFIG_NAME, saved, command_line, starts_process)
     if "game" in given and canonical_name(given["game"]) == canonical_name(saved.get("game", "")):
         given["game"] = saved["game"]  # an alias of the same game
     # compared as resolved: the saved run holds what auto and none chose (TrainConfig.resolved)

@@ -30,9 +30,14 @@ under :attr:`TrainingRun.STEP_KEY`, then a checkpoint when :meth:`TrainingRun.sh
 says so and after the last step: the latest files, then the checkpoint's bytes
 (:meth:`TrainingRun.state_bytes`) written atomically (temporary file, fsync, rename), which is
 the commit point. A run killed anywhere resumes from its last commit and repeats what came after,
-logging nothing twice. One progress bar counts the steps (tqdm; off with ``progress=False``),
-with one summary line per step, and :data:`PROGRESS_FILE` says where the run is to another
-process (an experiment's runner).
+logging nothing twice. One line that stays (tqdm; off with ``progress=False``) says the time,
+the steps done, the budget that ends the run and an ETA
+(:func:`~pyaz.common.progress_line.progress_line`); the stage bars of a step go below it.
+One summary line per step goes above it; a resumed run says where it
+resumes and what it keeps of the step in progress (:meth:`TrainingRun.resumed_work`); a run
+with :attr:`TrainingRun.LIVE_PLOTS` redraws its plots while it runs and after Ctrl-C
+(:class:`~pyaz.common.plots.LivePlots`); and :data:`PROGRESS_FILE` says where the run is to
+another process (an experiment's runner).
 
 common/ stays free of torch: the subclass turns its state into bytes and back.
 """
@@ -54,6 +59,8 @@ from tqdm import tqdm
 
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
+from pyaz.common.plots import LivePlots
+from pyaz.common.progress_line import RunClock, progress_line
 from pyaz.common.runlog import (
     CONFIG_NAME,
     RunLog,
@@ -68,6 +75,7 @@ from pyaz.common.runlog import (
     truncate_after,
     write_json_atomic,
 )
+from pyaz.common.settings import refuse_saved_engines
 
 __all__ = ["PROGRESS_FILE", "TrainingRun", "atomic_write_with", "config_from"]
 
@@ -124,7 +132,13 @@ class TrainingRun:
     settings and calls ``cls(config, folder, resume=True, progress=..., lock=...)``."""
     NAME: ClassVar[str] = "training"
     """The method: config.json's ``method`` (a folder of one method is not resumed by another)
-    and the progress bar's label."""
+    and the progress line's label."""
+    LIVE_PLOTS: ClassVar[bool] = False
+    """Whether the run's PNG plots (:mod:`pyaz.common.plots`) are redrawn while it runs, every
+    :attr:`PLOT_EVERY_S` seconds or so, and after Ctrl-C."""
+    PLOT_EVERY_S: ClassVar[float] = 60.0
+    """The seconds between two drawings of :attr:`LIVE_PLOTS` (the first: that long after the
+    first step began)."""
 
     def __init__(
         self,
@@ -144,7 +158,8 @@ class TrainingRun:
         self.progress = progress
         self.step = 0
         self.interrupted = False  # Ctrl-C ended run()
-        self._bar: Any = None  # the progress bar, from the first step on
+        self._bar: Any = None  # the progress line, from the first step on
+        self._plots: LivePlots | None = None  # with LIVE_PLOTS, from the first step on
         self._own_lock = lock is None
         if lock is not None:
             check_writable(self.folder)
@@ -157,6 +172,8 @@ class TrainingRun:
                     f"{self.folder} holds a run already: resume it (--resume) or pick another "
                     "folder"
                 )
+            if restored and not checkpoint.is_file():  # a FIFO would block the read for ever
+                raise ValueError(f"{checkpoint} is not a regular file, so no checkpoint pyaz wrote")
             if (self.folder / CONFIG_NAME).exists():
                 saved = self.upgrade_settings(read_run_config(self.folder))
                 check_resume_settings(self.folder, saved, self.settings, self.RESUMABLE)
@@ -177,6 +194,7 @@ class TrainingRun:
                 self.save_checkpoint()  # step 0: the run resumes from here on
             self._started = restored or self.INITIAL_CHECKPOINT  # step 0 is behind
             self._first_step, self._opened = self.step, time.monotonic()
+            self._say_resume(restored)
             self._first_fraction = self.fraction_done()
         except BaseException:
             self._release()
@@ -245,8 +263,29 @@ class TrainingRun:
         """The settings of a config.json that an older pyaz wrote, as this one writes them."""
         return saved
 
+    @classmethod
+    def starts_process(cls, value: str) -> bool:
+        """Whether a setting's ``value`` would start a process when the run uses it (an
+        external engine's player spec); default: no setting does."""
+        return False
+
+    def run_seconds(self) -> float | None:
+        """The run's time so far, across resumes, for the progress line (None by default: not
+        kept; the line then shows this process's)."""
+        return None
+
+    def time_budget_s(self) -> float | None:
+        """The time (seconds of :meth:`run_seconds`) that ends the run once spent, for the
+        progress line (None by default: none)."""
+        return None
+
+    def resumed_work(self) -> str:
+        """What a resumed run keeps of the step in progress, said on its resume line ("" by
+        default: nothing)."""
+        return ""
+
     def summary(self, records: list[dict[str, Any]]) -> str:
-        """The progress line of a step."""
+        """The summary line of a step."""
         return " | ".join(
             f"{key} {value:.3g}" if isinstance(value, float) else f"{key} {value}"
             for record in records
@@ -266,8 +305,9 @@ class TrainingRun:
     ) -> Self:
         """The run in ``folder`` resumed with exactly its saved settings (config.json), but
         ``changes``: a change to a setting outside :attr:`RESUMABLE` is a ValueError naming it,
-        and so is a setting the run does not have. A folder without a run, or with a run of
-        another method, is a ValueError that says so."""
+        and so is a setting the run does not have, and a saved one that would start a process
+        (:meth:`starts_process`) unless ``changes`` gives it again, the same. A folder without
+        a run, or with a run of another method, is a ValueError that says so."""
         folder = Path(folder)
         saved = cls.upgrade_settings(read_run_config(folder))
         method = saved.get("method", cls.NAME)
@@ -276,6 +316,8 @@ class TrainingRun:
         unknown = sorted(changes.keys() - saved.keys())
         if unknown:
             raise ValueError(f"{folder}: the run has no setting {', '.join(unknown)}")
+        path = folder / CONFIG_NAME
+        refuse_saved_engines(path, saved, changes, cls.starts_process, command_line=False)
         return cls.from_settings(folder, {**saved, **changes}, progress, lock)
 
     def save_checkpoint(self) -> None:
@@ -289,11 +331,10 @@ class TrainingRun:
         steps."""
         if self.finished():
             return None
-        if self._bar is None:
-            self._bar = tqdm(
-                total=self.total_steps(), initial=self.step, desc=self.NAME, unit="step",
-                disable=not self.progress,
-            )  # fmt: skip
+        if self._bar is None:  # the stage bars of a step go below it (position 0 is taken)
+            self._bar = tqdm(bar_format="{desc}", position=0, disable=not self.progress)
+            self._bar.set_description_str(self._progress_line())
+            self._plots = LivePlots(self.folder, self.PLOT_EVERY_S) if self.LIVE_PLOTS else None
         logged = []
         if not self._started:
             self._started = True
@@ -302,9 +343,33 @@ class TrainingRun:
         records = self.run_step(self.step + 1)
         self.step += 1
         logged += self._commit(records, self.should_checkpoint() or self.finished())
-        self._bar.update(1)
+        self._bar.set_description_str(self._progress_line())
         self._write_progress()
+        if self._plots is not None:
+            self._plots.after_step()
         return logged
+
+    def _progress_line(self) -> str:
+        """The line that stays (see the module docstring)."""
+        clock = RunClock(
+            self.NAME,
+            self.STEP_KEY,
+            self.step,
+            self._first_step,
+            time.monotonic() - self._opened,
+            self.total_steps(),
+            self.run_seconds(),
+            self.time_budget_s(),
+        )
+        return progress_line(clock)
+
+    def _say_resume(self, restored: bool) -> None:
+        """The line of a resumed run (one that restored a checkpoint or keeps work of the step
+        in progress): the step it goes on with, the steps done and the work kept."""
+        work = self.resumed_work()
+        if restored or work:
+            kept = f"{self.step} done" + (f"; {work}" if work else "")
+            print(f"resuming {self.folder} at {self.STEP_KEY} {self.step + 1} ({kept})")
 
     def _write_progress(self) -> None:
         """:data:`PROGRESS_FILE`: the step, the steps in all, the step this process started
@@ -344,6 +409,8 @@ class TrainingRun:
             self.finish()
         except KeyboardInterrupt:
             self.interrupted = True
+            if self._plots is not None:
+                self._plots.on_stop()
             raise
         finally:
             self.close()

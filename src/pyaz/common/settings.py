@@ -10,7 +10,8 @@ import argparse
 import copy
 import dataclasses
 import math
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 INT_MOST = 2**31 - 1
@@ -110,6 +111,31 @@ def make_settings(cls: type[Config], values: Mapping[str, Any], what: str = "set
     if unknown:
         raise ValueError(f"unknown {what} {unknown}; known: {', '.join(sorted(known))}")
     return cls(**values)
+
+
+def refuse_saved_engines(
+    path: str | os.PathLike[str],
+    saved: Mapping[str, Any],
+    given: Mapping[str, Any],
+    starts_process: Callable[[str], bool],
+    command_line: bool = True,
+) -> None:
+    """A one-line ValueError naming the setting and ``path`` (the file ``saved`` was read
+    from) for the first saved setting whose value would start a process (``starts_process``:
+    an external engine's player spec) unless ``given`` (what the person asked for this time:
+    the command line, or ``from_folder``'s arguments when ``command_line`` is False) holds the
+    same value. Saved settings are data, never a command to run; this starts nothing."""
+    for name, value in saved.items():
+        if not isinstance(value, str) or not starts_process(value) or given.get(name) == value:
+            continue
+        shown = repr(value) if len(value) <= 200 else f"{value[:200]!r}..."
+        again = f"pass {name}={shown}"
+        if command_line:
+            again = f"repeat {flag(name)} {shown} on the command line"
+        raise ValueError(
+            f"{path}: {name} {shown} starts an external engine, and saved settings never "
+            f"start a process: {again} to allow it"
+        )
 
 
 def int_list(text: str) -> list[int]:

@@ -2,7 +2,8 @@
 
 :class:`GtpServer` answers one command line at a time (:meth:`GtpServer.handle`), so it can be
 driven in-process; :meth:`GtpServer.serve` runs it on a pair of text streams (``pyaz-gtp``
-serves stdin/stdout). Answers are ``=[id] text`` or ``?[id] message`` followed by an empty
+serves stdin/stdout), reading ahead so that ``quit`` or the end of the input stops a ``genmove``
+under way. Answers are ``=[id] text`` or ``?[id] message`` followed by an empty
 line; a bad command is answered with ``?`` and never stops the engine.
 
 The board keeps the list of moves played since ``clear_board`` and is rebuilt from it on
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import logging
 import math
+import queue
 import re
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -45,6 +48,23 @@ _INTEGER = re.compile(r"[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 """GTP's numbers: ASCII digits only (Python's int and float also take ``_``, spaces and other
 scripts' digits, so that ``komi 6_5`` would be 65)."""
+
+
+READ_AHEAD = 1024
+"""The most input lines :meth:`GtpServer.serve` reads ahead of the command it runs (beyond them
+the controller waits, as it would on a full pipe)."""
+
+
+def _command_words(line: str) -> tuple[str, list[str]] | None:
+    """(id, words) of a GTP input line, control characters and the comment dropped (the id
+    ``""`` when there is none); None for a line without a command (empty, or only a comment)."""
+    line = "".join(ch for ch in line if ch in "\t\n" or (ord(ch) >= 32 and ord(ch) != 127))
+    line = line.split("#", 1)[0].replace("\t", " ").strip()
+    if not line:
+        return None
+    words = line.split()
+    ident = words.pop(0) if _INTEGER.fullmatch(words[0]) else ""
+    return ident, words
 
 
 def _float(text: str) -> float:
@@ -181,6 +201,9 @@ class GtpServer:
         self.time_control: TimeControl | None = None
         self.time_left: dict[int, tuple[float, int]] = {}
         self.quit = False
+        # set: a genmove under way (or to come) stops at once, answering the move found so
+        # far; serve() sets it on quit and at the end of the input
+        self.stop_search = threading.Event()
         self.last_result: ThinkResult | None = None
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda args: "2",
@@ -219,12 +242,10 @@ class GtpServer:
     def handle(self, line: str) -> str | None:
         """Answers one line of input: the full answer text (ending in an empty line), or None
         for a line without a command (empty, or only a comment)."""
-        line = "".join(ch for ch in line if ch in "\t\n" or (ord(ch) >= 32 and ord(ch) != 127))
-        line = line.split("#", 1)[0].replace("\t", " ").strip()
-        if not line:
+        parsed = _command_words(line)
+        if parsed is None:
             return None
-        words = line.split()
-        ident = words.pop(0) if _INTEGER.fullmatch(words[0]) else ""
+        ident, words = parsed
         if not words:
             return f"?{ident} missing command\n\n"
         handler = self.commands.get(words[0].lower())
@@ -243,14 +264,36 @@ class GtpServer:
 
     def serve(self, stdin: TextIO, stdout: TextIO) -> int:
         """Answers commands from ``stdin`` on ``stdout`` until ``quit`` or the end of input;
-        no byte stops the engine (:func:`~pyaz.engines.text_streams.tolerant`)."""
+        no byte stops the engine (:func:`~pyaz.engines.text_streams.tolerant`). A thread reads
+        the input while commands run, so that a ``quit`` or the end of the input stops a
+        ``genmove`` under way at once (:attr:`stop_search`; the move found so far is answered),
+        and a controller that goes away leaves no engine searching."""
         tolerant(stdin, stdout)
-        while not self.quit and (line := stdin.readline()):
+        self.stop_search.clear()
+        lines: queue.Queue[str | None] = queue.Queue(maxsize=READ_AHEAD)
+        reader = threading.Thread(target=self._read, args=(stdin, lines), daemon=True)
+        reader.start()
+        while not self.quit and (line := lines.get()) is not None:
             answer = self.handle(line)
             if answer is not None:
                 stdout.write(answer)
                 stdout.flush()
         return 0
+
+    def _read(self, stdin: TextIO, lines: queue.Queue[str | None]) -> None:
+        """Puts the lines of ``stdin`` into ``lines``, then None at its end; a ``quit`` and the
+        end (or a failed read) set :attr:`stop_search`."""
+        try:
+            for line in iter(stdin.readline, ""):
+                parsed = _command_words(line)
+                if parsed is not None and parsed[1][:1] and parsed[1][0].lower() == "quit":
+                    self.stop_search.set()
+                lines.put(line)
+        except (OSError, ValueError):  # a closed or failing stdin ends the input
+            pass
+        finally:
+            self.stop_search.set()
+            lines.put(None)
 
     # ------------------------------------------------------------------ the board
 
@@ -364,6 +407,7 @@ class GtpServer:
             position.line,
             simulations=self.simulations,
             seconds=self._move_seconds(colour, state),
+            stop=self.stop_search,
         )
         self.last_result = result
         assert result.action is not None

@@ -379,8 +379,12 @@ def uci_player(name: str, command: Sequence[str]) -> UciPlayer:
 
 
 def split_command(spec: str, rest: str, kind: str) -> list[str]:
-    """The engine command line of a ``gtp:``/``uci:`` spec (ValueError when it is empty)."""
-    command = shlex.split(rest)
+    """The engine command line of a ``gtp:``/``uci:`` spec (ValueError naming the spec when
+    it is empty or its quotes do not close)."""
+    try:
+        command = shlex.split(rest)
+    except ValueError as error:  # shlex's "No closing quotation" names nothing
+        raise ValueError(f"{spec!r}: {error} in the engine's command line") from None
     if not command:
         raise ValueError(f"{spec!r}: give the engine's command line, {kind}:COMMAND ARGS...")
     return command

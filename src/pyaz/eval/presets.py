@@ -19,10 +19,12 @@ Each kind has one builder in :data:`BUILDERS`; the engines themselves are in
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pyaz.engines.text_streams import shown
 from pyaz.eval import external
 from pyaz.eval.oracle import PerfectPlayer
 from pyaz.eval.players import (
@@ -49,6 +51,7 @@ __all__ = [
     "is_external",
     "make_player",
     "spec_kind",
+    "starts_process",
     "with_simulations",
 ]
 
@@ -94,6 +97,9 @@ player presets (SPEC):
   uci:COMMAND ARGS...         any UCI engine that plays racingkings (go movetime 100)
   zetago:PATH                 seed 003's policy network (go), its most probable legal move
   zetago-mcts:PATH[:SIMS]     seed 003's tree search with that policy, SIMS simulations (200)
+A PATH with ':' in it: a path that exists as a whole is taken whole, without SIMS or OPTIONS
+(model:runs/a:b, model:runs/a:100 when the folder runs/a:100 exists); otherwise a last field
+of digits is SIMS and one holding '=' is OPTIONS (model:runs/a:b:200).
 Engines are looked up on PATH and in /usr/games (Debian: apt-get install gnugo grhino
 fairy-stockfish)."""
 
@@ -115,6 +121,11 @@ class _Spec:
         self.seed = seed
         self.runtime = runtime
 
+    @property
+    def label(self) -> str:
+        """The spec as error messages name it: quoted, cut to 40 characters."""
+        return shown(self.text)
+
     def ints(
         self, defaults: Sequence[int], names: Sequence[str], parts: Sequence[str] | None = None
     ) -> list[int]:
@@ -122,39 +133,59 @@ class _Spec:
         if parts is None:
             parts = self.rest.split(":") if self.rest else []
         if len(parts) > len(defaults):
-            raise ValueError(f"{self.text!r}: too many fields (expected {':'.join(names)})")
+            raise ValueError(f"{self.label}: too many fields (expected {':'.join(names)})")
         values = list(defaults)
         for index, part in enumerate(parts):
-            try:
-                values[index] = int(part)
-            except ValueError:
-                raise ValueError(
-                    f"{self.text!r}: {names[index]} must be an integer, got {part!r}"
-                ) from None
+            values[index] = self.integer(part, names[index])
         return values
+
+    def integer(self, text: str, name: str) -> int:
+        """The integer field ``text`` (ASCII digits, an optional sign, spaces around) named
+        ``name``; ValueError naming the spec otherwise, or past :data:`MAX_DIGITS` digits
+        (Python's ``int`` also takes ``1_000``, other scripts' digits and no more than 4300)."""
+        digits = text.strip()
+        if not _INTEGER.fullmatch(digits):
+            raise ValueError(f"{self.label}: {name} must be an integer, got {shown(text)}")
+        if len(digits.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            raise ValueError(
+                f"{self.label}: {name} must have at most {MAX_DIGITS} digits, got "
+                f"{len(digits.lstrip('+-'))}"
+            )
+        return int(digits)
 
     def path_and_simulations(self, default: int, what: str = "network") -> tuple[str, int]:
         """``PATH[:SIMULATIONS]`` of a network preset (SIMULATIONS ``default`` when absent):
         ValueError without a PATH or with SIMULATIONS outside 1..10**9."""
         if not self.rest:
-            raise ValueError(f"{self.text!r}: say which {what}, {self.kind}:PATH[:SIMULATIONS]")
+            raise ValueError(f"{self.label}: say which {what}, {self.kind}:PATH[:SIMULATIONS]")
         path, count = _path_and_count(self.rest)
-        simulations = default if count is None else count
+        simulations = default if count is None else self.integer(count, "SIMULATIONS")
         self.check_range("the number of simulations", simulations, 1, 10**9)
         return path, simulations
 
     def check_range(self, what: str, value: int, low: int, high: int) -> None:
         if not low <= value <= high:
-            raise ValueError(f"{self.text!r}: {what} must be in {low}..{high}, got {value}")
+            raise ValueError(f"{self.label}: {what} must be in {low}..{high}, got {value}")
 
     def need(self, *games: str) -> None:
         """ValueError unless the start state's game is one of ``games``."""
         if str(self.state.name) not in games:
             raise ValueError(
-                f"{self.text!r} plays {' or '.join(games)}, not {self.state.name} (pick a "
+                f"{self.label} plays {' or '.join(games)}, not {self.state.name} (pick a "
                 "preset that fits the game; 'random' and 'model:PATH' play every game, 'uct:N' "
                 "every board game)"
             )
+
+
+MAX_DIGITS = 18
+"""The most digits of an integer field (every range of a preset is far below 10**18)."""
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _is_path(text: str) -> bool:
+    """Whether ``text`` names a file or folder that exists (False for a name the system
+    cannot take: too long, a NUL byte)."""
+    return os.path.exists(text)
 
 
 def _split(spec: str) -> tuple[str, str]:
@@ -176,12 +207,20 @@ def is_external(spec: str) -> bool:
     return spec_kind(spec) in _EXTERNAL
 
 
+def starts_process(spec: str) -> bool:
+    """Whether building ``spec``'s player starts a process: an external engine
+    (:func:`is_external`), also behind ``guard:`` (at any depth). Starts nothing."""
+    while spec_kind(spec) == "guard":
+        spec = guarded_spec(spec)  # shorter each time
+    return is_external(spec)
+
+
 def _no_argument(player: Callable[..., Player]) -> Callable[[_Spec], Player]:
     """The builder of a preset without arguments (``random``, ``greedy``)."""
 
     def build(spec: _Spec) -> Player:
         if spec.rest:
-            raise ValueError(f"{spec.text!r}: {spec.kind!r} takes no argument")
+            raise ValueError(f"{spec.label}: {spec.kind!r} takes no argument")
         return player(seed=spec.seed, name=spec.text)
 
     return build
@@ -241,14 +280,14 @@ def _guard(spec: _Spec) -> Player:
     spec.check_range("the time per move (ms)", time_ms, 1, 10**7)
     spec.check_range("the node budget of a leaf's analysis", tree_nodes, 0, 10**9)
     if not inner:
-        raise ValueError(f"{spec.text!r}: say which player to guard, guard[:MS[:NODES]]:SPEC")
+        raise ValueError(f"{spec.label}: say which player to guard, guard[:MS[:NODES]]:SPEC")
     if spec_kind(inner) == "guard":
-        raise ValueError(f"{spec.text!r}: a guard of a guard analyses every position twice")
+        raise ValueError(f"{spec.label}: a guard of a guard analyses every position twice")
     player = make_player(inner, spec.state, spec.seed, spec.runtime)
     guard = ThreatGuardPlayer(player, time_ms, tree_nodes, name=spec.text)
     if len(fields) == 2 and tree_nodes > 0 and guard.tree is None:
         raise ValueError(
-            f"{spec.text!r}: NODES is the leaf analysis of a network's search; {inner!r} has "
+            f"{spec.label}: NODES is the leaf analysis of a network's search; {inner!r} has "
             "none (give MS alone, or NODES 0)"
         )
     return guard
@@ -262,15 +301,21 @@ MCTS-solver (Winands et al. 2008); see :class:`pyaz.Search`."""
 
 def _options_field(rest: str) -> tuple[str, str]:
     """``PATH[:SIMS][:OPTIONS]`` -> (``PATH[:SIMS]``, ``OPTIONS``): a last field holding
-    ``=`` is OPTIONS (``""`` when there is none)."""
+    ``=`` is OPTIONS (``""`` when there is none, or when ``rest`` is an existing path)."""
     head, colon, tail = rest.rpartition(":")
-    return (head, tail.strip()) if colon and "=" in tail else (rest, "")
+    has_options = colon and "=" in tail and not _is_path(rest)
+    return (head, tail.strip()) if has_options else (rest, "")
 
 
-def _path_and_count(rest: str) -> tuple[str, int | None]:
-    """``PATH[:COUNT]`` -> (PATH, COUNT), COUNT None when the last field is no number."""
+def _path_and_count(rest: str) -> tuple[str, str | None]:
+    """``PATH[:COUNT]`` -> (PATH, COUNT's text): COUNT None when the last field is not digits
+    (``runs/a:b`` is a PATH) or ``rest`` is an existing path (taken whole); a last field of
+    digits of any script, signed or not, is COUNT, for :meth:`_Spec.integer` to check."""
     head, _, tail = rest.rpartition(":")
-    return (head, int(tail)) if head and tail.isdigit() else (rest, None)
+    looks_like_count = tail.strip().lstrip("+-").isdigit()  # other scripts' digits included
+    if not head or not looks_like_count or _is_path(rest):
+        return rest, None
+    return head, tail
 
 
 def with_simulations(spec: str, simulations: int) -> str:
@@ -290,10 +335,10 @@ def _model_options(spec: _Spec) -> dict[str, Any]:
         key, _, value = (word.strip().lower() for word in item.partition("="))
         if key not in MODEL_OPTIONS:
             known = ", ".join(MODEL_OPTIONS)
-            raise ValueError(f"{spec.text!r}: unknown search option {key!r} (known: {known})")
+            raise ValueError(f"{spec.label}: unknown search option {key!r} (known: {known})")
         if value not in MODEL_OPTIONS[key]:
             values = " or ".join(MODEL_OPTIONS[key])
-            raise ValueError(f"{spec.text!r}: {key} must be {values}, got {value!r}")
+            raise ValueError(f"{spec.label}: {key} must be {values}, got {value!r}")
         options[key] = value == "on" if key == "solver" else value
     return options
 
@@ -312,7 +357,7 @@ def _model(spec: _Spec) -> Player:
             raise ValueError(f"{path} is {MODEL_KINDS[kind]}, which no player preset plays yet")
         if options:
             raise ValueError(
-                f"{spec.text!r}: search options are for a pyaz network; {path} is "
+                f"{spec.label}: search options are for a pyaz network; {path} is "
                 f"{MODEL_KINDS[kind]}, which plays as {preset}:PATH[:SIMS]"
             )
         builder = _method_builder(preset)
@@ -346,7 +391,7 @@ def _gtp_rhino(spec: _Spec) -> Player:
     spec.need("othello")
     size = int(spec.state.size)  # type: ignore[union-attr]
     if size != 8:
-        raise ValueError(f"{spec.text!r} plays Othello on 8x8 only, not {size}x{size}")
+        raise ValueError(f"{spec.label} plays Othello on 8x8 only, not {size}x{size}")
     level, randomness = spec.ints([3, 0], ["LEVEL", "RAND"])
     spec.check_range("the GRhino level", level, 1, 5)
     spec.check_range("the GRhino randomness", randomness, 0, 10)
@@ -366,7 +411,7 @@ def _lichess(spec: _Spec) -> Player:
     spec.need("racingkings")
     (level,) = spec.ints([2], ["LEVEL"])
     if level not in external.LICHESS_LEVELS:
-        raise ValueError(f"{spec.text!r}: the lichess level must be in 1..8, got {level}")
+        raise ValueError(f"{spec.label}: the lichess level must be in 1..8, got {level}")
     skill, movetime, depth = external.LICHESS_LEVELS[level]
     return external.fairy_stockfish_player(spec.text, skill, depth, movetime)
 
@@ -450,5 +495,5 @@ def make_player(
     parsed = _Spec(spec, start_state, seed, runtime)
     builder = BUILDERS.get(parsed.kind) or _method_builder(parsed.kind)
     if builder is None:
-        raise ValueError(f"unknown player {spec!r}\n{PRESETS_HELP}")
+        raise ValueError(f"unknown player {shown(spec)}\n{PRESETS_HELP}")
     return builder(parsed)

@@ -13,14 +13,21 @@ from pyaz._core import ConnectFour, Go, Gomoku, Othello, RacingKings
 BoardState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings
 
 
+INT_RANGE = (-(2**31), 2**31 - 1)
+"""The integers a game option takes at most (the C++ rules count in 32 bits); each game
+checks its own, narrower range."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """How to build one game: its class, the options it takes with their defaults, and aliases."""
+    """How to build one game: its class, the options it takes with their defaults, and aliases;
+    ``kinds`` says what an option whose default is None takes (``int`` or ``float``)."""
 
     cls: type
     options: dict[str, Any]
     aliases: tuple[str, ...] = field(default=())
     summary: str = ""
+    kinds: dict[str, type] = field(default_factory=dict)
 
 
 GAMES: dict[str, GameSpec] = {
@@ -49,6 +56,7 @@ GAMES: dict[str, GameSpec] = {
         },
         ("weiqi", "baduk"),
         "Go, n x n for n in 5..19, Tromp-Taylor area scoring, komi, optional superko",
+        {"komi": float, "max_game_length": int},
     ),
     "racingkings": GameSpec(
         RacingKings,
@@ -90,21 +98,50 @@ def make(name: str, **options: Any) -> BoardState:
         allowed = ", ".join(f"{k}={v!r}" for k, v in spec.options.items())
         raise TypeError(f"{name!r} takes no option(s) {sorted(unknown)}; its options: {allowed}")
     for option, value in options.items():
-        _check_option(name, option, value, spec.options[option])
+        default = spec.options[option]
+        if value is None and default is None:
+            continue  # the game's own choice (Go's komi and length cap)
+        kind = type(default) if default is not None else spec.kinds[option]
+        _check_option(name, option, value, kind, spec.summary)
     return spec.cls(**{**spec.options, **options})
 
 
-def _check_option(game: str, option: str, value: Any, default: Any) -> None:
-    """TypeError naming ``option`` when ``value`` is not of its default's type (a bool option
-    takes True/False only; an int option an integer, never a float or a bool)."""
-    if isinstance(default, bool):
+def _check_option(game: str, option: str, value: Any, kind: type, summary: str) -> None:
+    """TypeError naming ``option`` when ``value`` is not of its ``kind`` (a bool option takes
+    True/False only; an int option an integer, never a float or a bool; a float option a real
+    number, never a bool); ValueError naming it, with the game's ``summary``, for an integer
+    outside :data:`INT_RANGE` or a number too large for a float (the game checks its own range
+    after)."""
+    if kind is bool:
         if not isinstance(value, bool | np.bool_):
-            raise TypeError(f"{game} option {option} must be True or False, got {value!r}")
-    elif isinstance(default, int):
+            raise TypeError(f"{game} option {option} must be True or False, got {_shown(value)}")
+    elif kind is int:
         if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"{game} option {option} must be an integer, got {value!r}")
-    elif isinstance(default, str) and not isinstance(value, str):
-        raise TypeError(f"{game} option {option} must be a str, got {value!r}")
+            raise TypeError(f"{game} option {option} must be an integer, got {_shown(value)}")
+        if not INT_RANGE[0] <= int(value) <= INT_RANGE[1]:
+            raise ValueError(
+                f"{game} option {option} is out of range, got {_shown(value)} ({summary})"
+            )
+    elif kind is float:
+        if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{game} option {option} must be a number, got {_shown(value)}")
+        try:
+            float(value)
+        except OverflowError:
+            raise ValueError(
+                f"{game} option {option} is out of range, got {_shown(value)} ({summary})"
+            ) from None
+    elif kind is str and not isinstance(value, str):
+        raise TypeError(f"{game} option {option} must be a str, got {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    """``value`` for an error message: an integer of 30 digits or more by its size in bits
+    (Python will not print one of more than 4300 digits), anything else cut to 80 characters."""
+    if isinstance(value, numbers.Integral) and abs(int(value)) >= 10**30:
+        return f"an integer of {int(value).bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:80] + "..."
 
 
 def same_position(a: BoardState, b: BoardState) -> bool:

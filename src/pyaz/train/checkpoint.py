@@ -81,8 +81,10 @@ def read_checkpoint(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], by
 
     Nothing in the files is executed (see :func:`~pyaz.nets.files.read_torch_file`; the buffer
     is checked as an .npz archive of plain arrays, every array decoded). A checkpoint or buffer
-    that is empty, truncated, not what pyaz writes or missing its keys is a one-line
-    ValueError naming the file; OSError when a file cannot be read at all.
+    that is empty, truncated, not what pyaz writes or missing its keys, and a buffer that is not
+    a regular file (a FIFO is never opened; :class:`~pyaz.common.run.TrainingRun` checks the
+    checkpoint so), is a one-line ValueError naming the file; OSError when a file cannot be
+    read at all.
     """
     run_dir = Path(run_dir)
     path = run_dir / CHECKPOINT_FILE
@@ -93,8 +95,11 @@ def read_checkpoint(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], by
     name = data["buffer"]
     if not isinstance(name, str) or not re.fullmatch(r"buffer-\d{5,}\.npz", name):
         raise ValueError(f"{path} is not a pyaz training checkpoint: its buffer is {name!r}")
-    buffer = (run_dir / name).read_bytes()
-    _check_npz(run_dir / name, buffer)
+    buffer_path = run_dir / name
+    if buffer_path.exists() and not buffer_path.is_file():  # a FIFO would block for ever
+        raise ValueError(f"{buffer_path} is not a regular file, so no buffer pyaz wrote")
+    buffer = buffer_path.read_bytes()
+    _check_npz(buffer_path, buffer)
     _remove_other_buffers(run_dir, name)
     return data, buffer
 

@@ -659,8 +659,9 @@ class TrainConfig:
 
     def check_players(self) -> None:
         """After :meth:`validate`: builds the evaluation and sparring opponents once (then closes
-        them), so that a spec that does not fit the game or is out of range, or a missing engine
-        or model file, is a ValueError naming eval_opponent or sparring before any game."""
+        them), so that a spec that does not fit the game or is out of range, a missing engine
+        or model file, or an engine that fails to start (one that exits at once: ``gtp:true``),
+        is a one-line ValueError naming eval_opponent or sparring before any game."""
         state = make(self.game, **self.game_options)
         sparring, sparring_games, _ = self.sparring_used
         for name, spec, used in (
@@ -671,7 +672,7 @@ class TrainConfig:
                 continue
             try:
                 player = presets.make_player(spec, state, seed=self.seed)
-            except (ValueError, TypeError, OSError) as error:
+            except (ValueError, TypeError, OSError, RuntimeError) as error:  # GtpError, UciError
                 raise _naming(name, spec, error) from None
             close_player(player)
 
@@ -761,6 +762,7 @@ class TrainingLoop(TrainingRun):
     CONFIG = TrainConfig
     CHECKPOINT = CHECKPOINT_FILE
     INITIAL_CHECKPOINT = False  # iteration 0 is the seed's network: nothing to resume from
+    LIVE_PLOTS = True  # win_ratio.png, losses.png, stage_times.png while it runs
 
     @classmethod
     def upgrade_settings(cls, saved: dict[str, Any]) -> dict[str, Any]:
@@ -801,6 +803,13 @@ class TrainingLoop(TrainingRun):
             upgraded[name] = getattr(resolved, name)
         return upgraded
 
+    @classmethod
+    def starts_process(cls, value: str) -> bool:
+        """Whether ``value``, as eval_opponent or sparring, starts an external engine
+        (:func:`~pyaz.eval.presets.starts_process`): :meth:`from_folder` refuses such a saved
+        one unless it is given again."""
+        return presets.starts_process(value)
+
     def __init__(
         self,
         config: TrainConfig,
@@ -839,6 +848,7 @@ class TrainingLoop(TrainingRun):
             else None
         )
         self.threat_search_seconds = 0.0  # its time in an iteration (record time_threat_search)
+        self._restored_games = 0  # the iteration's self-play games read back from its parts
         probe = random_game_lengths(
             self.start_state, max(1, config.length_probe_games), seed=config.seed
         )
@@ -984,6 +994,7 @@ class TrainingLoop(TrainingRun):
         evaluator = self._evaluator(net, 0)
         parts = PartsPlay(self.folder, self.start_state, self.progress)
         records = parts.play(job, iteration, evaluator, float(self.counters["mean_game_length"]))
+        self._restored_games = parts.restored
         if isinstance(evaluator, ThreatSearchEvaluator):
             self.threat_search_seconds += evaluator.seconds
         return records
@@ -1033,8 +1044,9 @@ class TrainingLoop(TrainingRun):
             measured["lr"] = c.lr * factor
         stats = None
         epochs = tqdm(
-            range(self.config.epochs_used), desc="training", unit="epoch", disable=not self.progress
-        )
+            range(self.config.epochs_used), desc="training", unit="epoch", leave=None,
+            disable=not self.progress,
+        )  # fmt: skip  # leave None: cleared below the run's line, kept when it is alone
         for _ in epochs:
             stats = self.trainer.train_epoch(planes, policy, outcome, self.rng, score)
             self.counters["train_steps"] += stats.steps
@@ -1174,6 +1186,19 @@ class TrainingLoop(TrainingRun):
     def total_steps(self) -> int:
         return self.config.iterations
 
+    def run_seconds(self) -> float:
+        """The run's time (``elapsed_s``, what ``max_minutes`` counts)."""
+        return float(self.counters["elapsed_s"])
+
+    def time_budget_s(self) -> float | None:
+        """``max_minutes`` in seconds (None without it)."""
+        return self.config.max_minutes * 60.0 if self.config.max_minutes > 0 else None
+
+    def resumed_work(self) -> str:
+        """The self-play games of the iteration in progress kept in its parts ("": none)."""
+        kept = kept_games(self.folder, self.step + 1)
+        return f"{kept} of its {self.config.episodes} self-play games restored" if kept else ""
+
     def fraction_done(self) -> float:
         """The share of the iterations played or of ``max_minutes`` spent, the larger."""
         played = int(self.counters["iteration"]) / self.config.iterations
@@ -1258,7 +1283,9 @@ class TrainingLoop(TrainingRun):
         c, iteration = self.config, step
         began = time.perf_counter()
         self.threat_search_seconds = 0.0
+        self._restored_games = 0
         records = self._self_play(iteration)
+        restored = self._restored_games  # not played now: games_per_s leaves them out
         fault_point("self-play")
         lengths = records.game_length.astype(np.float64)  # of self-play alone
         sparred: dict[str, Any] = {}
@@ -1322,7 +1349,7 @@ class TrainingLoop(TrainingRun):
             time_selfplay=selfplay_done - began,
             time_train=train_done - selfplay_done,
             time_arena=arena_done - train_done,
-            games_per_s=records.num_games / max(selfplay_done - began, 1e-9),
+            games_per_s=(records.num_games - restored) / max(selfplay_done - began, 1e-9),
             train_steps=self.counters["train_steps"],
             epochs=self.counters["epochs"],
             elapsed_s=self.counters["elapsed_s"],
@@ -1337,9 +1364,11 @@ class TrainingLoop(TrainingRun):
 
     def summary(self, records: list[dict[str, Any]]) -> str:
         record, evaluation = records[0], records[1] if len(records) > 1 else None
+        of = "" if self.time_budget_s() else f"/{self.config.iterations}"  # else a mere cap
         parts = [
-            f"iter {record['iteration']}/{self.config.iterations}",
-            f"{record['games_per_s']:.1f} games/s",
+            f"iter {record['iteration']}{of}",
+            f"{record['games_per_s']:.1f} games/s"
+            + (f" ({self._restored_games} restored)" if self._restored_games else ""),
             f"{record['positions']} positions (buffer {record['buffer_positions']})",
         ]
         if "loss" in record:
