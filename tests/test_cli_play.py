@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import re
 import shutil
 import subprocess
 from collections.abc import Iterable, Iterator
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import pyaz
-from pyaz.cli.play import build_parser, main, mark_last_move, opponent_spec
+from pyaz.cli.play import build_parser, main, mark_last_move, not_a_move_hint, opponent_spec
 
 
 def _feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> list[str]:
@@ -151,3 +152,43 @@ def test_mark_last_move_by_hand() -> None:
     capture = mark_last_move("k r . .\n. . N .\n", "k N . .\n. . . .\n")  # N takes r
     assert capture == "k[N]. .\n. . . .\n"
     assert mark_last_move(". . . .\nX to move", ". . . .\nO to move") == ". . . .\nO to move"
+
+
+def _example(hint: str) -> str:
+    """The example move of a hint ("e.g. 'd3'" or "such as 'C3'")."""
+    found = re.search(r"(?:e\.g\.|such as) '([^']*)'", hint)
+    assert found, hint
+    return found[1]
+
+
+def test_the_hint_after_a_bad_input_suggests_a_legal_move_not_an_occupied_square(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _feed(monkeypatch, ["c4", "c", "quit"])  # "c": the parser's message says "e.g. 'c4'"
+    assert main(["--game", "othello", "--opponent", "random", "--seed", "1"]) == 0
+    hint = next(line for line in capsys.readouterr().out.splitlines() if "Not a move" in line)
+    assert hint.startswith("Not a move: bad coordinate 'c' (expected a column letter and a row")
+    example, legal = _example(hint), hint.split("Try one of: ")[1].split()
+    assert example != "c4" and example in legal
+
+
+@pytest.mark.parametrize(
+    ("game", "played", "typed", "fixed"),
+    [
+        ("othello", ["c4", "c3"], "4", "c4"),
+        ("go", ["D4", "E5"], "d", "D4"),  # "a vertex such as 'D4'"
+        ("racingkings", [], "e", "e2e4"),  # never a Racing Kings move
+    ],
+)
+def test_each_parser_example_becomes_a_legal_move(
+    game: str, played: list[str], typed: str, fixed: str
+) -> None:
+    state = pyaz.make(game)
+    for move in played:
+        state.apply(state.str_to_action(move))
+    with pytest.raises(ValueError) as error:
+        state.str_to_action(typed)
+    assert f"'{fixed}'" in str(error.value)
+    example = _example(not_a_move_hint(state, error.value))
+    assert example != fixed
+    assert state.is_legal(state.str_to_action(example)) and example != "pass"

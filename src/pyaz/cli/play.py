@@ -6,12 +6,14 @@ plays c4"), and moves are typed in the game's own
 notation (``state.action_to_str``: ``d3`` in Othello and Gomoku, ``4`` in Connect Four, ``C3``
 or ``pass`` in Go, UCI ``e3d2`` in Racing Kings). Besides moves: ``help`` lists the legal
 moves, ``undo`` takes back your last move and the reply to it, ``resign`` gives up and
-``quit`` leaves. Input that is not a legal move is answered with a hint, never a crash.
+``quit`` leaves. Input that is not a legal move is answered with a hint, never a crash; a
+hint's example move is a legal move of the position (:func:`not_a_move_hint`).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 
@@ -27,6 +29,8 @@ UNDO_WORDS = ("undo", "u", "back", "takeback")
 QUIT_WORDS = ("quit", "q", "exit")
 RESIGN_WORDS = ("resign",)
 COMMANDS = "'help' lists the legal moves, 'undo' takes back a move pair, 'resign', 'quit'"
+# the example move of a parser's message ("e.g. 'c4'", "such as 'D4'"): a fixed square
+_EXAMPLE_MOVE = re.compile(r"(e\.g\.|such as) '[^']*'")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,6 +110,16 @@ def _legal_text(state: BoardState, limit: int = 0) -> str:
     if limit and len(moves) > limit:
         return " ".join(moves[:limit]) + f" ... ({len(moves)} moves; 'help' lists them all)"
     return " ".join(moves)
+
+
+def not_a_move_hint(state: BoardState, error: ValueError) -> str:
+    """The answer to input that is no move: the parser's message ``error``, its example move
+    (which may be an occupied square) replaced by a legal move of ``state`` (not a pass where
+    another move is legal), then some legal moves."""
+    moves = [str(state.action_to_str(a)) for a in state.legal_actions()]
+    example = next((move for move in moves if move.lower() != "pass"), moves[0])
+    message = _EXAMPLE_MOVE.sub(lambda match: f"{match[1]} '{example}'", str(error))
+    return f"Not a move: {message}. Try one of: {_legal_text(state, 12)}"
 
 
 def result_text(state: BoardState, human: int, resigned: int | None = None) -> str:
@@ -262,7 +276,7 @@ def play_session(
             try:
                 action = int(state.str_to_action(text))
             except ValueError as error:
-                write(f"Not a move: {error}. Try one of: {_legal_text(state, 12)}")
+                write(not_a_move_hint(state, error))
                 continue
             if not state.is_legal(action):
                 write(f"{text} is not legal here. Legal moves: {_legal_text(state, 12)}")

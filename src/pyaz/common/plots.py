@@ -17,7 +17,8 @@ data exists:
   (``perfect_agreement``, ``--eval-opponent perfect`` on Connect Four).
 
 Plots whose data is missing are skipped. Each PNG is replaced atomically, so a viewer never sees
-a half-written file. From a shell: ``python -m pyaz.common.plots runs/NAME``.
+a half-written file. From a shell: ``python -m pyaz.common.plots runs/NAME``. A running loop keeps
+them current with :class:`LivePlots` (redrawn every minute or so, and after Ctrl-C).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from __future__ import annotations
 import io
 import math
 import os
+import subprocess
+import sys
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -42,6 +46,7 @@ __all__ = [
     "LOSS_KEYS",
     "STAGE_KEYS",
     "WIN_RATIO_AXES",
+    "LivePlots",
     "make_plots",
     "moving_average",
     "trailing_mean",
@@ -105,6 +110,49 @@ def make_plots(run_dir: str | os.PathLike[str], *, window: int = 20, dpi: int = 
             continue
         written.append(path)
     return written
+
+
+class LivePlots:
+    """Keeps the plots of a running loop's folder current, off its hot path (issue 77).
+
+    :meth:`after_step` (after a step's records are written) draws them (:func:`make_plots`)
+    once ``every_s`` seconds have passed since this object was made or since the last drawing,
+    and waits after a drawing of d seconds at least d / ``share`` seconds, so that drawing takes
+    at most ``share`` of the run's time. :meth:`on_stop` (Ctrl-C) has them drawn by a process
+    of its own (``python -m pyaz.common.plots``) when steps ended since the last drawing, so
+    that the run exits at once and the PNGs follow within seconds."""
+
+    def __init__(self, folder: Path, every_s: float = 60.0, share: float = 0.05) -> None:
+        self.folder = folder
+        self.every_s = every_s
+        self.share = share
+        self._due = time.monotonic() + every_s
+        self._stale = False  # steps ended since the last drawing
+
+    def after_step(self) -> bool:
+        """Draws the plots if they are due (see the class docstring); whether it drew."""
+        self._stale = True
+        if time.monotonic() < self._due:
+            return False
+        began = time.monotonic()
+        make_plots(self.folder)
+        took = time.monotonic() - began
+        self._due = began + max(self.every_s, took / self.share)
+        self._stale = False
+        return True
+
+    def on_stop(self) -> subprocess.Popen[bytes] | None:
+        """Starts the process that draws the plots if steps ended since the last drawing (in
+        a session of its own, so that a second Ctrl-C does not stop it); returns it, or None."""
+        if not self._stale:
+            return None
+        self._stale = False
+        return subprocess.Popen(
+            [sys.executable, "-m", "pyaz.common.plots", str(self.folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
 
 def trailing_mean(values: Sequence[float] | np.ndarray, window: int) -> np.ndarray:

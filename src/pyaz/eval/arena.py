@@ -301,7 +301,9 @@ def play_match(
     result = MatchResult(a_name=a.name, b_name=b.name)
     from tqdm import tqdm
 
-    bar = tqdm(total=games, desc=f"{a.name} vs {b.name}", unit="game", disable=not progress)
+    bar = tqdm(
+        total=games, desc=f"{a.name} vs {b.name}", unit="game", disable=not progress, leave=None
+    )
     try:
         for index in range(games):
             a_first = index % 2 == 0

@@ -133,7 +133,8 @@ class SelfPlay:
             raise TypeError(f"games must be an integer, got {games!r}")
         if games < 1:
             raise ValueError(f"games must be >= 1, got {games}")
-        bar = tqdm(total=games, desc="self-play", unit="game", disable=not progress)
+        # leave None: kept only when it is the only bar, cleared below a training run's line
+        bar = tqdm(total=games, desc="self-play", unit="game", leave=None, disable=not progress)
 
         def on_game_end(done: int) -> None:
             bar.update(done - bar.n)

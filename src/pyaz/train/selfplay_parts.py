@@ -15,7 +15,8 @@ an iteration are removed once its checkpoint is committed (:func:`remove_parts`)
 The progress bar counts the finished games, and between them moves by an estimate, so that a
 long first part (all its games end at about the same time) shows progress and an ETA from its
 first seconds: the network evaluations done, over the evaluations a game takes (simulations
-times the running average game length), as games played; shown as a percentage.
+times the running average game length), as games played; shown as a percentage. Below a
+training run's line it leaves nothing behind when it closes.
 """
 
 from __future__ import annotations
@@ -181,13 +182,14 @@ class PartsPlay:
         self.folder = folder
         self.start = start
         self.progress = progress
+        self.restored = 0  # the games of the last play() read from kept parts, not played
 
     def play(
         self, job: SelfPlayJob, iteration: int, evaluator: Any, mean_length: float
     ) -> SelfPlayRecords:
         """The job's records: the kept parts of ``iteration`` read, the others played (each
-        written when it ends). ``mean_length``: the running average game length, for the
-        progress estimate."""
+        written when it ends; :attr:`restored` says how many games were read). ``mean_length``:
+        the running average game length, for the progress estimate."""
         size = max(1, int(job.options.get("parallel_games", job.games)))
         sizes = [min(size, job.games - first) for first in range(0, job.games, size)]
         key = json.dumps(
@@ -196,10 +198,10 @@ class PartsPlay:
             sort_keys=True,
         )  # fmt: skip
         parts = self._kept(iteration, key, len(sizes))
-        done = sum(part.num_games for part in parts.values())
+        done = self.restored = sum(part.num_games for part in parts.values())
         bar = tqdm(
             total=job.games, initial=done, desc=_label(done, job.games), unit="game",
-            disable=not self.progress,
+            disable=not self.progress, leave=None,  # None: kept only when it is the only bar
             bar_format="{desc}: {percentage:5.1f}%|{bar}| [{elapsed}<{remaining}]",
         )  # fmt: skip
         simulations = int(job.options.get("simulations", 1))
