@@ -3,6 +3,7 @@ plays through the arena and the player specs like the board games."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -17,13 +18,15 @@ from pyaz.eval.presets import make_player
 from pyaz.games import GAMES, curling
 from pyaz.games.state import BoardGameState, GameState, SeededGameState
 from pyaz.nets.files import model_bytes
+from pyaz.testing import Options, check_protocol
 
 
 def test_every_games_state_satisfies_the_protocol() -> None:
+    """The board games by the conformance kit's protocol check (a BoardGameState at its start;
+    tests/test_conformance_kit.py runs every check on them); curling here."""
     for name in GAMES:
-        state = pyaz.make(name)
-        assert isinstance(state, GameState) and isinstance(state, BoardGameState), name
-        assert not isinstance(state, SeededGameState), name
+        check_protocol(partial(pyaz.make, name), Options())
+        assert not isinstance(pyaz.make(name), SeededGameState), name
     state = curling.make_state()
     assert isinstance(state, GameState) and isinstance(state, SeededGameState)
     assert not isinstance(state, BoardGameState)  # continuous actions: no legal_actions

@@ -19,6 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "pyaz"
 LAYERS = [
     "common",
     "games",
+    "testing",  # the conformance kit: checks a game through the games layer
     "search",
     "nets",
     "engines",
