@@ -409,9 +409,9 @@ def test_a_damaged_run_is_shown_with_its_damage_named(client: FlaskClient, tmp_p
     }
     assert data["curves"]["win ratio"] == {"win_ratio": [[6.0, 0.75]]}
     assert data["damaged"] == [
-        "metrics.jsonl line 2: not JSON (Expecting value: line 1 column 1 (char 0))",
+        "metrics.jsonl line 2: not JSON (Expecting value, line 1)",
         "metrics.jsonl line 4: not a JSON object",
-        "metrics.jsonl line 6: nested too deeply",
+        "metrics.jsonl line 6: nests deeper than 32 levels",
         "elo/games.jsonl game 1: winner must be 0, 1 or null, got 7",
         "elo/games.jsonl game 2: opening and actions must be lists of actions",
     ]

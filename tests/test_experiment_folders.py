@@ -325,10 +325,10 @@ def test_the_command_line_resumes_with_out_alone(
     ("content", "expected"),
     [
         (b"[1, 2]", "holds an array"),
-        (b'{"experiment": "grid", "scale": "sh', "not valid JSON"),
-        (b"", "is empty"),
+        (b'{"experiment": "grid", "scale": "sh', "not JSON (Unterminated string"),
+        (b"", "not JSON (Expecting value"),
         (b'{"experiment": "grid"}\xff\xfe', "not UTF-8"),
-        (b"[" * 100_000, "nests too deeply"),
+        (b"[" * 100_000, "nests deeper than 32 levels"),
         (b'{"experiment": "grid", "scale": "huge", "seed": 0, "runs": []}', "scale is 'huge'"),
     ],
 )
@@ -353,7 +353,7 @@ def test_a_damaged_cache_of_a_report_is_a_one_line_error_naming_it(
     text = ratings.read_text()
     ratings.write_text(text[: len(text) // 2])
     error = cli_error(["--out", str(out), "--resume"], capsys)
-    assert f"{ratings} is not valid JSON" in error and "delete it to compute it again" in error
+    assert f"{ratings}: not JSON (" in error and "delete it to compute it again" in error
     ratings.unlink()
     assert cli.main(["--out", str(out), "--resume"]) == 0  # computed again
     assert json.loads(ratings.read_text())["ratings"].keys() == json.loads(text)["ratings"].keys()

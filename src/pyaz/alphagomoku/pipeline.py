@@ -32,7 +32,6 @@ each imitation round, each self-play iteration), ``pair.pt`` (the strongest pair
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -52,6 +51,7 @@ from pyaz.alphagomoku.data import (
 )
 from pyaz.alphagomoku.pair import BLACK, PAIR_FILE, WHITE, NetworkPair, load_pair, save_pair
 from pyaz.alphagomoku.players import pair_player
+from pyaz.common.checked_json import MAX_JSON_BYTES, read_json_file
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, atomic_write_with, config_from
@@ -408,7 +408,7 @@ def _refuse_an_old_folder(folder: Path) -> None:
     if not progress.exists() or (folder / TrainingRun.CHECKPOINT).exists():
         return
     try:
-        new = "step" in json.loads(progress.read_bytes())
+        new = "step" in read_json_file(progress, MAX_JSON_BYTES)
     except (OSError, ValueError):
         new = False
     if not new:

@@ -29,16 +29,21 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pyaz.common.shown import cut
+
 __all__ = [
     "MAX_DEPTH",
     "MAX_INT",
+    "MAX_JSON_BYTES",
     "MAX_TEXT",
     "Fields",
     "NotJSONError",
+    "NotRegularFileError",
     "described",
     "parse_json",
     "read_json_file",
     "read_regular_file",
+    "read_regular_start",
 ]
 
 #: The deepest nesting of arrays and objects accepted (pyaz's files nest three levels or so).
@@ -47,6 +52,9 @@ MAX_DEPTH = 32
 MAX_INT = 2**53
 #: The longest string read back, in characters.
 MAX_TEXT = 65_536
+#: The largest JSON file read back where its reader names no ceiling of its own (pyaz writes
+#: a few KiB to a few MiB: an experiment's plan, a run's progress, a report's cache).
+MAX_JSON_BYTES = 64 * 2**20
 
 _REQUIRED: Any = object()  # the default of a field that must be present
 
@@ -59,8 +67,7 @@ def described(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        shown = repr(value[:40]) + ("..." if len(value) > 40 else "")
-        return f"the string {shown}"
+        return f"the string {cut(value, quote=True)}"
     if isinstance(value, int):
         return str(value) if abs(value) < 10**40 else "an integer of more than 40 digits"
     if isinstance(value, float):
@@ -70,10 +77,16 @@ def described(value: object) -> str:
     return "an object" if isinstance(value, dict) else type(value).__name__
 
 
-def read_regular_file(path: Path, max_bytes: int) -> bytes:
-    """The bytes of the regular file ``path``; ValueError naming it when it is something else
-    (a FIFO, a device, a folder: refused before reading, so nothing hangs) or larger than
-    ``max_bytes``. OSError (FileNotFoundError included) as :func:`os.open` raises it."""
+class NotRegularFileError(ValueError):
+    """A path that is no regular file (a FIFO, a device, a folder) where pyaz reads a file it
+    wrote: refused before anything is read from it, so that nothing hangs."""
+
+
+def read_regular_start(path: Path, max_bytes: int) -> tuple[bytes, bool]:
+    """The first ``max_bytes`` bytes of the regular file ``path``, and whether they are the
+    whole file; :class:`NotRegularFileError` naming it when it is something else (opened
+    without blocking and checked before any read). OSError (FileNotFoundError included) as
+    :func:`os.open` raises it."""
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
@@ -82,10 +95,18 @@ def read_regular_file(path: Path, max_bytes: int) -> bytes:
         raise
     if not regular:
         os.close(descriptor)
-        raise ValueError(f"{path}: not a regular file, so not a file pyaz wrote")
+        raise NotRegularFileError(f"{path}: not a regular file, so not a file pyaz wrote")
     with os.fdopen(descriptor, "rb") as file:
         data = file.read(max_bytes + 1)
-    if len(data) > max_bytes:
+    return data[:max_bytes], len(data) <= max_bytes
+
+
+def read_regular_file(path: Path, max_bytes: int) -> bytes:
+    """The bytes of the regular file ``path``; ValueError naming it when it is something else
+    (:func:`read_regular_start`) or larger than ``max_bytes``. OSError (FileNotFoundError
+    included) as :func:`os.open` raises it."""
+    data, whole = read_regular_start(path, max_bytes)
+    if not whole:
         raise ValueError(f"{path}: larger than {max_bytes} bytes, more than pyaz writes there")
     return data
 

@@ -14,6 +14,8 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from pyaz.common.shown import cut
+
 INT_MOST = 2**31 - 1
 """The largest int setting unless one declares ``high``: the C++ core counts in 32 bits."""
 TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "float": (int, float), "str": (str,)}
@@ -128,7 +130,7 @@ def refuse_saved_engines(
     for name, value in saved.items():
         if not isinstance(value, str) or not starts_process(value) or given.get(name) == value:
             continue
-        shown = repr(value) if len(value) <= 200 else f"{value[:200]!r}..."
+        shown = cut(value, 200, quote=True)
         again = f"pass {name}={shown}"
         if command_line:
             again = f"repeat {flag(name)} {shown} on the command line"

@@ -6,12 +6,14 @@ from __future__ import annotations
 import io
 from typing import IO
 
+from pyaz.common.shown import cut
+
 __all__ = ["shown", "tolerant"]
 
 
 def shown(text: str) -> str:
-    """``text`` quoted for an answer, cut to 40 characters."""
-    return repr(text if len(text) <= 40 else text[:40] + "...")
+    """``text`` quoted for an answer, cut to 40 characters (the ``...`` inside the quotes)."""
+    return repr(cut(text))
 
 
 def tolerant(stdin: IO[str], stdout: IO[str]) -> None:

@@ -45,12 +45,15 @@ __all__ = [
     "METHOD_PRESETS",
     "MODEL_KIND_PRESETS",
     "MODEL_OPTIONS",
+    "NETWORK_KINDS",
     "PRESETS_HELP",
     "PresetSpec",
     "guarded_spec",
     "is_external",
     "make_player",
+    "network_fields",
     "spec_kind",
+    "split_spec",
     "starts_process",
     "with_simulations",
 ]
@@ -107,16 +110,27 @@ DEFAULT_MODEL_SIMULATIONS = 100
 
 _EXTERNAL = ("gnugo", "pachi", "gtp-rhino", "fairy-stockfish", "lichess", "gtp", "uci")
 
+NETWORK_KINDS = frozenset({"model", "alphagomoku", "zetago", "zetago-mcts", "kr-dl"})
+"""The kinds whose first field is a network's PATH (see :func:`network_fields`)."""
+_PATH_ONLY_KINDS = frozenset({"zetago"})  # KIND:PATH, the whole rest (no SIMS field)
+
+_STARTS_NO_PROCESS = NETWORK_KINDS | {
+    "random", "greedy", "perfect", "uct", "mentor", "guard", "rule", "kr"
+}  # fmt: skip
+"""The preset kinds known to start no process: every other known kind counts as one that
+does (:func:`starts_process`), so that a kind added without a word here is taken for an engine."""
+
 
 class _Spec:
     """A parsed spec: ``kind:rest`` with helpers for its integer fields and checks."""
 
     def __init__(self, text: str, state: BoardState, seed: int, runtime: str | None) -> None:
         self.text = text.strip()
-        self.kind, self.rest = _split(self.text)
+        self.kind, self.rest = split_spec(self.text)
         self.options = ""  # model:PATH[:SIMS][:OPTIONS]: OPTIONS, parsed by _model_options
         if self.kind == "model":
             self.rest, self.options = _options_field(self.rest)
+        self.network = network_fields(self.text)  # (PATH, SIMS) of a network preset
         self.state = state
         self.seed = seed
         self.runtime = runtime
@@ -154,11 +168,12 @@ class _Spec:
         return int(digits)
 
     def path_and_simulations(self, default: int, what: str = "network") -> tuple[str, int]:
-        """``PATH[:SIMULATIONS]`` of a network preset (SIMULATIONS ``default`` when absent):
-        ValueError without a PATH or with SIMULATIONS outside 1..10**9."""
-        if not self.rest:
+        """``PATH[:SIMULATIONS]`` of a network preset (a kind of :data:`NETWORK_KINDS`, read by
+        :func:`network_fields`; SIMULATIONS ``default`` when absent): ValueError without a PATH
+        or with SIMULATIONS outside 1..10**9."""
+        path, count = self.network or ("", None)
+        if not path:
             raise ValueError(f"{self.label}: say which {what}, {self.kind}:PATH[:SIMULATIONS]")
-        path, count = _path_and_count(self.rest)
         simulations = default if count is None else self.integer(count, "SIMULATIONS")
         self.check_range("the number of simulations", simulations, 1, 10**9)
         return path, simulations
@@ -188,7 +203,9 @@ def _is_path(text: str) -> bool:
     return os.path.exists(text)
 
 
-def _split(spec: str) -> tuple[str, str]:
+def split_spec(spec: str) -> tuple[str, str]:
+    """``(kind, rest)`` of a spec as the builders read it: the kind in lower case, the text
+    after its first ``:`` stripped (``uct200`` -> ``("uct", "200")``)."""
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
     match = re.fullmatch(r"uct(\d+)", kind)
@@ -199,7 +216,7 @@ def _split(spec: str) -> tuple[str, str]:
 
 def spec_kind(spec: str) -> str:
     """The preset's kind: ``"random"``, ``"uct"``, ``"model"``, ``"gnugo"``, ... (lower case)."""
-    return _split(spec)[0]
+    return split_spec(spec)[0]
 
 
 def is_external(spec: str) -> bool:
@@ -208,11 +225,29 @@ def is_external(spec: str) -> bool:
 
 
 def starts_process(spec: str) -> bool:
-    """Whether building ``spec``'s player starts a process: an external engine
-    (:func:`is_external`), also behind ``guard:`` (at any depth). Starts nothing."""
+    """Whether building ``spec``'s player starts a process: a known kind (:data:`BUILDERS`,
+    :data:`METHOD_PRESETS`) not known to start none (an external engine, :func:`is_external`,
+    and any kind added without saying), also behind ``guard:`` (at any depth); False for an
+    unknown kind (:func:`make_player` refuses it). Starts nothing."""
     while spec_kind(spec) == "guard":
         spec = guarded_spec(spec)  # shorter each time
-    return is_external(spec)
+    kind = spec_kind(spec)
+    known = kind in BUILDERS or kind in METHOD_PRESETS
+    return known and kind not in _STARTS_NO_PROCESS
+
+
+def network_fields(spec: str) -> tuple[str, str | None] | None:
+    """The network PATH and the SIMS text (None when absent) of a spec of
+    :data:`NETWORK_KINDS`, as its builder reads them (None for the other kinds): OPTIONS of
+    ``model:`` left out, a last field of digits taken as SIMS unless the whole is an existing
+    path (see :data:`PRESETS_HELP`; ``zetago:PATH`` takes its whole rest). Reads nothing but
+    whether a path exists."""
+    kind, rest = split_spec(spec)
+    if kind not in NETWORK_KINDS:
+        return None
+    if kind == "model":
+        rest = _options_field(rest)[0]
+    return (rest, None) if kind in _PATH_ONLY_KINDS else _path_and_count(rest)
 
 
 def _no_argument(player: Callable[..., Player]) -> Callable[[_Spec], Player]:
@@ -268,7 +303,7 @@ def _guard_fields(rest: str) -> tuple[list[str], str]:
 
 def guarded_spec(spec: str) -> str:
     """The player spec inside ``guard[:MS[:NODES]]:`` (``spec`` itself if it is no guard)."""
-    kind, rest = _split(spec)
+    kind, rest = split_spec(spec)
     return _guard_fields(rest)[1] if kind == "guard" else spec
 
 
@@ -320,7 +355,7 @@ def _path_and_count(rest: str) -> tuple[str, str | None]:
 
 def with_simulations(spec: str, simulations: int) -> str:
     """``model:PATH[:SIMS][:OPTIONS]`` with SIMS set to ``simulations``, OPTIONS kept."""
-    rest, options = _options_field(_split(spec)[1])
+    rest, options = _options_field(split_spec(spec)[1])
     path = _path_and_count(rest)[0]
     return f"model:{path}:{simulations}" + (f":{options}" if options else "")
 

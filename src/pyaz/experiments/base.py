@@ -11,12 +11,13 @@ run with a ``DONE`` file and never runs it again.
 from __future__ import annotations
 
 import importlib
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pyaz.common.checked_json import MAX_JSON_BYTES, read_json_file
 
 __all__ = [
     "DONE_FILE",
@@ -81,22 +82,18 @@ _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a num
 
 
 def read_json_object(path: Path, remedy: str) -> dict[str, Any]:
-    """The JSON object in the file ``path``. Whatever else the file holds (nothing, a truncated
-    or non-UTF-8 text, an array, nesting too deep to parse) or cannot be read gives a one-line
-    ValueError that names the file and ends with ``remedy`` (what the user can do about it)."""
+    """The JSON object in the regular file ``path`` (read by
+    :func:`~pyaz.common.checked_json.read_json_file`, at most
+    :data:`~pyaz.common.checked_json.MAX_JSON_BYTES`). Whatever else the file holds (nothing, a
+    truncated or non-UTF-8 text, an array, nesting too deep), or a file that cannot be read or
+    is no regular file (a FIFO is not opened for reading), gives a one-line ValueError that
+    names the file and ends with ``remedy`` (what the user can do about it)."""
     try:
-        data = json.loads(Path(path).read_bytes().decode("utf-8"))
-    except OSError as error:
+        data = read_json_file(Path(path), MAX_JSON_BYTES)
+    except OSError as error:  # FileNotFoundError: the others are ValueErrors naming the file
         raise ValueError(f"cannot read {path}: {error.strerror or error}; {remedy}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{path} is not UTF-8 text, so not pyaz's JSON; {remedy}") from None
-    except json.JSONDecodeError as error:
-        what = f"not valid JSON ({error.msg}, character {error.pos})"
-        if not error.doc.strip():
-            what = "empty"
-        raise ValueError(f"{path} is {what}: damaged or truncated; {remedy}") from None
-    except RecursionError:
-        raise ValueError(f"{path} nests too deeply to be pyaz's JSON; {remedy}") from None
+    except ValueError as error:
+        raise ValueError(f"{error}; {remedy}") from None
     if not isinstance(data, dict):
         kind = "a boolean" if isinstance(data, bool) else _JSON_TYPES.get(type(data), "null")
         raise ValueError(f"{path} holds {kind}, not the JSON object pyaz writes; {remedy}")

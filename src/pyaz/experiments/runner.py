@@ -33,6 +33,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pyaz.common.checked_json import MAX_JSON_BYTES, parse_json, read_json_file, read_regular_file
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import PROGRESS_FILE
@@ -83,11 +84,12 @@ def is_done(out: Path, spec: RunSpec) -> bool:
     missing file: its results cannot be reported, and running it again in place would resume
     from what is left; deleting the folder runs it again."""
     folder = run_folder(out, spec)
+    done = folder / DONE_FILE
     try:
-        marker = json.loads((folder / DONE_FILE).read_bytes())
+        marker = parse_json(read_regular_file(done, MAX_JSON_BYTES), str(done))
     except FileNotFoundError:
         return False
-    except ValueError:  # an older DONE (the seconds only): nothing to check
+    except ValueError:  # an older DONE (the seconds only), or not one to read: nothing to check
         return True
     files = marker.get("files") if isinstance(marker, dict) else None
     missing = [f for f in files if not (folder / f).is_file()] if isinstance(files, list) else []
@@ -321,7 +323,7 @@ def _loop_progress(folder: Path) -> list[_LoopProgress]:
     loops = []
     for path in sorted(folder.rglob(PROGRESS_FILE)):
         try:
-            saved = json.loads(path.read_text(encoding="utf-8"))
+            saved = read_json_file(path, MAX_JSON_BYTES)
             step, steps, seconds = int(saved["step"]), int(saved["total"]), float(saved["seconds"])
             now = _share(saved, "fraction", step, steps)
             then = _share(saved, "first_fraction", int(saved["first"]), steps)

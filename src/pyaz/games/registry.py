@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from pyaz._core import ConnectFour, Go, Gomoku, Othello, RacingKings
+from pyaz.common.shown import cut
 
 BoardState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings
 
@@ -140,8 +141,7 @@ def _shown(value: Any) -> str:
     (Python will not print one of more than 4300 digits), anything else cut to 80 characters."""
     if isinstance(value, numbers.Integral) and abs(int(value)) >= 10**30:
         return f"an integer of {int(value).bit_length()} bits"
-    text = repr(value)
-    return text if len(text) <= 80 else text[:80] + "..."
+    return cut(repr(value), 80)
 
 
 def same_position(a: BoardState, b: BoardState) -> bool:

@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 import torch
 from torch import nn
 
+from pyaz.common.shown import cut
+
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_PARAMETERS",
@@ -47,8 +49,7 @@ Module = TypeVar("Module", bound=nn.Module)
 def shortened(text: str, limit: int = 160) -> str:
     """``text`` on one line (its whitespace runs made single spaces), cut to ``limit``
     characters and ``...``: what a file put in a message stays short."""
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[:limit] + "..."
+    return cut(" ".join(text.split()), limit)
 
 
 def _number(value: int) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ import torch
 from torch import nn
 
 from pyaz._core import GomokuMentor
+from pyaz.common.runlog import read_run_config
 from pyaz.games import BoardState
 from pyaz.nets.bounds import shortened
 from pyaz.nets.files import (
@@ -46,9 +46,6 @@ CHECKPOINT_FILE = "checkpoint.pt"
 TORCHSCRIPT_FILE = "best.torchscript.pt"
 """The TorchScript export of the best network in a run folder (for deployment: pyaz does not
 load it, see :func:`load_model`)."""
-
-RUN_MAX_CONFIG_BYTES = 16 * 1024**2
-"""The largest ``config.json`` of a run pyaz reads (16 MiB; pyaz writes a few KiB)."""
 
 RUN_CONFIG_FILE = "config.json"
 """The run's settings in a run folder (``game``, ``game_options``, ``c_puct``, ...)."""
@@ -235,19 +232,12 @@ def run_dir_of(path: str | os.PathLike[str]) -> Path:
 
 def run_config(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The ``config.json`` of the run a network belongs to (see :func:`run_dir_of`), or None
-    when there is none; ValueError when it is not a readable JSON object."""
-    config = run_dir_of(path) / RUN_CONFIG_FILE
-    if not config.is_file():
+    when there is none (no regular file); a one-line ValueError naming it when it is not a
+    JSON object, or too large (:func:`~pyaz.common.runlog.read_run_config`)."""
+    folder = run_dir_of(path)
+    if not (folder / RUN_CONFIG_FILE).is_file():
         return None
-    if config.stat().st_size > RUN_MAX_CONFIG_BYTES:
-        raise ValueError(f"{config} is larger than the {RUN_MAX_CONFIG_BYTES:,} bytes pyaz reads")
-    try:
-        data = json.loads(config.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise ValueError(f"cannot read {config}: {shortened(str(error))}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{config} is not a JSON object")
-    return data
+    return read_run_config(folder)
 
 
 def load_model(

@@ -17,15 +17,19 @@ named in the answer's ``damaged`` list; a number that is not finite, or beyond
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
 from pyaz.cli.board.sessions import move_texts, shown
+from pyaz.common.checked_json import (
+    NotJSONError,
+    NotRegularFileError,
+    parse_json,
+    read_regular_start,
+)
+from pyaz.common.shown import cut
 from pyaz.games import canonical_name, make
 
 CURVES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -60,7 +64,7 @@ class Damage:
 
     def add(self, message: str) -> None:
         if len(self.named) < MAX_DAMAGED:
-            self.named.append(message if len(message) <= 300 else message[:297] + "...")
+            self.named.append(cut(message, 297) if len(message) > 300 else message)
         else:
             self.more += 1
 
@@ -72,30 +76,30 @@ class Damage:
 def read_regular(path: Path, name: str, damage: Damage) -> str | None:
     """The text of the regular file ``path`` (at most :data:`MAX_FILE_BYTES`, cut at a line);
     None when it is missing. Anything else (a FIFO, a device, a folder, an unreadable file) is
-    named in ``damage`` and not read: the file is opened without blocking and checked before
-    any read."""
+    named in ``damage`` and not read (:func:`~pyaz.common.checked_json.read_regular_start`:
+    the file is opened without blocking and checked before any read)."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        data, whole = read_regular_start(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         return None
     except OSError as error:
         damage.add(f"{name}: cannot be read ({error.strerror})")
         return None
-    with os.fdopen(descriptor, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            damage.add(f"{name}: not a regular file, not read")
-            return None
-        data = file.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
+    except NotRegularFileError:
+        damage.add(f"{name}: not a regular file, not read")
+        return None
+    if not whole:
         damage.add(f"{name}: larger than {MAX_FILE_BYTES >> 20} MiB, only its start read")
-        data = data[: data.rfind(b"\n", 0, MAX_FILE_BYTES) + 1]
+        data = data[: data.rfind(b"\n") + 1]
     return data.decode("utf-8", errors="replace")
 
 
 def read_records(path: Path, name: str, damage: Damage) -> list[dict[str, Any]]:
     """The JSON objects of the JSON-lines file ``path``, one a line (at most
-    :data:`MAX_RECORDS`); a damaged line is named in ``damage`` and skipped, except an
-    unfinished last line (a run writing it, or killed while it did)."""
+    :data:`MAX_RECORDS`, parsed by :func:`~pyaz.common.checked_json.parse_json`); a damaged
+    line is named in ``damage`` and skipped, except an unfinished last line (a run writing it,
+    or killed while it did). The records' fields are not checked here: each curve takes the
+    figures it finds (:func:`curves`)."""
     text = read_regular(path, name, damage)
     if text is None:
         return []
@@ -108,13 +112,13 @@ def read_records(path: Path, name: str, damage: Damage) -> list[dict[str, Any]]:
             damage.add(f"{name}: more than {MAX_RECORDS} records, only the first read")
             break
         try:
-            record = json.loads(line)
-        except RecursionError:
-            damage.add(f"{name} line {number}: nested too deeply")
-            continue
-        except ValueError as error:
+            record = parse_json(line, f"{name} line {number}")
+        except NotJSONError as error:
             if number < len(lines):  # a last line without its newline is being written
-                damage.add(f"{name} line {number}: not JSON ({error})")
+                damage.add(str(error))
+            continue
+        except ValueError as error:  # JSON, but not as pyaz writes it
+            damage.add(str(error))
             continue
         if not isinstance(record, dict):
             damage.add(f"{name} line {number}: not a JSON object")
@@ -290,12 +294,9 @@ def _settings(folder: Path, damage: Damage) -> dict[str, Any]:
     if text is None:
         return {}
     try:
-        loaded = json.loads(text)
-    except RecursionError:
-        damage.add("config.json: nested too deeply")
-        return {}
+        loaded = parse_json(text, "config.json")
     except ValueError as error:
-        damage.add(f"config.json: not JSON ({error})")
+        damage.add(str(error))
         return {}
     if not isinstance(loaded, dict):
         damage.add("config.json: not a JSON object")

@@ -14,12 +14,12 @@ from __future__ import annotations
 import contextlib
 import hmac
 import ipaddress
-import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pyaz.common.shown import cut
 from pyaz.eval import presets
 
 TOKEN_HEADER = "X-Pyaz-Token"
@@ -30,14 +30,6 @@ MAX_SIMULATIONS = 200_000  # a page-given simulation (or node) count
 MAX_MOVE_MS = 10_000  # a page-given time per move (mentor, guard)
 MAX_SPEC_CHARS = 1_000
 SHOWN_CHARS = 200  # characters of a spec, path or header quoted in a message
-
-SAFE_KINDS = frozenset(
-    {"random", "greedy", "perfect", "uct", "mentor", "guard", "rule", "kr"}
-    | {"model", "alphagomoku", "zetago", "zetago-mcts", "kr-dl"}
-)
-"""The preset kinds that start no process (every other known kind is an engine)."""
-PATH_KINDS = frozenset({"model", "alphagomoku", "zetago", "zetago-mcts", "kr-dl"})
-"""The kinds whose first field is a network's PATH (``KIND:PATH[:SIMS]``)."""
 
 
 class ForbiddenError(Exception):
@@ -97,23 +89,10 @@ def check_origin(origin: str | None, own: str) -> None:
         raise ForbiddenError(f"Origin {quoted(origin)} is not this board's page ({own})")
 
 
-def _split(spec: str) -> tuple[str, str]:
-    """``(kind, rest)`` of a spec as the presets read it (``uct200`` -> ``("uct", "200")``)."""
-    head, _, rest = spec.strip().partition(":")
-    match = re.fullmatch(r"uct(\d+)", head.strip().lower())
-    return ("uct", match.group(1)) if match else (presets.spec_kind(spec), rest.strip())
-
-
-def _is_engine(kind: str) -> bool:
-    known = kind in presets.BUILDERS or kind in presets.METHOD_PRESETS
-    return presets.is_external(kind) or (known and kind not in SAFE_KINDS)
-
-
 def quoted(text: str) -> str:
-    """``text`` quoted for a message, cut to :data:`SHOWN_CHARS` characters."""
-    if len(text) <= SHOWN_CHARS:
-        return repr(text)
-    return f"{text[:SHOWN_CHARS]!r}... ({len(text)} characters)"
+    """``text`` quoted for a message, cut to :data:`SHOWN_CHARS` characters (then its length)."""
+    shown = cut(text, SHOWN_CHARS, quote=True)
+    return shown if len(text) <= SHOWN_CHARS else f"{shown} ({len(text)} characters)"
 
 
 def _at_most(spec: str, what: str, field: str, ceiling: int) -> None:
@@ -125,23 +104,6 @@ def _at_most(spec: str, what: str, field: str, ceiling: int) -> None:
         raise ValueError(
             f"{quoted(spec)}: {what} must be at most {ceiling:,} in the board, got {quoted(text)}"
         )
-
-
-def _path_fields(rest: str) -> tuple[list[str], str | None]:
-    """The readings of ``PATH[:SIMS][:OPTIONS]`` as the presets may take it: the candidate
-    PATHs (the whole, without an OPTIONS field, and without a SIMS field of digits too) and
-    SIMS (None when absent, or when the whole is an existing path, which is taken whole)."""
-    readings = [rest]
-    if os.path.exists(rest):
-        return readings, None
-    head, colon, tail = rest.rpartition(":")
-    if colon and "=" in tail:
-        rest = head
-        readings.append(rest)
-    path, colon, count = rest.rpartition(":")
-    if colon and path and count.strip().lstrip("+-").isdigit():
-        return [*readings, path], count
-    return readings, None
 
 
 @dataclass(frozen=True)
@@ -159,11 +121,9 @@ class SpecPolicy:
         return cls(allow_engines, roots)
 
     def is_engine(self, spec: str) -> bool:
-        """Whether ``spec`` (or the spec a ``guard`` wraps) starts a process."""
-        kind, _ = _split(spec)
-        return _is_engine(kind) or (
-            kind == "guard" and _is_engine(_split(presets.guarded_spec(spec))[0])
-        )
+        """Whether ``spec`` (or the spec a ``guard`` wraps) starts a process
+        (:func:`~pyaz.eval.presets.starts_process`)."""
+        return presets.starts_process(spec)
 
     def check(self, spec: object, outer: str | None = None) -> None:
         """ForbiddenError for an engine without ``allow_engines`` or a network outside the
@@ -173,26 +133,25 @@ class SpecPolicy:
             return  # make_player's TypeError names it
         if len(spec) > MAX_SPEC_CHARS:
             raise ValueError(f"a player spec has at most {MAX_SPEC_CHARS} characters")
-        kind, rest = _split(spec)
+        kind, rest = presets.split_spec(spec)
         name = outer or spec
-        if _is_engine(kind):
+        if kind == "guard":
+            self._check_guard(spec, rest)
+        elif presets.starts_process(spec):
             if not self.allow_engines:
                 raise ForbiddenError(
                     f"{quoted(name)} starts an engine process ({kind}); the board runs "
                     "engines only when started with --allow-engines"
                 )
-            return
-        if kind == "guard":
-            self._check_guard(spec, rest)
         elif kind in ("uct", "kr"):
             _at_most(name, "the number of simulations", rest, MAX_SIMULATIONS)
         elif kind == "mentor":
             _at_most(name, "the time per move (ms)", rest, MAX_MOVE_MS)
-        elif kind in PATH_KINDS:
-            paths, count = _path_fields(rest)
+        elif (network := presets.network_fields(spec)) is not None:
+            path, count = network
             if count is not None:
                 _at_most(name, "the number of simulations", count, MAX_SIMULATIONS)
-            self._check_paths(name, paths)
+            self._check_path(name, path)
 
     def _check_guard(self, spec: str, rest: str) -> None:
         inner = presets.guarded_spec(spec)
@@ -203,19 +162,18 @@ class SpecPolicy:
         if presets.spec_kind(inner) != "guard":  # the presets refuse a guard of a guard
             self.check(inner, spec)
 
-    def _check_paths(self, spec: str, paths: Sequence[str]) -> None:
-        """ForbiddenError unless every reading of the PATH, and the file it leads to, lies in a
-        root."""
+    def _check_path(self, spec: str, text: str) -> None:
+        """ForbiddenError unless the PATH ``text`` (as the presets read it), and the file it
+        leads to, lie in a root."""
         from pyaz.nets import model_path
 
-        for text in paths:
-            candidates = [Path(text)]
-            with contextlib.suppress(OSError, ValueError):  # the loader's message comes later
-                candidates.append(model_path(text))
-            for path in candidates:
-                resolved = path.resolve()
-                if not any(resolved.is_relative_to(root) for root in self.roots):
-                    raise ForbiddenError(self._outside(spec, text))
+        candidates = [Path(text)]
+        with contextlib.suppress(OSError, ValueError):  # the loader's message comes later
+            candidates.append(model_path(text))
+        for path in candidates:
+            resolved = path.resolve()
+            if not any(resolved.is_relative_to(root) for root in self.roots):
+                raise ForbiddenError(self._outside(spec, text))
 
     def _outside(self, spec: str, path: str) -> str:
         folders = ", ".join(str(root) for root in self.roots) or "none given"
