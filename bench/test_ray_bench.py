@@ -48,7 +48,8 @@ def test_ray_selfplay_throughput(
     from pyaz.nets import PolicyValueNet, net_config_for
     from pyaz.nets.runtimes import make_evaluator
     from pyaz.search import SelfPlay
-    from pyaz.train.loop import TrainConfig, TrainingLoop
+    from pyaz.train.config import TrainConfig
+    from pyaz.train.loop import TrainingLoop
     from pyaz.train.selfplay_engine import SelfPlayJob
     from pyaz.train.trainer import Trainer
 

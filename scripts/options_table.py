@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pyaz.common.settings import markdown_table
 from pyaz.curling.config import CurlingConfig
-from pyaz.train.loop import TrainConfig
+from pyaz.train.config import TrainConfig
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "training.md"
 START, END = "<!-- options-table:start -->\n", "<!-- options-table:end -->\n"

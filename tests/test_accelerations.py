@@ -13,21 +13,12 @@ import pytest
 
 from pyaz.cli import experiment as cli
 from pyaz.experiments import get_experiment
-from pyaz.experiments.accelerations import (
-    ALL,
-    BASELINE,
-    HORIZONS,
-    TECHNIQUES,
-    AccelerationsExperiment,
-    _verdict,
-    combine,
-    mean_curve,
-    speedup,
-    time_to_reach,
-    training_curve,
-)
+from pyaz.experiments.acceleration_report import introduction, verdict
+from pyaz.experiments.acceleration_techniques import ALL, BASELINE, HORIZONS, TECHNIQUES, combine
+from pyaz.experiments.accelerations import AccelerationsExperiment
 from pyaz.experiments.base import DONE_FILE
 from pyaz.experiments.report import Curve
+from pyaz.experiments.time_to_strength import mean_curve, speedup, time_to_reach, training_curve
 
 X = [1.0, 2.0, 3.0, 4.0]
 
@@ -198,11 +189,9 @@ def test_short_run_end_to_end(tmp_path: Path) -> None:
 
 
 def test_the_introduction_names_only_the_tracks_run() -> None:
-    from pyaz.experiments.accelerations import _introduction
-
-    text = _introduction("cpu", 2, {BASELINE: {}}, {}, ["connect4"])
+    text = introduction("cpu", 2, {BASELINE: {}}, {}, ["connect4"])
     assert "Connect Four 6x6 (12 minutes a run)" in text and "Othello" not in text
-    both = _introduction("cpu", 2, {BASELINE: {}}, {})
+    both = introduction("cpu", 2, {BASELINE: {}}, {})
     assert "Connect Four 6x6 (12 minutes a run) and Othello 8x8 (15 minutes a run)" in both
 
 
@@ -218,7 +207,7 @@ def test_the_verdict_also_compares_final_strengths() -> None:
         "level": row(2, 0.84, 0.80, 0.88),
         "alone": row(1, 0.99, 0.99, 0.99),  # one run: no interval, not decided
     }
-    text = _verdict({"tracks": {"connect4": {"techniques": techniques}}})
+    text = verdict({"tracks": {"connect4": {"techniques": techniques}}})
     final = text.splitlines()[-1]
     assert "above the baseline's interval: up (0.925); below it: down (0.700);" in final
     assert "level" not in final and "alone" not in final

@@ -60,7 +60,7 @@ def _worked(*names: str) -> list[Gomoku]:
 
 def _short_run(**changes: Any) -> Any:
     """A few seconds of Gomoku 9x9 training (the tiny network, 16 simulations a move)."""
-    from pyaz.train.loop import TrainConfig
+    from pyaz.train.config import TrainConfig
 
     return TrainConfig(
         game="gomoku", game_options={"size": 9}, simulations=16, epochs=1, net="tiny",

@@ -356,7 +356,8 @@ def test_model_path_plays_a_pair_and_a_zetago_network(tmp_path: Path) -> None:
 
 def test_a_training_runs_networks_carry_the_az_header(tmp_path: Path) -> None:
     from pyaz.nets.files import read_model_file
-    from pyaz.train.loop import TrainConfig, TrainingLoop
+    from pyaz.train.config import TrainConfig
+    from pyaz.train.loop import TrainingLoop
 
     config = TrainConfig(
         game="connect_four", game_options={"width": 5, "height": 4}, iterations=1, episodes=2,

@@ -32,7 +32,8 @@ from pyaz.common.run import TrainingRun
 from pyaz.common.runlog import read_metrics
 from pyaz.curling.config import CurlingConfig
 from pyaz.curling.loop import CurlingTrainingLoop
-from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.train.config import TrainConfig
+from pyaz.train.loop import TrainingLoop
 from pyaz.zetago.net import SmallConfig, SmallPolicyNet
 from pyaz.zetago.reinforce import ReinforceConfig, ReinforceTrainer
 

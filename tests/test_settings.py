@@ -28,7 +28,7 @@ from pyaz.common.settings import (
 )
 from pyaz.curling.config import CurlingConfig
 from pyaz.experiments.seed001 import SYMBOLS
-from pyaz.train.loop import TrainConfig
+from pyaz.train.config import TrainConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -217,7 +217,7 @@ GOMOKU_9 = {"game": "gomoku", "game_options": {"size": 9}}
 def test_sparring_auto_is_the_mentor_with_imitation_on_gomoku_and_none_elsewhere(
     board: dict[str, Any], changes: dict[str, Any], used: tuple[str, int, bool]
 ) -> None:
-    from pyaz.train.loop import TrainConfig
+    from pyaz.train.config import TrainConfig
 
     config = TrainConfig(**board, **changes)
     config.validate()

@@ -27,7 +27,8 @@ from pyaz.nets.model import (
     ThreatPlanes,
     to_torchscript,
 )
-from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.train.config import TrainConfig
+from pyaz.train.loop import TrainingLoop
 from pyaz.train.preset_files import load_preset, train_config
 
 

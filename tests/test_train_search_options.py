@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.train.config import TrainConfig
+from pyaz.train.loop import TrainingLoop
 
 
 def _config(**changes: object) -> TrainConfig:

@@ -25,8 +25,9 @@ import pyaz
 from pyaz.cli import selfplay as cli
 from pyaz.common.faults import FAULT_ENV
 from pyaz.common.runlog import read_metrics
-from pyaz.train import loop as loop_module
-from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.train import game_defaults
+from pyaz.train.config import TrainConfig
+from pyaz.train.loop import TrainingLoop
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.schedules import lr_factor, scheduled_simulations, window_size
 from pyaz.train.targets import merge_duplicates, value_targets
@@ -179,7 +180,7 @@ def test_the_loop_trains_on_the_games_value_target(
     # is z alone; were it 0.5, the blend of the test above (without the merge)
     for weight, expected in ((None, [1.0, -1.0, 1.0, 0.0, 0.0]),
                              (0.5, [0.75, -0.625, 0.875, 0.0625, -0.0625])):  # fmt: skip
-        monkeypatch.setitem(loop_module.VALUE_TARGET_Q_AUTO, "connect_four", weight or 0.0)
+        monkeypatch.setitem(game_defaults.VALUE_TARGET_Q_AUTO, "connect_four", weight or 0.0)
         config = tiny_config(value_target_q=None, augment=False)
         training = TrainingLoop(config, tmp_path / f"run-{weight}", progress=False)
         try:

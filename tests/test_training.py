@@ -19,8 +19,8 @@ import pyaz
 from pyaz.cli import selfplay as cli
 from pyaz.common.runlog import read_metrics
 from pyaz.nets import load_net
+from pyaz.train.config import TrainConfig
 from pyaz.train.curriculum import Curriculum
-from pyaz.train.loop import TrainConfig
 from pyaz.train.preset_files import load_preset, preset_names
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.trainer import combine, loss_terms

@@ -13,8 +13,9 @@ import pyaz
 from pyaz.common.runlog import read_metrics
 from pyaz.eval.arena import play_match
 from pyaz.eval.players import RandomPlayer, SearchPlayer
+from pyaz.train.config import TrainConfig
 from pyaz.train.curriculum import Curriculum
-from pyaz.train.loop import TrainConfig, TrainingLoop
+from pyaz.train.loop import TrainingLoop
 
 
 def _loop(tmp_path: Path, **settings: object) -> TrainingLoop:

@@ -1,15 +1,16 @@
 """``pyaz-selfplay``: train a player by self-play (the main job), in one of two modes picked by
 the game: board games (:class:`~pyaz.train.loop.TrainingLoop`) or curling (``--game curling``:
 :class:`~pyaz.curling.loop.CurlingTrainingLoop`). Every option is generated from the one
-declaration of its setting (:class:`~pyaz.train.loop.TrainConfig`,
+declaration of its setting (:class:`~pyaz.train.config.TrainConfig`,
 :class:`~pyaz.curling.config.CurlingConfig`).
 
 Settings come from the defaults, then a ``--preset`` TOML file, then the command line; a resumed
 run (``--resume``) takes the settings it was started with (its config.json), and only the
-settings of :data:`~pyaz.train.loop.RESUMABLE` may differ on its command line. Every setting is
-checked before the run folder is touched. The run folder (``--out``) is locked while the run
-uses it; it gets config.json, metrics.jsonl/.csv, TensorBoard logs, checkpoints, the networks of
-every iteration (nets/), the best network as TorchScript, and PNG plots.
+settings of :data:`~pyaz.train.saved_settings.RESUMABLE` may differ on its command line.
+Every setting is checked before the run folder is touched. The run folder (``--out``) is locked
+while the run uses it; it gets config.json, metrics.jsonl/.csv, TensorBoard logs, checkpoints,
+the networks of every iteration (nets/), the best network as TorchScript (an export for other
+tools: pyaz plays the weights, never the TorchScript), and PNG plots.
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ from pyaz.curling.config import RESUMABLE as CURLING_RESUMABLE
 from pyaz.curling.config import CurlingConfig
 from pyaz.eval.presets import starts_process
 from pyaz.games import canonical_name
-from pyaz.train.loop import RESUMABLE, TrainConfig, TrainingLoop
+from pyaz.train.config import TrainConfig
+from pyaz.train.loop import TrainingLoop
 from pyaz.train.preset_files import load_preset, preset_names, train_config
+from pyaz.train.saved_settings import RESUMABLE
 
 BOARD = [name for name, (_, spec) in declarations(TrainConfig).items() if not spec.option]
 CURLING = [name for name, (_, spec) in declarations(CurlingConfig).items() if not spec.option]
@@ -167,9 +170,9 @@ def given_settings(args: argparse.Namespace) -> dict[str, Any]:
 def settings_from(args: argparse.Namespace) -> TrainConfig:
     """Defaults < preset < command line. With ``--resume``: the run's config.json < preset <
     command line, where the preset and the command line may change only the settings of
-    :data:`~pyaz.train.loop.RESUMABLE` (ValueError naming each other one that differs; auto
-    and none count as what they choose for the game, as the run saved them), and a folder
-    without config.json is a ValueError. A saved setting that would start an external engine
+    :data:`~pyaz.train.saved_settings.RESUMABLE` (ValueError naming each other one that
+    differs; auto and none count as what they choose for the game, as the run saved them), and a
+    folder without config.json is a ValueError. A saved setting that would start an external engine
     is a ValueError unless the command line gives it again, the same
     (:func:`~pyaz.common.settings.refuse_saved_engines`). An option of the curling mode is a
     ValueError."""

@@ -40,7 +40,7 @@ from pyaz.distributed.records import share_seed, share_sizes
 from pyaz.distributed.worker import AsyncOrder, SelfPlayWorker, Share
 from pyaz.nets import PolicyValueNet, net_state
 from pyaz.search import SelfPlayRecords
-from pyaz.train.loop import TrainConfig
+from pyaz.train.config import TrainConfig
 from pyaz.train.selfplay_engine import SelfPlayJob
 from pyaz.train.selfplay_parts import merge_records
 

@@ -1,5 +1,5 @@
 """Reading training presets: the TOML files shipped in :mod:`pyaz.train.presets` (by name) or any
-TOML file (by path), whose keys are :class:`~pyaz.train.loop.TrainConfig` fields (and the game
+TOML file (by path), whose keys are :class:`~pyaz.train.config.TrainConfig` fields (and the game
 options ``size``, ``width``, ``height``, ``line_length``, ... at the top level)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from pyaz.common.settings import make_settings
 from pyaz.games import GAMES
-from pyaz.train.loop import TrainConfig
+from pyaz.train.config import TrainConfig
 
 __all__ = ["load_preset", "preset_names", "train_config"]
 
@@ -59,7 +59,7 @@ def load_preset(name_or_path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def train_config(settings: dict[str, Any]) -> TrainConfig:
-    """A :class:`~pyaz.train.loop.TrainConfig` from flat settings (a preset's, maybe with
+    """A :class:`~pyaz.train.config.TrainConfig` from flat settings (a preset's, maybe with
     overrides): keys naming a game option (``size``, ``width``, ``komi``, ...) go into
     ``game_options`` (with any ``game_options`` table); the rest must be ``TrainConfig`` fields
     (ValueError naming the unknown ones). Its values are checked by :meth:`TrainConfig.validate`,

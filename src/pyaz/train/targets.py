@@ -11,7 +11,8 @@ value, and duplicate positions merged into one example.
   and the mean score target when there is one (a final score is the same under every symmetry).
 - :func:`threat_targets` (Gomoku): each position's targets corrected by seed 004's mentor's
   threat analysis: the move a five, a block or a forced win dictates; the moves that stop the
-  opponent's forced win; +1 where it finds a forced win, -1 where no defence it tries holds.
+  opponent's forced win; +1 where it finds a forced win, -1 where no defence it tries holds;
+  :func:`records_with_threat_targets` applies it to self-play records.
 
 >>> import numpy as np
 >>> value_targets(np.array([1.0, -1.0]), np.array([0.2, -0.4]), 0.5)
@@ -20,7 +21,8 @@ array([ 0.6, -0.7], dtype=float32)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -33,8 +35,15 @@ from pyaz.nets.threat_search import (
     position_from_planes,
     read_threats,
 )
+from pyaz.search import SelfPlayRecords
 
-__all__ = ["Merged", "merge_duplicates", "threat_targets", "value_targets"]
+__all__ = [
+    "Merged",
+    "merge_duplicates",
+    "records_with_threat_targets",
+    "threat_targets",
+    "value_targets",
+]
 
 
 def value_targets(outcome: np.ndarray, root_value: np.ndarray, weight: float) -> np.ndarray:
@@ -182,6 +191,27 @@ def threat_targets(
                 counts["value_changed"] += 1
                 new_outcome[row] = value
     return new_policy, new_outcome, decided, counts
+
+
+def records_with_threat_targets(
+    records: SelfPlayRecords, max_nodes: int, overline_wins: bool = True
+) -> tuple[SelfPlayRecords, dict[str, float]]:
+    """``records`` with their targets corrected by :func:`threat_targets` (a value the analysis
+    gives replaces the root value q too, so that a z/q blend keeps it) and what it measured: the
+    share of positions whose policy (``threat_policy_changed``) and value
+    (``threat_value_changed``) target changed, and its seconds (``time_threats``)."""
+    began = time.perf_counter()
+    policy, outcome, decided, counts = threat_targets(
+        records.planes, records.policy, records.outcome, max_nodes, overline_wins
+    )
+    root_value = np.where(decided, outcome, records.root_value).astype(np.float32)
+    positions = max(1, records.num_positions)
+    measured = {
+        "threat_policy_changed": counts["policy_changed"] / positions,
+        "threat_value_changed": counts["value_changed"] / positions,
+        "time_threats": time.perf_counter() - began,
+    }
+    return replace(records, policy=policy, outcome=outcome, root_value=root_value), measured
 
 
 def _forced_target(pi: np.ndarray, reason: str, moves: list[int]) -> np.ndarray | None:

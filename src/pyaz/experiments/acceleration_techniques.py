@@ -1,0 +1,223 @@
+"""The accelerations experiment's techniques, tracks and scales, as data
+(:mod:`pyaz.experiments.accelerations` describes the method): each technique's settings
+(:data:`TECHNIQUES`, with why it was tried), the pairs that cannot run together, the tracks'
+baselines per scale (:data:`SETTINGS`), the schedules' horizons and the Othello track's final
+matches; :func:`combine` makes ``all``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = [
+    "ALL",
+    "BASELINE",
+    "FINAL_GAMES",
+    "FINAL_MATCHES",
+    "FINAL_SIMULATIONS",
+    "HORIZON",
+    "HORIZONS",
+    "INCOMPATIBLE",
+    "METRICS",
+    "SETTINGS",
+    "SHORT_TECHNIQUES",
+    "TECHNIQUES",
+    "TRACKS",
+    "TRACKS_OF",
+    "combine",
+    "track_techniques",
+]
+
+HORIZON = "horizon"
+"""A technique's value that stands for the track's :data:`HORIZONS` entry at the scale run."""
+
+TECHNIQUES: dict[str, dict[str, Any]] = {
+    # Gumbel AlphaZero's root search (Danihelka et al. 2022), m = 16 root actions
+    "gumbel": {"search_rule": "gumbel", "gumbel_actions": 16},
+    # the same with 16 self-play simulations a move, the paper's point (it learns with few
+    # simulations); the evaluations keep the run's `simulations` (100), as model:RUN:100 plays
+    "gumbel-16": {"search_rule": "gumbel", "gumbel_actions": 16, "simulations_schedule": [16]},
+    # MCTS-solver (Winands et al. 2008): proven wins and losses in the tree
+    "solver": {"solver": True},
+    # KataGo's playout cap randomisation: a full search on 25% of moves, simulations // 6 else
+    "playout-cap": {"full_search_prob": 0.25, "cheap_simulations": 0},
+    # KataGo's forced playouts and policy target pruning
+    "forced-playouts": {"forced_playouts": True},
+    # the value target (z + q) / 2 (Oracle's "Lessons from AlphaZero", part 4)
+    "zq-average": {"value_target_q": 0.5},
+    # one example per distinct position, its targets averaged (Oracle, part 6)
+    "dedupe": {"dedupe": True},
+    # the one-cycle learning rate over the run (Smith 2018; Oracle, part 6)
+    "lr-onecycle": {"lr_schedule": "onecycle", "iterations": HORIZON},
+    # the learning rate down to lr/100 along half a cosine over the run (Loshchilov & Hutter
+    # 2017); over the time budget of the 6x6 main command, 0.948 and 0.938 against 0.926, 0.908
+    "lr-cosine": {"lr_schedule": "cosine", "iterations": HORIZON},
+    # the retained window growing from 4 iterations, one more every 2 (Oracle, part 6)
+    "window-growth": {"window_growth": [4, 2]},
+    # MiniZero's progressive simulation: 25, 50, then 100 simulations in self-play
+    "progressive-sims": {"simulations_schedule": [25, 50, 100], "iterations": HORIZON},
+    # seed 000's end-game-first curriculum (its Reversi schedule, eq. 6): the first part of each
+    # self-play game played at random and not recorded, a share shrinking with training epochs
+    "curriculum": {"curriculum": "reversi"},
+    # KataGo's auxiliary score target (Wu 2019, 4.1): the final disc difference, weight 0.5
+    "score-head": {"score_weight": 0.5},
+    # self-play games opening with 0..24 uniformly random plies (unrecorded): training sees the
+    # kind of positions random play reaches, which the Connect Four hard positions are
+    "opening-spread": {"opening_spread": 24},
+    # AlphaGo's mixed leaf value (Silver et al. 2016): half network value, half random playout
+    "rollout-mix": {"rollout_mix": 0.5},
+    # the value head's share of the loss tripled: 0.25 lp + 0.75 lv (the "lambda" loss), for a
+    # value head that learns too little (the Connect Four probe of 2026-11-26)
+    "value-weight": {"loss": "lambda", "loss_lambda": 0.25},
+    # no dropout before the heads' linear layers (the baseline's 0.3 is seed 001's d)
+    "no-dropout": {"dropout": 0.0},
+    # the "small" network (4 residual blocks of 64 filters, 128 value units) in the same time
+    "small-net": {"net": "small"},
+    # one training epoch an iteration instead of two: half the training a position, so more
+    # self-play games a minute (training takes 70-80% of a Connect Four iteration's time)
+    "one-epoch": {"epochs": 1},
+    # 6 plies drawn from the visit counts, then greedy (seed 004's semi-stochastic plies), not
+    # 15: Connect Four 6x6 self-play games last about 33 plies, so 15 draws half of each game
+    "sampling-6": {"sampling_plies": 6},
+    # root noise Dir(1.0), not Dir(0.3): AlphaZero scales alpha inversely to the typical
+    # number of legal moves (0.3 for chess's ~35); Connect Four and Othello 8x8 have 6-10
+    "noise-1": {"dirichlet_alpha": 1.0},
+    # two fixed input planes of the cells that complete a line of four for either player
+    # (KataGo's hand-made input features); in the supervised probe of 2026-11-26 they cut the
+    # held-out value error on random-play positions from 0.43 to 0.30-0.32
+    "threat-planes": {"threat_planes": "on"},
+    # the same two planes and two more: the cells where a stone makes a new threat (a line of
+    # four with three of the player's stones and the fourth cell empty); Gomoku's default
+    "threat-deep": {"threat_planes": "deep"},
+    # the two threat planes and the rows where a threat of the player to move has the parity
+    # that wins zugzwang endings (Allis 1988: odd rows for the first player, even for the
+    # second), the errors Connect Four 6x6 networks shared early in the game (2026-11-28)
+    "threat-parity": {"threat_planes": "parity"},
+    # Othello's four planes of each player's legal moves and frontier (IAGO's current and
+    # potential mobility, Rosenbloom 1982): the 8x8 networks of 2026-11-26/28 were 0.31-0.43
+    # against gtp-rhino level 3 at 100 simulations a move, 0.70-0.89 at 800
+    "othello-mobility": {"threat_planes": "mobility"},
+    # eight planes in the value head's 1x1 convolution, not AlphaZero's one: on 6x6 the one
+    # plane after its ReLU was positive in 16-23% of the cells, and a third of the hidden units
+    # never fired, in the Connect Four runs of 2026-11-26/27 (Leela Chess Zero's value head has
+    # 32 such planes)
+    "value-planes": {"value_planes": 8},
+}
+"""Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
+the track's horizon)."""
+
+_GUMBEL_FORCED = (
+    "forced playouts act on PUCT's root and visit counts, which Gumbel's sequential halving "
+    "and improved-policy target replace"
+)
+INCOMPATIBLE: dict[tuple[str, str], str] = {
+    ("gumbel", "forced-playouts"): _GUMBEL_FORCED,
+    ("gumbel-16", "forced-playouts"): _GUMBEL_FORCED,
+    ("curriculum", "opening-spread"): "both choose the random plies opening a self-play game",
+}
+"""Pairs of techniques that cannot run together, and why: ``all`` keeps the first of each."""
+
+TRACKS_OF: dict[str, tuple[str, ...]] = {
+    "score-head": ("othello",),
+    "opening-spread": ("connect4",),
+    "threat-planes": ("connect4",),
+    "threat-deep": ("connect4",),
+    "threat-parity": ("connect4",),
+    "othello-mobility": ("othello",),
+}
+"""Techniques that only some tracks' games have (Connect Four has no score): the others run on
+every track."""
+
+BASELINE = "baseline"
+ALL = "all"
+SHORT_TECHNIQUES = ("gumbel", "zq-average")
+TRACKS = ("connect4", "othello")
+METRICS = {
+    "connect4": ("perfect_agreement", "share of value-keeping moves on hard positions"),
+    "othello": ("win_ratio", "score against UCT-200"),
+}
+
+_COMMON = {"threads": 1, "torch_threads": 1, "epochs": 2}
+_SHORT = {
+    **_COMMON, "iterations": 3, "episodes": 4, "simulations": 8, "epochs": 1, "batch_size": 32,
+    "net": "tiny", "filters": 8, "blocks": 1, "eval_every": 1, "parallel_games": 4,
+    "length_probe_games": 20, "max_minutes": 2.0,
+}  # fmt: skip
+_CONNECT4 = {
+    "game": "connect_four", "width": 6, "height": 6, "eval_opponent": "perfect",
+    "threat_planes": "off",  # the baseline of every measurement before they were the default
+    "opening_spread": 0,  # the same: before 2026-11-27 self-play games opened without it
+    "lr_schedule": "constant",  # and before 2026-11-28 trained at a constant rate
+}  # fmt: skip
+_OTHELLO = {"game": "othello", "size": 8, "eval_opponent": "uct200"}
+SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
+    "short": {
+        "connect4": {**_SHORT, **_CONNECT4, "width": 5, "height": 4, "eval_games": 10},
+        "othello": {**_SHORT, **_OTHELLO, "size": 6, "eval_games": 4},
+    },
+    "cpu": {
+        "connect4": {**_COMMON, **_CONNECT4, "max_minutes": 12.0, "iterations": 300,
+                     "eval_every": 2, "eval_games": 100},
+        "othello": {**_COMMON, **_OTHELLO, "max_minutes": 15.0, "iterations": 100,
+                    "eval_every": 2, "eval_games": 40},
+    },
+    "full": {
+        "connect4": {**_COMMON, **_CONNECT4, "max_minutes": 30.0, "iterations": 800,
+                     "eval_every": 2, "eval_games": 100},
+        "othello": {**_COMMON, **_OTHELLO, "max_minutes": 60.0, "iterations": 400,
+                    "eval_every": 2, "eval_games": 40},
+    },
+}  # fmt: skip
+"""Scale -> track -> the baseline's settings (the README's commands with the board flags)."""
+
+HORIZONS = {
+    "short": {"connect4": 3, "othello": 3},
+    "cpu": {"connect4": 70, "othello": 25},
+    "full": {"connect4": 170, "othello": 100},
+}
+"""Scale -> track -> the iterations a schedule spans: about what the baseline plays in its
+budget (Connect Four 6x6: 76 iterations in 12 minutes, README; Othello 8x8: 70 in 30 minutes
+with two threads, so about 25 in 15 with one)."""
+
+FINAL_SIMULATIONS = 100
+FINAL_MATCHES: dict[str, tuple[tuple[str, int], ...]] = {
+    "short": (("random", FINAL_SIMULATIONS),),
+    "cpu": (
+        ("gtp-rhino:1", FINAL_SIMULATIONS),
+        ("gtp-rhino:3", FINAL_SIMULATIONS),
+        ("gtp-rhino:3", 800),
+    ),
+}
+FINAL_MATCHES["full"] = FINAL_MATCHES["cpu"]
+"""Scale -> the Othello track's final matches: (opponent, the simulations a move of the run's
+network, ``model:RUN:SIMS``). 800 is AlphaZero's budget a move; on the 2-core machine it takes
+about 30 ms a move with the tiny network (2026-11-26)."""
+FINAL_GAMES = {"short": 2, "cpu": 40, "full": 40}
+
+
+def combine(labels: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """``all``: the settings of the techniques ``labels`` together, in order, each with the
+    value it uses alone; and the techniques left out (label -> why): one :data:`INCOMPATIBLE`
+    with a technique already in, or one that gives a setting of those another value."""
+    merged: dict[str, Any] = {}
+    taken: list[str] = []
+    left_out: dict[str, str] = {}
+    for label in labels:
+        clash = next((t for t in taken if (t, label) in INCOMPATIBLE), None)
+        if clash is not None:
+            left_out[label] = f"cannot run with {clash}: {INCOMPATIBLE[clash, label]}"
+            continue
+        settings = TECHNIQUES[label]
+        differ = [k for k, v in settings.items() if k in merged and merged[k] != v]
+        if differ:
+            left_out[label] = f"sets {differ[0]} otherwise than the techniques before it"
+            continue
+        merged.update(settings)
+        taken.append(label)
+    return merged, left_out
+
+
+def track_techniques(track: str, names: Sequence[str]) -> list[str]:
+    """The techniques of ``names`` that ``track``'s game has (:data:`TRACKS_OF`)."""
+    return [name for name in names if track in TRACKS_OF.get(name, (track,))]
