@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import torch
+from messages import one_line
 
 import pyaz
 from pyaz import nets
@@ -52,13 +53,6 @@ class WritesAFile(torch.nn.Module):
         self.training = state[1]
         self.written = torch.from_file(self.target, shared=True, size=8, dtype=torch.uint8)
         self.written.fill_(65)
-
-
-def one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    assert len(lines) == 1, lines[:3]
-    assert len(lines[0]) < 400, lines[0][:1000]
-    return lines[0]
 
 
 def tiny_net(game: str = "connect_four", **options: Any) -> PolicyValueNet:

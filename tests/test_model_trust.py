@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from messages import one_line
 
 import pyaz
 from pyaz import nets
@@ -80,13 +81,6 @@ def hostile(folder: Path, kind: str, marker: Path) -> Path:
 
 
 KINDS = ["zip", "legacy", "pickle", "torchscript"]
-
-
-def one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert "Traceback" not in lines[0]
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

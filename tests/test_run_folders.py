@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 import torch
+from messages import one_line
 
 from pyaz.cli import selfplay
 from pyaz.common.faults import FAULT_ENV
@@ -78,13 +79,6 @@ def stop(process: subprocess.Popen[str]) -> None:
     if process.poll() is None:
         process.kill()
     process.communicate(timeout=60)
-
-
-def one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert "Traceback" not in lines[0]
-    return lines[0]
 
 
 def main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from messages import one_line
 
 from pyaz.cli import selfplay
 from pyaz.common.settings import refuse_saved_engines
@@ -40,13 +41,6 @@ def saved_run(folder: Path, **settings: Any) -> Path:
     saved = {"method": TrainingLoop.NAME, **asdict(config.resolved())}
     (folder / "config.json").write_text(json.dumps(saved))
     return folder
-
-
-def one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert "Traceback" not in lines[0]
-    return lines[0]
 
 
 @pytest.mark.parametrize(

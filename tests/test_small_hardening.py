@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 import torch
+from messages import one_line
 
 import pyaz
 from pyaz.cli import selfplay
@@ -42,13 +43,6 @@ RUN = [
     *["--episodes", "4", "--simulations", "8", "--epochs", "1", "--parallel-games", "4"],
     *["--eval-games", "2", "--eval-opponent", "random", "--threads", "1", "--quiet"],
 ]
-
-
-def one_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert "Traceback" not in lines[0]
-    return lines[0]
 
 
 # --------------------------------------------------------------------------- player specs
