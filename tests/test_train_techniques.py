@@ -13,7 +13,7 @@ import os
 import signal
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,8 @@ import pyaz
 from pyaz.cli import selfplay as cli
 from pyaz.common.faults import FAULT_ENV
 from pyaz.common.runlog import read_metrics
-from pyaz.train import game_defaults
+from pyaz.games import profiles
+from pyaz.games.profiles import Tuned
 from pyaz.train.config import TrainConfig
 from pyaz.train.loop import TrainingLoop
 from pyaz.train.replay import ReplayBuffer
@@ -180,7 +181,11 @@ def test_the_loop_trains_on_the_games_value_target(
     # is z alone; were it 0.5, the blend of the test above (without the merge)
     for weight, expected in ((None, [1.0, -1.0, 1.0, 0.0, 0.0]),
                              (0.5, [0.75, -0.625, 0.875, 0.0625, -0.0625])):  # fmt: skip
-        monkeypatch.setitem(game_defaults.VALUE_TARGET_Q_AUTO, "connect_four", weight or 0.0)
+        connect_four = profiles.PROFILES["connect_four"]
+        tuned = replace(connect_four.training, value_target_q=Tuned(weight or 0.0))
+        monkeypatch.setitem(
+            profiles.PROFILES, "connect_four", replace(connect_four, training=tuned)
+        )
         config = tiny_config(value_target_q=None, augment=False)
         training = TrainingLoop(config, tmp_path / f"run-{weight}", progress=False)
         try:

@@ -59,7 +59,8 @@ from pyaz.common.runlog import read_run_config, write_json_atomic
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena
 from pyaz.eval.players import MentorPlayer, check_mentor_game
-from pyaz.nets import GAME_PLANES, PolicyValueNet, net_config_for
+from pyaz.games.profiles import profile
+from pyaz.nets import PolicyValueNet, net_config_for
 from pyaz.nets.files import read_torch_file
 from pyaz.search import SelfPlay
 from pyaz.train.checkpoint import torch_bytes
@@ -84,7 +85,7 @@ class AlphaGomokuConfig:
     net: str = setting("seed004", help="the network preset")
     threat_planes: str = setting(
         "off",
-        choices=(*GAME_PLANES["gomoku"], "off"),
+        choices=(*profile("gomoku").planes, "off"),
         help="input planes the networks compute (not the paper's: it reads the board alone): on, "
         "the empty cells that complete five for either colour; deep, also those that make a four; "
         "forks, also those that make a three and those that make two threats at once",

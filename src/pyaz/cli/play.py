@@ -23,6 +23,7 @@ from pyaz.eval import presets
 from pyaz.eval.external import EngineError
 from pyaz.eval.players import Player, Resignation, close_player
 from pyaz.games import BoardState
+from pyaz.games.profiles import profile
 
 HELP_WORDS = ("help", "h", "?", "moves")
 UNDO_WORDS = ("undo", "u", "back", "takeback")
@@ -91,18 +92,9 @@ def opponent_spec(args: argparse.Namespace) -> str:
     raise ValueError(f"--simulations does not apply to {args.opponent!r}")
 
 
-SIDE_NAMES = {
-    "othello": ("Black (X)", "White (O)"),
-    "go": ("Black (X)", "White (O)"),
-    "gomoku": ("Black (X)", "White (O)"),
-    "connect_four": ("X", "O"),
-    "racingkings": ("White", "Black"),
-}
-
-
 def side_name(state: BoardState, side: int) -> str:
-    """How the board names ``side`` (0 moves first)."""
-    return SIDE_NAMES.get(str(state.name), ("first player", "second player"))[side]
+    """How the board names ``side`` (0 moves first): as the game's profile does."""
+    return profile(str(state.name)).side_names[side]
 
 
 def _legal_text(state: BoardState, limit: int = 0) -> str:
@@ -138,15 +130,15 @@ def outcome(state: BoardState, area: str = " (Tromp-Taylor area)") -> tuple[int 
     24)``, `` (checkmate)``; empty for the other games and a drawn Go game."""
     status = state.status().name
     winner = None if status == "DRAW" else 0 if status == "FIRST_PLAYER_WIN" else 1
-    name = str(state.name)
+    ending = profile(str(state.name)).ending
     detail = ""
-    if name == "go":
+    if ending == "area score":
         score = float(state.score())  # type: ignore[union-attr]
         detail = f"{'B' if score > 0 else 'W'}+{abs(score):g}{area}" if score else ""
-    elif name == "othello":
+    elif ending == "disc count":
         board = state.board()
         detail = f"discs X {int((board == 1).sum())} - O {int((board == 2).sum())}"
-    elif name == "racingkings":
+    elif ending == "termination":
         detail = str(state.termination().name).lower().replace("_", " ")  # type: ignore[union-attr]
     return winner, f" ({detail})" if detail else ""
 
@@ -237,7 +229,7 @@ def play_session(
             push(action)
             continue
         legal = state.legal_actions()
-        if str(state.name) == "othello" and legal == [pass_action]:
+        if profile(str(state.name)).pass_when_stuck and legal == [pass_action]:
             write("You have no move and must pass.")
             push(pass_action)
             continue

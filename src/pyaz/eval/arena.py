@@ -24,10 +24,10 @@ from pyaz import _core
 from pyaz.common.faults import fault_point
 from pyaz.eval.players import Player, Resignation
 from pyaz.eval.stats import Z_95, wilson_interval
+from pyaz.games.profiles import profile
 from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
 
 __all__ = [
-    "DEFAULT_OPENING_PLIES",
     "GameRecord",
     "MatchResult",
     "default_opening_plies",
@@ -200,22 +200,15 @@ class MatchResult:
         )
 
 
-DEFAULT_OPENING_PLIES: dict[str, int] = {
-    "curling": 0,
-    "othello": 4,
-    "connect_four": 2,
-    "gomoku": 2,
-    "go": 2,
-    "racingkings": 2,
-}
-"""Random plies that open each pair of games by default: the fewest that give every match of a
-few dozen games distinct openings (Othello has 4 first moves and 3 replies, so 2 plies would
-give only 12 openings), few enough that neither side is much favoured by them."""
-
-
 def default_opening_plies(state: GameState) -> int:
-    """The default number of random opening plies of a match in ``state``'s game."""
-    return DEFAULT_OPENING_PLIES.get(str(state.name), 2)
+    """The default number of random opening plies of a match in ``state``'s game, its profile's
+    (:attr:`~pyaz.games.profiles.GameProfile.opening_plies`): the fewest that give every match of
+    a few dozen games distinct openings, few enough that neither side is much favoured by them.
+    0 for a game that is not a :class:`~pyaz.games.state.BoardGameState` (curling: its games
+    differ by their chance)."""
+    if not isinstance(state, BoardGameState):
+        return 0
+    return profile(str(state.name)).opening_plies
 
 
 def random_opening(start_state: BoardGameState, plies: int, rng: random.Random) -> list[int]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pyaz._core import ConnectFour, Status
 from pyaz.eval.players import Player, _SimplePlayer
 from pyaz.eval.stats import wilson_interval
-from pyaz.games import BoardState, make
+from pyaz.games import BoardState
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH, check_solvable, solve
 
 __all__ = [
@@ -71,11 +71,11 @@ def _check_size(width: int, height: int) -> None:
 def _random_position(width: int, height: int, plies: int, rng: random.Random) -> ConnectFour:
     """The state after ``plies`` random moves from the start (games that end sooner restart)."""
     while True:
-        state = make("connect_four", width=width, height=height)
+        state = ConnectFour(width=width, height=height)
         while state.ply < plies and not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
         if not state.is_terminal():
-            return state  # type: ignore[return-value]
+            return state
 
 
 def solve_position(state: ConnectFour) -> OraclePosition | None:

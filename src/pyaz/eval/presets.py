@@ -38,6 +38,7 @@ from pyaz.eval.players import (
 )
 from pyaz.eval.threat_guard import DEFAULT_GUARD_MS, DEFAULT_TREE_NODES, ThreatGuardPlayer
 from pyaz.games import BoardState
+from pyaz.games.profiles import games_where
 
 __all__ = [
     "BUILDERS",
@@ -183,7 +184,11 @@ class _Spec:
             raise ValueError(f"{self.label}: {what} must be in {low}..{high}, got {value}")
 
     def need(self, *games: str) -> None:
-        """ValueError unless the start state's game is one of ``games``."""
+        """ValueError unless the start state's game is one of ``games``, or, with none given,
+        one whose profile lists this preset's kind among its opponents
+        (:attr:`~pyaz.games.profiles.GameProfile.opponents`)."""
+        if not games:
+            games = tuple(games_where(lambda game: self.kind in game.opponents))
         if str(self.state.name) not in games:
             raise ValueError(
                 f"{self.label} plays {' or '.join(games)}, not {self.state.name} (pick a "
@@ -263,7 +268,7 @@ def _no_argument(player: Callable[..., Player]) -> Callable[[_Spec], Player]:
 
 def _perfect(spec: _Spec) -> Player:
     player = _no_argument(PerfectPlayer)(spec)
-    spec.need("connect_four")
+    spec.need()
     player.reset(spec.state)  # ValueError for a board the solver does not take
     return player
 
@@ -278,7 +283,7 @@ DEFAULT_MENTOR_MS = 1000
 
 
 def _mentor(spec: _Spec) -> Player:
-    spec.need("gomoku")
+    spec.need()
     check_mentor_game(spec.state, repr(spec.text))
     (time_ms,) = spec.ints([DEFAULT_MENTOR_MS], ["MS"])
     spec.check_range("the time per move (ms)", time_ms, 1, 10**7)
@@ -308,7 +313,7 @@ def guarded_spec(spec: str) -> str:
 
 
 def _guard(spec: _Spec) -> Player:
-    spec.need("gomoku")
+    spec.need()
     check_mentor_game(spec.state, repr(spec.text))
     fields, inner = _guard_fields(spec.rest)
     time_ms, tree_nodes = spec.ints([DEFAULT_GUARD_MS, DEFAULT_TREE_NODES], ["MS", "NODES"], fields)
@@ -409,21 +414,21 @@ def _model(spec: _Spec) -> Player:
 
 
 def _gnugo(spec: _Spec) -> Player:
-    spec.need("go")
+    spec.need()
     (level,) = spec.ints([10], ["LEVEL"])
     spec.check_range("the GNU Go level", level, 0, 10)
     return external.gnugo_player(spec.text, spec.state, level, spec.seed)
 
 
 def _pachi(spec: _Spec) -> Player:
-    spec.need("go")
+    spec.need()
     (playouts,) = spec.ints([1000], ["PLAYOUTS"])
     spec.check_range("the number of playouts", playouts, 1, 10**9)
     return external.pachi_player(spec.text, spec.state, playouts, spec.seed)
 
 
 def _gtp_rhino(spec: _Spec) -> Player:
-    spec.need("othello")
+    spec.need()
     size = int(spec.state.size)  # type: ignore[union-attr]
     if size != 8:
         raise ValueError(f"{spec.label} plays Othello on 8x8 only, not {size}x{size}")
@@ -434,7 +439,7 @@ def _gtp_rhino(spec: _Spec) -> Player:
 
 
 def _fairy_stockfish(spec: _Spec) -> Player:
-    spec.need("racingkings")
+    spec.need()
     skill, depth, movetime = spec.ints([20, 5, 100], ["SKILL", "DEPTH", "MOVETIME"])
     spec.check_range("the Skill Level", skill, -20, 20)
     spec.check_range("the depth", depth, 0, 100)
@@ -443,7 +448,7 @@ def _fairy_stockfish(spec: _Spec) -> Player:
 
 
 def _lichess(spec: _Spec) -> Player:
-    spec.need("racingkings")
+    spec.need()
     (level,) = spec.ints([2], ["LEVEL"])
     if level not in external.LICHESS_LEVELS:
         raise ValueError(f"{spec.label}: the lichess level must be in 1..8, got {level}")
@@ -453,13 +458,13 @@ def _lichess(spec: _Spec) -> Player:
 
 def _gtp(spec: _Spec) -> Player:
     command = external.split_command(spec.text, spec.rest, "gtp")
-    spec.need("go", "othello")
+    spec.need()
     return external.gtp_player(spec.text, spec.state, command)
 
 
 def _uci(spec: _Spec) -> Player:
     command = external.split_command(spec.text, spec.rest, "uci")
-    spec.need("racingkings")
+    spec.need()
     return external.uci_player(spec.text, command)
 
 

@@ -15,8 +15,8 @@ import numpy as np
 
 from pyaz._core import RacingKings
 from pyaz.games import BoardState
+from pyaz.games.profiles import profile
 
-_MIRROR_ONLY = ("connect_four", "racingkings")
 _MIRROR_FILE = dict(zip("abcdefgh", "hgfedcba", strict=True))
 
 
@@ -26,8 +26,9 @@ def num_symmetries(state: BoardState) -> int:
 
 
 def symmetry_ids(state: BoardState) -> list[int]:
-    """The transform ids valid for this game: [0, 4] for Connect Four and Racing Kings."""
-    return [0, 4] if state.name in _MIRROR_ONLY else list(range(8))
+    """The transform ids valid for this game (its profile's symmetries): [0, 4] for Connect
+    Four and Racing Kings."""
+    return list(profile(str(state.name)).symmetries)
 
 
 @cache

@@ -72,7 +72,7 @@ _NAMES = {  # module: the names it gives
     "loading": "net_file_bytes CHECKPOINT_FILE RUN_CONFIG_FILE TORCHSCRIPT_FILE LoadedModel "
     "check_network is_torchscript load_model load_net model_file run_config run_dir_of",
     "model": "ARCHITECTURES PRESETS AzgNet NetConfig PolicyValueNet ResidualBlock ResNet "
-    "net_config_for net_from_state net_state to_torchscript THREAT_MODES GAME_PLANES "
+    "net_config_for net_from_state net_state to_torchscript THREAT_MODES "
     "check_game_planes torchscript_bytes",
     "runtimes": "DEFAULT_RUNTIME RUNTIMES OnnxEvaluator OpenVinoEvaluator make_evaluator",
 }
@@ -82,7 +82,6 @@ __all__ = [
     "ARCHITECTURES",
     "CHECKPOINT_FILE",
     "DEFAULT_RUNTIME",
-    "GAME_PLANES",
     "MODEL_KINDS",
     "PRESETS",
     "RUNTIMES",

@@ -50,6 +50,7 @@ import torch
 from torch import nn
 
 from pyaz.games import BoardState
+from pyaz.games.profiles import games_where, profile
 from pyaz.nets.bounds import check_sizes, checked_module, shortened
 from pyaz.nets.threat_search import THREAT_SEARCH_PLANES, node_budget
 
@@ -109,24 +110,18 @@ THREAT_MODES = ("on", "deep", "forks", "parity", "mobility", "off")
 """The planes a network may compute: the :class:`ThreatPlanes` of the cells that complete a
 line; those and the cells that make a new threat; those, the cells that make a three and the
 forks; the cells that complete a line and the :class:`ParityPlane` (Connect Four only); the
-:class:`MobilityPlanes` (Othello only); none."""
+:class:`MobilityPlanes` (Othello only); none. The modes each game has (besides off) are its
+profile's :attr:`~pyaz.games.profiles.GameProfile.planes`."""
 THREAT_DEPTHS = {"on": 1, "deep": 2, "forks": 3, "parity": 1}  # the mode's ThreatPlanes depth
-GAME_PLANES = {
-    "connect_four": ("on", "deep", "forks", "parity"),  # parity: gravity gives rows a parity
-    "gomoku": ("on", "deep", "forks"),
-    "othello": ("mobility",),
-}
-"""The modes of :data:`THREAT_MODES` each game has (besides off): lines for the games of lines,
-mobility for Othello."""
 THREAT_PLANE_COUNTS = {1: 2, 2: 4, 3: 8}  # the planes ThreatPlanes adds at each depth
 MOBILITY_PLANE_COUNT = 4  # the planes MobilityPlanes adds
 
 
 def check_game_planes(mode: str, game: str) -> None:
-    """ValueError unless ``game`` (a canonical name) has the planes of ``mode`` (or it is off or
+    """ValueError unless ``game`` has the planes of ``mode`` in its profile (or it is off or
     auto, which resolves per game)."""
-    if mode not in ("auto", "off", *GAME_PLANES.get(game, ())):
-        games = [name for name, modes in GAME_PLANES.items() if mode in modes]
+    if mode not in ("auto", "off", *profile(game).planes):
+        games = games_where(lambda other: mode in other.planes)
         raise ValueError(
             f"threat_planes {mode!r} are planes of {' and '.join(games)}, not of {game}"
         )
@@ -153,7 +148,7 @@ def net_config_for(
         config = replace(config, threat_line=line, threat_depth=depth, parity_plane=parity)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     _architecture(config.arch)  # a ValueError for an unknown one
-    if config.threat_search and state.name != "gomoku":
+    if config.threat_search and not profile(state.name).threat_analysis:
         raise ValueError(
             f"threat_search ({config.threat_search}) reads Gomoku's threats, not {state.name}'s"
         )

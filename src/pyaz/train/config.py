@@ -1,7 +1,8 @@
 """The settings of a run of the AlphaZero/AlphaGo Zero loop (:class:`TrainConfig`): each one
 declared once, with its help, symbol and range; the checks of their values and between them
 (:meth:`TrainConfig.validate`, :meth:`TrainConfig.check_players`); and what auto or none
-chooses for the game (:meth:`TrainConfig.resolved`, from :mod:`~pyaz.train.game_defaults`).
+chooses for the game (:meth:`TrainConfig.resolved`, from the game's tuned training defaults,
+:attr:`pyaz.games.profiles.GameProfile.training`).
 """
 
 from __future__ import annotations
@@ -15,31 +16,19 @@ from pyaz.common.settings import check_settings, setting
 from pyaz.eval import presets
 from pyaz.eval.players import check_mentor_game, close_player, mentor_plays
 from pyaz.games import BoardState, canonical_name, make
+from pyaz.games.profiles import games_where, profile
 from pyaz.nets import (
-    GAME_PLANES,
+    PRESETS as NET_PRESETS,
+)
+from pyaz.nets import (
     THREAT_MODES,
     NetConfig,
     check_game_planes,
     net_config_for,
 )
-from pyaz.nets import (
-    PRESETS as NET_PRESETS,
-)
 from pyaz.nets.runtimes import RUNTIMES
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH
 from pyaz.train.curriculum import Curriculum
-from pyaz.train.game_defaults import (
-    EPOCHS_AUTO,
-    EPOCHS_DEFAULT,
-    LR_SCHEDULE_AUTO,
-    OPENING_SPREAD_AUTO,
-    SEARCH_RULE_AUTO,
-    SOLVER_AUTO,
-    SPARRING_AUTO,
-    SPARRING_IMITATION_AUTO,
-    THREAT_AUTO,
-    VALUE_TARGET_Q_AUTO,
-)
 from pyaz.train.schedules import LR_SCHEDULES, check_window_growth
 from pyaz.train.trainer import LOSSES
 
@@ -443,11 +432,11 @@ class TrainConfig:
                 f"eval_opponent {self.eval_opponent!r} is no player preset (uct200, random, "
                 "none, perfect, model:PATH, gnugo:LEVEL, ...: see pyaz-arena --help)"
             )
-        if self.eval_opponent == PERFECT_OPPONENT:  # Connect Four on a board the solver takes
-            if canonical_name(self.game) != "connect_four":
+        if self.eval_opponent == PERFECT_OPPONENT:  # a game the solver takes, on its board
+            if not profile(self.game).oracle:
                 raise ValueError(
                     f"eval_opponent 'perfect' (agreement with the exact solver) needs "
-                    f"connect_four, got game {self.game!r}"
+                    f"{' or '.join(games_where(lambda game: game.oracle))}, got game {self.game!r}"
                 )
             width, height = state.num_actions, state.board_shape[0]
             if width > MAX_WIDTH or height > MAX_HEIGHT:
@@ -474,73 +463,75 @@ class TrainConfig:
 
     @property
     def threat_mode(self) -> str:
-        """``threat_planes`` with auto resolved for the game (:data:`THREAT_AUTO`)."""
-        game = canonical_name(self.game)
-        if game not in GAME_PLANES:
+        """``threat_planes`` with auto resolved for the game (its profile's); off for a game
+        without planes."""
+        game = profile(self.game)
+        if not game.planes:
             return "off"
-        return THREAT_AUTO.get(game, "off") if self.threat_planes == "auto" else self.threat_planes
+        auto = game.training.threat_planes.value
+        return auto if self.threat_planes == "auto" else self.threat_planes
 
     @property
     def lr_schedule_used(self) -> str:
-        """``lr_schedule`` with auto resolved for the game (:data:`LR_SCHEDULE_AUTO`)."""
+        """``lr_schedule`` with auto resolved for the game (its profile's)."""
         if self.lr_schedule != "auto":
             return self.lr_schedule
-        return LR_SCHEDULE_AUTO.get(canonical_name(self.game), "constant")
+        return profile(self.game).training.lr_schedule.value
 
     @property
     def opening_spread_plies(self) -> int:
-        """``opening_spread`` with none resolved: the game's (:data:`OPENING_SPREAD_AUTO`), 0
-        beside a curriculum, which chooses the opening plies itself."""
+        """``opening_spread`` with none resolved: the game's (its profile's), 0 beside a
+        curriculum, which chooses the opening plies itself."""
         if self.opening_spread is not None:
             return self.opening_spread
         if self.curriculum != "none":
             return 0
-        return OPENING_SPREAD_AUTO.get(canonical_name(self.game), 0)
+        return profile(self.game).training.opening_spread.value
 
     @property
     def epochs_used(self) -> int:
-        """``epochs`` with none resolved for the game and its board: :data:`EPOCHS_AUTO`'s value
-        for the game and board shape, else :data:`EPOCHS_DEFAULT`."""
+        """``epochs`` with none resolved for the game and its board (its profile's)."""
         if self.epochs is not None:
             return self.epochs
         game, state = _game_board(self.game, self.game_options)
         shape = tuple(state.board_shape) if state is not None else ()
-        return EPOCHS_AUTO.get((game, shape), EPOCHS_DEFAULT)
+        return profile(game).training.epochs_for(shape)
 
     @property
     def value_target_q_used(self) -> float:
-        """``value_target_q`` with none resolved for the game (:data:`VALUE_TARGET_Q_AUTO`;
-        elsewhere 0, AlphaZero's z)."""
+        """``value_target_q`` with none resolved for the game (its profile's; 0, AlphaZero's
+        z, where no measurement chose otherwise)."""
         if self.value_target_q is not None:
             return self.value_target_q
-        return VALUE_TARGET_Q_AUTO.get(canonical_name(self.game), 0.0)
+        return profile(self.game).training.value_target_q.value
 
     @property
     def search_used(self) -> tuple[str, bool]:
         """``search_rule`` and ``solver`` with auto and none resolved for the game: the game's
-        rule (:data:`SEARCH_RULE_AUTO`), PUCT beside forced playouts (PUCT's technique), and the
-        solver on beside Gumbel where :data:`SOLVER_AUTO` says so. (Sparring games are played by
-        PUCT whatever the rule: they do not change it.)"""
-        game, rule, solver = canonical_name(self.game), self.search_rule, self.solver
+        rule (its profile's), PUCT beside forced playouts (PUCT's technique), and the solver on
+        beside Gumbel where the profile says so. (Sparring games are played by PUCT whatever the
+        rule: they do not change it.)"""
+        tuned, rule, solver = profile(self.game).training, self.search_rule, self.solver
         if rule == "auto":
-            rule = "puct" if self.forced_playouts else SEARCH_RULE_AUTO.get(game, "puct")
+            rule = "puct" if self.forced_playouts else tuned.search_rule.value
         if solver is None:
-            solver = rule == "gumbel" and SOLVER_AUTO.get(game, False)
+            solver = rule == "gumbel" and tuned.solver.value
         return rule, solver
 
     @property
     def sparring_used(self) -> tuple[str, int, bool]:
         """``sparring``, ``sparring_games`` and ``sparring_imitation`` with auto and none
         resolved for the game and its board: the game's opponent and games
-        (:data:`SPARRING_AUTO`) where its opponent, seed 004's mentor, plays the board with its
-        rules (overlines win) and the games are not 0, else none and 0 games; imitation on
-        beside sparring games where :data:`SPARRING_IMITATION_AUTO` says so."""
+        (its profile's) where its opponent, seed 004's mentor, plays the board with its rules
+        (overlines win) and the games are not 0, else none and 0 games; imitation on beside
+        sparring games where the profile says so."""
         game, state = _game_board(self.game, self.game_options)
+        tuned = profile(game).training
         sparring, games, imitation = self.sparring, self.sparring_games, self.sparring_imitation
         auto_games = 0
         if sparring == "auto":
             sparring = "none"
-            auto = SPARRING_AUTO.get(game)
+            auto = tuned.sparring.value
             mentor = (
                 state is not None
                 and bool(getattr(state, "overline_wins", True))
@@ -551,7 +542,7 @@ class TrainConfig:
         if games is None:
             games = auto_games
         if imitation is None:
-            imitation = games > 0 and SPARRING_IMITATION_AUTO.get(game, False)
+            imitation = games > 0 and tuned.sparring_imitation.value
         return sparring, games, imitation
 
     def resolved(self) -> TrainConfig:
