@@ -66,7 +66,7 @@ BAD_STRINGS: list[str] = [
     "pass pass",
 ]
 
-GAME_STATES = {name: pyaz.make(name) for name in pyaz.GAMES}
+GAME_STATES = {name: pyaz.make(name) for name in pyaz.games.board_games()}
 
 
 def game_cases() -> Iterator[Case]:

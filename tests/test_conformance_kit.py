@@ -15,7 +15,7 @@ import pytest
 
 import pyaz
 from pyaz._core import Status
-from pyaz.games import GAMES
+from pyaz.games import board_games
 from pyaz.games.state import BoardGameState, GameState
 from pyaz.games.symmetry import transform_planes, transform_policy
 from pyaz.testing import (
@@ -46,7 +46,7 @@ TIC_TAC_TOE_PERFT = {1: 9, 2: 72, 3: 504, 4: 3024, 5: 15120, 6: 54720}
 
 
 def test_the_table_names_every_built_in_game() -> None:
-    assert set(BUILT_IN) == set(GAMES)
+    assert set(BUILT_IN) == set(board_games())
 
 
 @pytest.mark.parametrize("name", sorted(BUILT_IN))

@@ -31,7 +31,7 @@ _CANDIDATES = np.array(
 )
 
 
-def _toy_values(states: list[curling.GameState]) -> np.ndarray:
+def _toy_values(states: list[curling.Game]) -> np.ndarray:
     """A deterministic value per state (row by row, so it does not depend on the batch)."""
     out = []
     for state in states:
@@ -42,7 +42,7 @@ def _toy_values(states: list[curling.GameState]) -> np.ndarray:
     return np.array(out)
 
 
-def _toy_weights(states: list[curling.GameState]) -> np.ndarray:
+def _toy_weights(states: list[curling.Game]) -> np.ndarray:
     shift = np.array([0.1 * (s.shot % 5) for s in states])
     return np.exp(
         -((_CANDIDATES[None, :, 0] - shift[:, None]) ** 2)
@@ -64,22 +64,20 @@ class CountingEvaluator:
     """The toy batch evaluator, recording every call's states."""
 
     def __init__(self) -> None:
-        self.batches: list[list[curling.GameState]] = []
+        self.batches: list[list[curling.Game]] = []
 
-    def __call__(
-        self, states: list[curling.GameState]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def __call__(self, states: list[curling.Game]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         self.batches.append(list(states))
         return _toy_values(states), _CANDIDATES, _toy_weights(states)
 
-    def one(self, state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
+    def one(self, state: curling.Game) -> tuple[float, np.ndarray, np.ndarray]:
         """The same evaluator, one leaf per call (for kr_uct_search)."""
         values, candidates, weights = self([state])
         return float(values[0]), candidates, weights[0]
 
 
-def _position(seed: int, shots: int) -> curling.GameState:
-    state = curling.GameState()
+def _position(seed: int, shots: int) -> curling.Game:
+    state = curling.Game()
     rng = np.random.default_rng(seed)
     for _ in range(shots):
         target = curling.rule_based_shot(
@@ -100,7 +98,7 @@ def _params(simulations: int, seed: int, leaves: int = 1, **options: float) -> c
     return params
 
 
-def _key(state: curling.GameState) -> bytes:
+def _key(state: curling.Game) -> bytes:
     return state.stones().tobytes() + bytes([state.shot])
 
 
@@ -110,7 +108,7 @@ def _summary(result: curling.KrUctResult) -> list[tuple[float, float, int, float
     ]
 
 
-def _generated_shot_evaluator(state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
+def _generated_shot_evaluator(state: curling.Game) -> tuple[float, np.ndarray, np.ndarray]:
     """The evaluator the values below were recorded with (before issue 19, one leaf per call)."""
     stones = state.stones()
     value = float(np.tanh(stones[:, 0].sum() * 0.3 + stones[:, 1].sum() * 0.01 - state.shot * 0.1))
@@ -191,7 +189,7 @@ def test_virtual_visits_leave_a_consistent_tree(leaves: int) -> None:
 
 
 def test_evaluator_errors_propagate() -> None:
-    def broken(states: list[curling.GameState]) -> tuple[np.ndarray, None, None]:
+    def broken(states: list[curling.Game]) -> tuple[np.ndarray, None, None]:
         if len(states) > 1:
             raise RuntimeError("network failed on a batch")
         return np.zeros(len(states)), None, None
@@ -200,13 +198,13 @@ def test_evaluator_errors_propagate() -> None:
     with pytest.raises(RuntimeError, match="network failed"):
         curling.kr_uct_search_many([state, state], [_params(8, 0), _params(8, 1)], broken)
 
-    def wrong_length(states: list[curling.GameState]) -> tuple[np.ndarray, None, None]:
+    def wrong_length(states: list[curling.Game]) -> tuple[np.ndarray, None, None]:
         return np.zeros(len(states) + 1), None, None
 
     with pytest.raises(ValueError, match="values must have shape"):
         curling.kr_uct_search_many([state], [_params(8, 0)], wrong_length)
 
-    def raising_leaf(_state: curling.GameState) -> tuple[float, None, None]:
+    def raising_leaf(_state: curling.Game) -> tuple[float, None, None]:
         raise KeyError("leaf")
 
     with pytest.raises(KeyError):
@@ -214,7 +212,7 @@ def test_evaluator_errors_propagate() -> None:
 
 
 def test_bad_options_are_refused_by_name() -> None:
-    state = curling.GameState()
+    state = curling.Game()
     with pytest.raises(ValueError, match="leaves_per_round"):
         curling.kr_uct_search(state, _params(8, 0, leaves=0))
     with pytest.raises(ValueError, match="virtual_loss"):
@@ -231,18 +229,18 @@ def test_bad_options_are_refused_by_name() -> None:
         CurlingConfig(games_in_flight=-2).check()
 
 
-def _hit_position() -> curling.GameState:
+def _hit_position() -> curling.Game:
     """Last stone of an end, team 1 to throw: team 0 has a stone on the button, team 1 one at
     the back of the house. A draw scores nothing better than -1; removing the button stone
     (a hit) is the only way to score."""
-    state = curling.GameState()
+    state = curling.Game()
     state.set_stone(0, 0.0, curling.TEE_Y)  # team 0 (throws first)
     state.set_stone(1, 0.3, curling.TEE_Y + 1.2)  # team 1
     state.shot = 15
     return state
 
 
-def _house_leaves(states: list[curling.GameState]) -> tuple[np.ndarray, None, None]:
+def _house_leaves(states: list[curling.Game]) -> tuple[np.ndarray, None, None]:
     return np.array([curling.house_value_team0(s) for s in states], dtype=np.float64), None, None
 
 

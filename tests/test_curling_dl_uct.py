@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+import pyaz.curling as curling
 from pyaz.curling.dl_uct import DlUctParams, dl_uct_player, dl_uct_search
-from pyaz.games import curling
 
 
-def _play(state: curling.GameState, target: curling.Target) -> curling.GameState:
+def _play(state: curling.Game, target: curling.Target) -> curling.Game:
     after = state.copy()
     after.apply_no_end(curling.target_to_shot(target))
     return after
@@ -42,7 +42,7 @@ def test_prior_from_the_evaluator_steers_the_search_and_is_reproducible() -> Non
     prior[target_action] = 1.0
     calls = []
 
-    def evaluator(state: curling.GameState) -> tuple[float, None, np.ndarray]:
+    def evaluator(state: curling.Game) -> tuple[float, None, np.ndarray]:
         calls.append(state.shot)
         return -0.25, None, prior
 
@@ -67,7 +67,9 @@ def test_kr_dl_uct_against_dl_uct_matches_are_scored() -> None:
     from pyaz.eval.arena import play_match
     from pyaz.eval.players import ShotPlayer
 
-    def match(kr: curling.Player, dl: curling.Player, games: int, ends: int, seed: int = 0):
+    def match(
+        kr: curling.ShotChooser, dl: curling.ShotChooser, games: int, ends: int, seed: int = 0
+    ):
         a, b = ShotPlayer(kr, "kr"), ShotPlayer(dl, "dl")
         return match_summary(play_match(a, b, games, curling.make_state(ends), seed=seed))
 

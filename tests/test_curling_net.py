@@ -7,12 +7,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+import pyaz.curling as curling  # noqa: E402
 from pyaz.curling.net import (  # noqa: E402
     CurlingNet,
     kr_dl_evaluator,
     records_to_examples,
 )
-from pyaz.games import curling  # noqa: E402
 
 
 def test_network_shapes() -> None:
@@ -75,7 +75,7 @@ def test_records_replay_into_the_positions_the_players_saw_under_gat_physics() -
     seen: list[np.ndarray] = []
     rule_based = curling.rule_based_player(samples=1)
 
-    def watching(state: curling.GameState, seed: int) -> curling.Target:
+    def watching(state: curling.Game, seed: int) -> curling.Target:
         seen.append(curling.encode(state))
         return rule_based(state, seed)
 

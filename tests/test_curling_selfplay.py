@@ -23,7 +23,7 @@ from pyaz.curling.selfplay import (  # noqa: E402
 )
 
 
-def _position() -> curling.GameState:
+def _position() -> curling.Game:
     """Shot 5 of end 1 with stones of both teams in and around the house (off cell borders)."""
     state = curling.new_game(num_ends=2)
     for i, (x, y) in enumerate([(0.31, 38.2), (-0.52, 38.9), (0.13, 36.7), (1.07, 39.6)]):

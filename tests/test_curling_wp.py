@@ -88,7 +88,7 @@ def test_evaluator_values_finished_ends_as_win_rates() -> None:
 
     calls = {"finished": 0}
 
-    def counting(state: curling.GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
+    def counting(state: curling.Game) -> tuple[float, np.ndarray | None, np.ndarray | None]:
         if state.shot >= 16:
             calls["finished"] += 1
         return evaluator(state)

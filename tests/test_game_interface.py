@@ -15,7 +15,7 @@ from pyaz.curling.net import CurlingNet
 from pyaz.eval.arena import play_game, play_match
 from pyaz.eval.players import ShotPlayer
 from pyaz.eval.presets import make_player
-from pyaz.games import GAMES, curling
+from pyaz.games import board_games, curling
 from pyaz.games.state import BoardGameState, GameState, SeededGameState
 from pyaz.nets.files import model_bytes
 from pyaz.testing import Options, check_protocol
@@ -24,7 +24,7 @@ from pyaz.testing import Options, check_protocol
 def test_every_games_state_satisfies_the_protocol() -> None:
     """The board games by the conformance kit's protocol check (a BoardGameState at its start;
     tests/test_conformance_kit.py runs every check on them); curling here."""
-    for name in GAMES:
+    for name in board_games():
         check_protocol(partial(pyaz.make, name), Options())
         assert not isinstance(pyaz.make(name), SeededGameState), name
     state = curling.make_state()

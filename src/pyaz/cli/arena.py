@@ -26,12 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from pyaz.cli import cannot_write, exit_from_main
-from pyaz.cli.options import add_game_arguments, add_runtime_argument, describe_game, game_from_args
+from pyaz.cli.options import (
+    add_game_arguments,
+    add_runtime_argument,
+    check_game_options,
+    describe_game,
+    given_game_options,
+)
 from pyaz.eval import presets
 from pyaz.eval.match_files import check_writable, summary_of, write_games, write_summary
 from pyaz.eval.paired import load_summary, paired_difference
 from pyaz.eval.parallel import MatchPlan, MatchWorker, play_games, start_state, tally
-from pyaz.games import BoardState
+from pyaz.games import BoardState, GameState, canonical_name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,7 +99,7 @@ examples:
         help="worker processes, each with its own players and engines (default 1)",
     )
     match.add_argument(
-        "--ends", type=int, default=2, help="curling: ends a game (default 2, GAT noise)"
+        "--ends", type=int, help="a game of ends (curling): ends a game (default the game's, 2)"
     )
     match.add_argument("--seed", type=int, default=0, help="seed of the openings and players")
     add_runtime_argument(match)
@@ -110,6 +116,19 @@ examples:
     )
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
+
+
+def _game(args: argparse.Namespace) -> tuple[str, dict[str, Any], Any]:
+    """(canonical game name, its options, the start state) of ``--game``, its options and
+    ``--ends``; ValueError/TypeError for an option the game does not take or a bad value. The
+    state is any registered game's, typed ``Any`` as :func:`~pyaz.eval.parallel.start_state`
+    (the match files' writers still take the board games' union)."""
+    name = canonical_name(args.game)
+    options = given_game_options(args)
+    if args.ends is not None:
+        options["ends"] = args.ends
+    check_game_options(name, options)
+    return name, options, start_state(name, options)
 
 
 def _check_players(plan: MatchPlan) -> None:
@@ -194,7 +213,7 @@ SUBCOMMANDS = {"paired": build_paired_parser}
 their parsers."""
 
 
-def _load_paired(folders: list[Path], plan: MatchPlan, start: BoardState) -> list[dict[str, Any]]:
+def _load_paired(folders: list[Path], plan: MatchPlan, start: GameState) -> list[dict[str, Any]]:
     """The summaries of ``--paired-with``, checked against this match before it is played:
     the same game, board, B, seed and opening plies (else no opening would be shared)."""
     summaries = [load_summary(folder) for folder in folders]
@@ -242,11 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.parallel < 1:
         parser.error("--parallel must be at least 1")
     try:
-        if str(args.game).strip().lower() == "curling":  # not a board game of pyaz.GAMES
-            name, options = "curling", {"ends": args.ends}
-            start = start_state(name, options)
-        else:
-            name, options, start = game_from_args(args)
+        name, options, start = _game(args)
     except (ValueError, TypeError) as problem:
         parser.error(str(problem))
     parallel = min(args.parallel, args.games)

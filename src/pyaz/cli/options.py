@@ -68,7 +68,8 @@ def check_game_options(name: str, options: dict[str, Any]) -> None:
     flags = {key: flag for flag, key, *_ in (*GAME_FLAGS, *GAME_SWITCHES)}
     for key in options:
         if key not in allowed:
-            raise ValueError(f"{flags.get(key, key)} does not apply to {canonical_name(name)}")
+            flag = flags.get(key, "--" + key.replace("_", "-"))
+            raise ValueError(f"{flag} does not apply to {canonical_name(name)}")
 
 
 def game_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], BoardState]:

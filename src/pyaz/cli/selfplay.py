@@ -47,7 +47,7 @@ from pyaz.games import canonical_name
 from pyaz.train.config import TrainConfig
 from pyaz.train.loop import TrainingLoop
 from pyaz.train.preset_files import load_preset, preset_names, train_config
-from pyaz.train.saved_settings import RESUMABLE
+from pyaz.train.saved_settings import RESUMABLE, refuse_saved_code
 
 BOARD = [name for name, (_, spec) in declarations(TrainConfig).items() if not spec.option]
 CURLING = [name for name, (_, spec) in declarations(CurlingConfig).items() if not spec.option]
@@ -157,7 +157,9 @@ def given_settings(args: argparse.Namespace) -> dict[str, Any]:
     the command line, the command line's winning: flat (game options at the top level)."""
     values: dict[str, Any] = {}
     if args.preset is not None:
-        values.update(_flat(load_preset(args.preset)))
+        preset = _flat(load_preset(args.preset))
+        refuse_saved_code(args.preset, preset, {"game": args.game})  # a file: no module path
+        values.update(preset)
     values.update(given_game_options(args))
     if args.game is not None:
         values["game"] = args.game
@@ -185,6 +187,7 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
     saved.pop("method", None)
     command_line = given_values(args, BOARD)  # not the preset: a file, as config.json is
     refuse_saved_engines(args.out / CONFIG_NAME, saved, command_line, starts_process)
+    refuse_saved_code(args.out / CONFIG_NAME, saved, {"game": args.game})  # a module path
     if "game" in given and canonical_name(given["game"]) == canonical_name(saved.get("game", "")):
         given["game"] = saved["game"]  # an alias of the same game
     # compared as resolved: the saved run holds what auto and none chose (TrainConfig.resolved)

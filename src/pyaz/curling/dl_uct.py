@@ -48,7 +48,7 @@ class DlUctResult:
 
 @dataclass
 class _Node:
-    state: curling.GameState
+    state: curling.Game
     value_team0: float
     terminal: bool
     prior: np.ndarray | None = None
@@ -72,7 +72,7 @@ class _Search:
         self.evaluator = evaluator
         self.rng = np.random.default_rng(params.seed)
 
-    def make_node(self, state: curling.GameState, depth: int) -> _Node:
+    def make_node(self, state: curling.Game, depth: int) -> _Node:
         finished = state.shot >= _STONES_PER_END
         if finished or depth >= self.params.max_depth:
             if self.evaluator is not None and (not finished or self.params.evaluate_finished_ends):
@@ -117,7 +117,7 @@ class _Search:
 
 
 def dl_uct_search(
-    state: curling.GameState,
+    state: curling.Game,
     params: DlUctParams | None = None,
     evaluator: curling.LeafEvaluatorFn | None = None,
 ) -> DlUctResult:
@@ -146,10 +146,10 @@ def dl_uct_player(
     simulations: int = 400,
     evaluator: curling.LeafEvaluatorFn | None = None,
     **options: float,
-) -> curling.Player:
-    """A :data:`pyaz.curling.Player` running DL-UCT (options: DlUctParams fields)."""
+) -> curling.ShotChooser:
+    """A :data:`pyaz.games.curling.ShotChooser` running DL-UCT (options: DlUctParams fields)."""
 
-    def play(state: curling.GameState, seed: int) -> curling.Target:
+    def play(state: curling.Game, seed: int) -> curling.Target:
         params = DlUctParams(simulations=simulations, seed=seed)
         for key, value in options.items():
             setattr(params, key, value)

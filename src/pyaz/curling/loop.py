@@ -49,6 +49,7 @@ from pyaz.common.workers import die_with_parent
 from pyaz.curling.config import NOISES, RESUMABLE, CurlingConfig
 from pyaz.curling.net import CurlingNet, curling_net_from_state, records_to_examples
 from pyaz.curling.players import NetSnapshot, evaluation_games, match_summary, self_play_games
+from pyaz.curling.records import play_game
 from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
 from pyaz.eval.arena import MatchResult
 from pyaz.games import curling
@@ -150,7 +151,7 @@ class CurlingTrainingLoop(TrainingRun):
             disable=not self.progress,
         )
         records = [
-            curling.play_game(
+            play_game(
                 (player, player),
                 c.ends,
                 self.noise(),

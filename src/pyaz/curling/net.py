@@ -93,7 +93,7 @@ def kr_dl_evaluator(
     :func:`kr_dl_batch_evaluator` for many leaves per call."""
     batch = kr_dl_batch_evaluator(net, tau_fgz, tau, fgz_shots, win_table, chunk=1)
 
-    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
+    def evaluate(state: curling.Game) -> tuple[float, np.ndarray | None, np.ndarray | None]:
         values, candidates, weights = batch([state])
         if state.shot >= 16:
             return float(values[0]), None, None
@@ -133,7 +133,7 @@ def kr_dl_batch_evaluator(
         logits = torch.cat([o[0] for o in outputs])[:rows]
         return logits, torch.cat([o[1] for o in outputs])[:rows]
 
-    def value_of(state: curling.GameState, bins: np.ndarray) -> float:
+    def value_of(state: curling.Game, bins: np.ndarray) -> float:
         if win_table is not None:
             return curling.state_win_rate(state, bins, win_table) - 0.5
         expected = float(bins @ _BIN_SCORES)
@@ -141,7 +141,7 @@ def kr_dl_batch_evaluator(
 
     @torch.no_grad()
     def evaluate(
-        states: list[curling.GameState],
+        states: list[curling.Game],
     ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
         weights = np.zeros((len(states), curling.NUM_ACTIONS))
         live = [i for i, s in enumerate(states) if s.shot < 16]

@@ -44,12 +44,12 @@ def search_params(config: CurlingConfig, simulations: int) -> curling.KrUctParam
 
 def network_player(
     net: CurlingNet, config: CurlingConfig, table: np.ndarray | None, simulations: int
-) -> curling.Player:
+) -> curling.ShotChooser:
     """KR-DL-UCT with ``net`` (and, when given, the multi-end ``table`` at the leaves)."""
     evaluator = kr_dl_evaluator(net, tau_fgz=config.tau_opening, tau=config.tau, win_table=table)
     params = search_params(config, simulations)
 
-    def play(state: curling.GameState, seed: int) -> curling.Target:
+    def play(state: curling.Game, seed: int) -> curling.Target:
         params.seed = seed
         return curling.kr_uct_search(state, params, evaluator).best
 
@@ -58,7 +58,7 @@ def network_player(
 
 def reference_player(
     name: str, simulations: int, noise: curling.NoiseParams | None = None
-) -> curling.Player:
+) -> curling.ShotChooser:
     """The evaluation opponents: the rule-based player (sampling its shots under ``noise``, GAT
     by default) or KR-UCT with house-score leaves."""
     if name == "rule-based":
@@ -72,7 +72,7 @@ def uniform_evaluator(table: np.ndarray | None = None) -> curling.LeafEvaluatorF
     """A uniform prior over the grid targets; leaves valued by the house score as if the end
     finished now, or (with ``table``) by team 0's win rate through the multi-end table."""
 
-    def evaluate(state: curling.GameState) -> tuple[float, np.ndarray, np.ndarray]:
+    def evaluate(state: curling.Game) -> tuple[float, np.ndarray, np.ndarray]:
         if table is None:
             return float(curling.house_value_team0(state)), _GRID_TARGETS, _UNIFORM
         bins = curling.house_score_distribution(state)
@@ -86,7 +86,7 @@ def kr_player(
     net: CurlingNet | None = None,
     table: np.ndarray | None = None,
     config: CurlingConfig | None = None,
-) -> curling.Player:
+) -> curling.ShotChooser:
     """KR-DL-UCT (KR-UCT with a uniform prior when ``net`` is None)."""
     if net is not None and config is not None:
         return network_player(net, config, table, simulations)
@@ -96,7 +96,7 @@ def kr_player(
 
 def dl_player(
     simulations: int, net: CurlingNet | None = None, table: np.ndarray | None = None
-) -> curling.Player:
+) -> curling.ShotChooser:
     """DL-UCT over the grid, with the network's policy as its prior (uniform without one)."""
     if net is None:
         evaluator = uniform_evaluator(table)
@@ -245,8 +245,8 @@ def evaluation_games(
     noise = curling.NoiseParams(NOISES[config.noise])
     theirs = reference_player(opponent, simulations, noise)
 
-    def told(chooser: curling.Player) -> curling.Player:
-        def choose(state: curling.GameState, seed: int) -> curling.Target:
+    def told(chooser: curling.ShotChooser) -> curling.ShotChooser:
+        def choose(state: curling.Game, seed: int) -> curling.Target:
             target = chooser(state, seed)
             if progress is not None:
                 progress(1)

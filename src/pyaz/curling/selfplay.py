@@ -108,7 +108,7 @@ class _GameInPlay:
     """A self-play game under way: its state and what it has recorded so far."""
 
     seed: int
-    state: curling.GameState
+    state: curling.Game
     # per shot: packed planes, shot number, policy cells and weights, end, team to move
     rows: list[tuple[np.ndarray, int, np.ndarray, np.ndarray, int, int]] = field(
         default_factory=list

@@ -25,8 +25,8 @@ from pyaz._core import Status
 from pyaz.common.workers import die_with_parent
 from pyaz.eval import arena, presets
 from pyaz.eval.players import Player, close_player
-from pyaz.games import BoardState, curling, make
-from pyaz.games.state import SeededGameState
+from pyaz.games import make
+from pyaz.games.state import GameState, SeededGameState
 
 __all__ = ["MatchPlan", "MatchWorker", "play_games", "start_state", "tally"]
 
@@ -54,11 +54,11 @@ class MatchPlan:
         """A moves first in the even-numbered games."""
         return index % 2 == 0
 
-    def opening_plies(self, start: BoardState) -> int:
+    def opening_plies(self, start: GameState) -> int:
         """The random plies that open each pair of games."""
         return arena.default_opening_plies(start) if self.openings is None else self.openings
 
-    def openings_for(self, start: BoardState) -> list[list[int]]:
+    def openings_for(self, start: GameState) -> list[list[int]]:
         """The random opening of every pair of games (pair k: games 2k and 2k + 1)."""
         return arena.draw_openings(
             start, self.opening_plies(start), (self.games + 1) // 2, self.seed
@@ -71,12 +71,9 @@ class MatchPlan:
 
 def start_state(game: str, options: dict[str, Any]) -> Any:
     """The start state of a match, a :class:`~pyaz.games.state.GameState`:
-    ``pyaz.make(game, **options)``, or for ``"curling"`` a
-    :class:`~pyaz.games.curling.CurlingState` (options: ends, noise, physics, extra_ends). Typed
-    ``Any`` because the player builders (:func:`pyaz.eval.presets.make_player`) still take the
-    board games' union, and curling's builders check the state themselves."""
-    if game == "curling":
-        return curling.make_state(**options)
+    ``pyaz.make(game, **options)``, any registered game's. Typed ``Any`` because the player
+    builders (:func:`pyaz.eval.presets.make_player`) still take the board games' union, and the
+    builders of players for a game with continuous actions check the state themselves."""
     return make(game, **options)
 
 
@@ -115,7 +112,7 @@ class MatchWorker:
         a, b = self.player(0, index), self.player(1, index)
         first, second = (a, b) if a_first else (b, a)
         start = self.start
-        if isinstance(start, SeededGameState):  # curling: game i's noise from its own seed
+        if isinstance(start, SeededGameState):  # a game with chance: game i's from its seed
             start = start.with_seed(self.plan.seed * 1_000_003 + index)
         record = arena.play_game(first, second, start, opening)
         return {

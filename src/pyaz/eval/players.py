@@ -292,7 +292,7 @@ def network_player(
 
 
 class ShotPlayer(_SimplePlayer):
-    """A curling player: ``chooser(game, seed)`` (a :data:`pyaz.games.curling.Player`: the
+    """A curling player: ``chooser(game, seed)`` (a :data:`pyaz.games.curling.ShotChooser`: the
     rule-based player, KR-UCT, KR-DL-UCT) picks the target for a
     :class:`~pyaz.games.curling.CurlingState`. Shot k of a game gets the seed
     ``state.seed * 100003 + k``, so that a game repeats exactly from its seed (the arena gives

@@ -42,8 +42,6 @@ from pyaz.games import BoardState, canonical_name
 RANDOM = "random"
 """The name of the uniform random player (the usual anchor, rated 0)."""
 
-GAME_OPTIONS = ("size", "width", "height", "line_length")
-
 
 @dataclass
 class Contestant:
@@ -105,7 +103,7 @@ def start_state_for(
         name, encoded = seen.pop()
         merged = {**json.loads(encoded), **(options or {})}
     else:
-        name = _game_name(game)
+        name = canonical_name(game)
         merged = dict(options or {})
     try:
         state = start_state(name, merged)
@@ -122,12 +120,7 @@ def _game_of(path: Path, config: dict[str, Any]) -> tuple[str, str]:
 
     fields = Fields(config, str(run_dir_of(path) / "config.json"))
     game = fields.text("game")
-    return _game_name(game), json.dumps(fields.scalars("game_options"), sort_keys=True)
-
-
-def _game_name(game: str) -> str:
-    """The registry name of a board game, or ``"curling"``."""
-    return "curling" if game.strip().lower() == "curling" else canonical_name(game)
+    return canonical_name(game), json.dumps(fields.scalars("game_options"), sort_keys=True)
 
 
 def checkpoint_contestants(

@@ -1,15 +1,25 @@
 """The games layer: the registry (``make``), symmetries (:mod:`pyaz.games.symmetry`) and text
-formats (:mod:`pyaz.games.sgf`) over the C++ game classes of ``pyaz._core``; curling's state
-(:mod:`pyaz.games.curling`); and the one game interface that matches drive
-(:mod:`pyaz.games.state`): :class:`GameState`, which every game's state satisfies, and
-:data:`BoardState`, the C++ board games (finitely many integer actions).
+formats (:mod:`pyaz.games.sgf`) over the C++ game classes of ``pyaz._core`` and curling's
+state (:mod:`pyaz.games.curling`, registered as ``"curling"``); and the one game interface
+that matches drive (:mod:`pyaz.games.state`): :class:`GameState`, which every game's state
+satisfies, and :data:`BoardState`, the C++ board games (finitely many integer actions,
+:func:`board_games`).
 
 >>> from pyaz.games import make
 >>> make("connect_four").num_actions
 7
 """
 
-from pyaz.games.registry import GAMES, BoardState, GameSpec, canonical_name, make, same_position
+from pyaz.games.plugins import is_code_reference, register_game
+from pyaz.games.registry import (
+    GAMES,
+    BoardState,
+    GameSpec,
+    board_games,
+    canonical_name,
+    make,
+    same_position,
+)
 from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
 
 __all__ = [
@@ -19,8 +29,11 @@ __all__ = [
     "GameSpec",
     "GameState",
     "SeededGameState",
+    "board_games",
     "canonical_name",
+    "is_code_reference",
     "make",
+    "register_game",
     "same_position",
     "winner",
 ]

@@ -26,7 +26,9 @@ import numpy as np
 from pyaz._core import Status
 from pyaz._core import curling as _c
 
-GameState = _c.GameState
+Game = _c.GameState
+"""The simulator's game in progress: the rules, the stones on the sheet, the end and shot, the
+hammer and the scores (:class:`CurlingState` is curling as a game of the arena)."""
 Shot = _c.Shot
 Target = _c.Target
 Physics = _c.Physics
@@ -69,7 +71,7 @@ GRID_X = np.linspace(-2.2, 2.2, GRID)
 
 def new_game(
     num_ends: int = 8, physics: str = "fcv1", fgz_shots: int = 5, extra_ends: int = 0
-) -> GameState:
+) -> Game:
     """A new game: team 0 throws first, team 1 holds the hammer in the first end. A game tied
     after ``num_ends`` goes on with up to ``extra_ends`` extra ends until one is scored (0: the
     tie stands)."""
@@ -80,7 +82,7 @@ def new_game(
     rules.extra_ends = extra_ends
     rules.fgz_shots = fgz_shots
     rules.physics = PhysicsParams.gat() if physics.lower() == "gat" else PhysicsParams.fcv1()
-    return GameState(rules)
+    return Game(rules)
 
 
 def draw(x: float, y: float, spin: int = 1, physics: Physics = Physics.FCV1) -> Shot:
@@ -89,7 +91,7 @@ def draw(x: float, y: float, spin: int = 1, physics: Physics = Physics.FCV1) -> 
 
 
 def simulate(
-    state: GameState, shot: Shot | Target, noise: NoiseParams | None = None, seed: int = 0
+    state: Game, shot: Shot | Target, noise: NoiseParams | None = None, seed: int = 0
 ) -> bool:
     """Throw the next stone of ``state`` in place (a Target is converted first); True on a FGZ foul.
     The end is scored after its 16th stone."""
@@ -100,13 +102,13 @@ def simulate(
     return bool(state.apply_noisy(shot, noise, seed))
 
 
-def score(state: GameState) -> tuple[int, int]:
+def score(state: Game) -> tuple[int, int]:
     """(team 0, team 1) points if the current end finished now."""
     a, b = state.house_score()
     return int(a), int(b)
 
 
-def render_text(state: GameState) -> str:
+def render_text(state: Game) -> str:
     """A small text picture of the house (rows along the sheet, 'o' team 0, 'x' team 1)."""
     cols, rows = 39, 21
     y0, y1 = TEE_Y - 3.0, BACK_LINE_Y + 0.3
@@ -125,7 +127,7 @@ def render_text(state: GameState) -> str:
     return "\n".join([header] + ["|" + "".join(row) + "|" for row in canvas])
 
 
-def render_png(state: GameState, path: str | Path, title: str | None = None) -> Path:
+def render_png(state: Game, path: str | Path, title: str | None = None) -> Path:
     """Draw the house and the stones in play with matplotlib and save a PNG."""
     import matplotlib
 
@@ -173,7 +175,7 @@ def _cell(x: float, y: float) -> tuple[int, int] | None:
     return None
 
 
-def encode(state: GameState) -> np.ndarray:
+def encode(state: Game) -> np.ndarray:
     """Input planes [NUM_PLANES, 32, 32] for the team to move (rows along the sheet from the hog
     line to the back line, columns across): own / opponent / empty, ones, stone in house, own and
     opponent nearest stone, the stones ranked 1st-3rd nearest overall, shot number / 15, hammer,
@@ -352,7 +354,7 @@ def win_rate_after_end(
 
 
 def state_win_rate(
-    state: GameState, end_probs_mover: Sequence[float] | np.ndarray, table: np.ndarray
+    state: Game, end_probs_mover: Sequence[float] | np.ndarray, table: np.ndarray
 ) -> float:
     """Team 0's win chance at a position inside an end, given the end-score distribution for the
     team to move (the network's 17 value bins). Finished ends (16 stones thrown, not yet scored)
@@ -366,7 +368,7 @@ def state_win_rate(
     return win_rate_after_end(probs_team0, int(a - b), state.hammer, ends_after, table)
 
 
-def house_score_distribution(state: GameState) -> np.ndarray:
+def house_score_distribution(state: Game) -> np.ndarray:
     """One-hot 17 bins of the house score as if the end finished now, for the team to move."""
     a, b = score(state)
     mine = (a - b) if state.to_move == 0 else (b - a)
@@ -375,17 +377,17 @@ def house_score_distribution(state: GameState) -> np.ndarray:
 
 # ---- players -----------------------------------------------------------------------------------
 
-Player = Callable[[GameState, int], Target]
+ShotChooser = Callable[[Game, int], Target]
+"""What picks a shot: ``chooser(game, seed)``, the target to throw in ``game`` with the seed of
+its random choices (:class:`~pyaz.eval.players.ShotPlayer` makes one a player of the arena)."""
 # evaluator(state) -> (value for team 0, candidate targets [K, 3] or None, weights [K] or None)
-LeafEvaluatorFn = Callable[[GameState], tuple[float, np.ndarray | None, np.ndarray | None]]
+LeafEvaluatorFn = Callable[[Game], tuple[float, np.ndarray | None, np.ndarray | None]]
 # batch evaluator(states) -> (values for team 0 [N], candidate targets [K, 3] shared by the N
 # states or None, weights [N, K] or None): what kr_uct_search_many calls once per round
-BatchEvaluatorFn = Callable[
-    [list[GameState]], tuple[np.ndarray, np.ndarray | None, np.ndarray | None]
-]
+BatchEvaluatorFn = Callable[[list[Game]], tuple[np.ndarray, np.ndarray | None, np.ndarray | None]]
 
 
-def rule_based_player(noise: NoiseParams | None = None, samples: int = 4) -> Player:
+def rule_based_player(noise: NoiseParams | None = None, samples: int = 4) -> ShotChooser:
     """The greedy hand-made player: best generated shot by mean house score over noisy samples."""
     model = noise or NoiseParams(Noise.GAT)
     return lambda state, seed: rule_based_shot(state, model, samples, seed)
@@ -393,10 +395,10 @@ def rule_based_player(noise: NoiseParams | None = None, samples: int = 4) -> Pla
 
 def kr_uct_player(
     simulations: int = 400, evaluator: LeafEvaluatorFn | None = None, **options: float
-) -> Player:
+) -> ShotChooser:
     """KR-UCT (house-score leaves, generated shots) or, with a network evaluator, KR-DL-UCT."""
 
-    def play(state: GameState, seed: int) -> Target:
+    def play(state: Game, seed: int) -> Target:
         params = KrUctParams()
         params.simulations = simulations
         params.seed = seed
@@ -420,27 +422,6 @@ class GameRecord:
         return sum(s[0] for s in self.end_scores), sum(s[1] for s in self.end_scores)
 
 
-def play_game(
-    players: tuple[Player, Player],
-    num_ends: int = 8,
-    noise: NoiseParams | None = None,
-    seed: int = 0,
-    physics: str = "fcv1",
-    extra_ends: int = 0,
-) -> GameRecord:
-    """Play a game between two players with execution noise (GAT by default); a game tied after
-    ``num_ends`` goes on with up to ``extra_ends`` extra ends (see :func:`new_game`)."""
-    game = new_game(num_ends=num_ends, physics=physics, extra_ends=extra_ends)
-    state = CurlingState(game, noise or NoiseParams(Noise.GAT), seed)
-    shots: list[tuple[int, int, int, Target, Shot]] = []
-    while not state.is_terminal():
-        end, shot, team = game.end, game.shot, state.to_move()
-        target = players[team](game, seed * 100003 + state.ply)
-        state.apply(target)  # noise seed: seed * 7919 + shot number
-        shots.append((end, shot, team, target, state.executed[-1]))
-    return GameRecord([(int(a), int(b)) for a, b in game.end_scores], shots)
-
-
 NOISES: dict[str, Noise] = {"gat": Noise.GAT, "dc3": Noise.DC3, "none": Noise.NONE}
 """The execution-noise models by name."""
 
@@ -449,12 +430,13 @@ NOISES: dict[str, Noise] = {"gat": Noise.GAT, "dc3": Noise.DC3, "none": Noise.NO
 class CurlingState:
     """Curling as a :class:`~pyaz.games.state.GameState` with continuous actions (a
     :class:`Target`): ``apply`` throws the target's shot with execution noise drawn from the
-    state's ``seed`` and the shot's number (shot k of a game: seed ``seed * 7919 + k``, as
-    :func:`play_game`), so that a game is a function of its seed and its players' targets.
+    state's ``seed`` and the shot's number (shot k of a game: seed ``seed * 7919 + k``), so
+    that a game is a function of its seed and its players' targets
+    (:func:`pyaz.curling.records.replay`).
     Team 0 is side 0 (it throws first in the first end); the game is won on total points, a tie
     after the extra ends is a draw. ``executed`` keeps every shot as thrown."""
 
-    game: GameState
+    game: Game
     noise: NoiseParams = field(default_factory=lambda: NoiseParams(Noise.GAT))
     seed: int = 0
     executed: list[Shot] = field(default_factory=list)
@@ -520,10 +502,17 @@ def make_state(
     extra_ends: int = 0,
     seed: int = 0,
 ) -> CurlingState:
-    """A new :class:`CurlingState`: ``ends`` ends, noise ``gat``, ``dc3`` or ``none``."""
+    """A new :class:`CurlingState`: ``ends`` ends (1..100), noise ``gat``, ``dc3`` or ``none``,
+    physics ``fcv1`` or ``gat``, up to ``extra_ends`` (0..100) extra ends to break a tie, the
+    noise drawn from ``seed`` (>= 0): what ``pyaz.make("curling", **options)`` builds.
+    ValueError naming the option out of its range."""
     if noise not in NOISES:
         raise ValueError(f"noise must be one of {', '.join(NOISES)}, got {noise!r}")
     if not 1 <= ends <= 100:
         raise ValueError(f"ends must be in 1..100, got {ends}")
+    if not 0 <= extra_ends <= 100:
+        raise ValueError(f"extra_ends must be in 0..100, got {extra_ends}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
     game = new_game(num_ends=ends, physics=physics, extra_ends=extra_ends)
     return CurlingState(game, NoiseParams(NOISES[noise]), seed)

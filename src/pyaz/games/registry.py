@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
 
 from pyaz._core import ConnectFour, Go, Gomoku, Othello, RacingKings
 from pyaz.common.shown import cut
+from pyaz.games.curling import CurlingState, make_state
+from pyaz.games.plugins import make_plugin, plugin_name, plugin_names
+from pyaz.games.state import BoardGameState
 
 BoardState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings
 
@@ -21,10 +25,11 @@ checks its own, narrower range."""
 
 @dataclass(frozen=True)
 class GameSpec:
-    """How to build one game: its class, the options it takes with their defaults, and aliases;
-    ``kinds`` says what an option whose default is None takes (``int`` or ``float``)."""
+    """How to build one game: its class (or the function that builds its start state), the
+    options it takes with their defaults, and aliases; ``kinds`` says what an option whose
+    default is None takes (``int`` or ``float``)."""
 
-    cls: type
+    cls: Callable[..., Any]
     options: dict[str, Any]
     aliases: tuple[str, ...] = field(default=())
     summary: str = ""
@@ -71,29 +76,53 @@ GAMES: dict[str, GameSpec] = {
         ("racing_kings_mod", "racingkings_mod"),
         f"seed 000's modified Racing Kings: {RacingKings.MOD_FEN}",
     ),
+    "curling": GameSpec(
+        make_state,
+        {"ends": 2, "noise": "gat", "physics": "fcv1", "extra_ends": 0, "seed": 0},
+        (),
+        "seed 002's digital curling, continuous shots with execution noise: ends in 1..100, "
+        "noise 'gat', 'dc3' or 'none', physics 'fcv1' or 'gat', extra_ends in 0..100 to "
+        "break a tie, seed >= 0 of the noise",
+    ),
 }
 
 _ALIASES = {alias: name for name, spec in GAMES.items() for alias in (name, *spec.aliases)}
 
 
 def canonical_name(name: str) -> str:
-    """The registry name for ``name`` or one of its aliases (case-insensitive)."""
+    """The registry name for ``name`` or one of its aliases (case-insensitive), or for a
+    plug-in game (:func:`pyaz.games.plugins.plugin_name`: imports nothing)."""
     if not isinstance(name, str):
         raise TypeError(f"a game name must be a str, got {name!r}")
     key = name.strip().lower().replace(" ", "_")
-    if key not in _ALIASES:
-        known = ", ".join(sorted(GAMES))
-        raise ValueError(f"unknown game {name!r}; known games: {known}")
-    return _ALIASES[key]
+    if key in _ALIASES:
+        return _ALIASES[key]
+    plugin = plugin_name(name)
+    if plugin is None:
+        known, plugins = ", ".join(sorted(GAMES)), ", ".join(plugin_names())
+        raise ValueError(
+            f"unknown game {name!r}; known games: {known}; plug-in games: {plugins}; or "
+            "'openspiel:NAME', or a module path 'package.module:Name'"
+        )
+    return plugin
 
 
-def make(name: str, **options: Any) -> BoardState:
-    """The start state of game ``name`` with ``options`` (see ``pyaz.GAMES`` for each game's).
+@overload
+def make(name: Literal["curling"], **options: Any) -> CurlingState: ...
+@overload
+def make(name: str, **options: Any) -> BoardState: ...
+def make(name: str, **options: Any) -> BoardState | CurlingState:
+    """The start state of game ``name`` with ``options`` (see ``pyaz.GAMES`` for each game's):
+    a board game's (:data:`BoardState`), or curling's :class:`~pyaz.games.curling.CurlingState`
+    (typed so when the name is the literal ``"curling"``; :func:`board_games` names the others).
 
     >>> make("connect_four", width=7, height=6).num_actions
     7
     """
-    spec = GAMES[canonical_name(name)]
+    canonical = canonical_name(name)
+    if canonical not in GAMES:  # a plug-in game (pyaz.games.plugins), typed as a board game
+        return make_plugin(canonical, **options)  # type: ignore[return-value]
+    spec = GAMES[canonical]
     unknown = set(options) - set(spec.options)
     if unknown:
         allowed = ", ".join(f"{k}={v!r}" for k, v in spec.options.items())
@@ -144,7 +173,18 @@ def _shown(value: Any) -> str:
     return cut(repr(value), 80)
 
 
+def board_games() -> list[str]:
+    """The registered games whose states have finitely many integer actions (a
+    :class:`~pyaz.games.state.BoardGameState`): every game but those whose actions are
+    continuous (curling's shots)."""
+    return [name for name in GAMES if isinstance(make(name), BoardGameState)]
+
+
 def same_position(a: BoardState, b: BoardState) -> bool:
     """Whether two states are the same position: the same game, ply and board text (the text
-    names the side to move and, where the game has them, the pass and ko state)."""
+    names the side to move and, where the game has them, the pass and ko state). TypeError for
+    a state of a game with continuous actions (curling), whose text is only a picture."""
+    for state in (a, b):
+        if not isinstance(state, BoardGameState):
+            raise TypeError(f"same_position compares board games' states, got {state.name}'s")
     return type(a) is type(b) and a.ply == b.ply and str(a) == str(b)

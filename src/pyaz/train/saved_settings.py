@@ -5,12 +5,16 @@ them lacks (:func:`upgrade_settings`).
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from pyaz.games import canonical_name
+from pyaz.common.shown import cut
+from pyaz.games import canonical_name, is_code_reference
+from pyaz.games.plugins import refuse_code_reference
+from pyaz.games.profiles import profile
 from pyaz.train.config import TrainConfig
-from pyaz.train.game_defaults import EPOCHS_DEFAULT, THREAT_AUTO_BEFORE
 
 RESUMABLE = (
     "iterations", "max_minutes", "threads", "torch_threads", "parallel_games", "runtime",
@@ -38,7 +42,7 @@ def upgrade_settings(saved: dict[str, Any]) -> dict[str, Any]:
     loop saves what they chose) is the game's, as
     :meth:`~pyaz.train.config.TrainConfig.resolved` has it."""
     legacy = {
-        "epochs": EPOCHS_DEFAULT,
+        "epochs": 2,  # the default of its day
         "threat_planes": "off",
         "opening_spread": 0,
         "lr_schedule": "constant",
@@ -54,8 +58,10 @@ def upgrade_settings(saved: dict[str, Any]) -> dict[str, Any]:
         game = canonical_name(str(upgraded.get("game")))
     except ValueError:
         return upgraded  # not a game: validate() names it
+    if is_code_reference(game):
+        return upgraded  # resolving would import it: refuse_saved_code decides first
     if upgraded["threat_planes"] == "auto":
-        upgraded["threat_planes"] = THREAT_AUTO_BEFORE.get(game, "off")
+        upgraded["threat_planes"] = profile(game).training.threat_planes_before
     # an auto or a null written by hand: the game's, as a run resolves it
     values = {f.name: upgraded[f.name] for f in fields(TrainConfig) if f.name in upgraded}
     try:
@@ -66,3 +72,30 @@ def upgrade_settings(saved: dict[str, Any]) -> dict[str, Any]:
     for name in legacy.keys() - {"threat_planes"}:
         upgraded[name] = getattr(resolved, name)
     return upgraded
+
+
+def refuse_saved_code(
+    path: str | os.PathLike[str],
+    saved: Mapping[str, Any],
+    given: Mapping[str, Any],
+    command_line: bool = True,
+) -> None:
+    """A one-line ValueError naming ``path`` (the file ``saved`` was read from) when the saved
+    game is a module path (:func:`~pyaz.games.is_code_reference`), which would import a module
+    and run its code, unless ``given`` (what the person asked for this time: the command line,
+    or ``from_folder``'s arguments when ``command_line`` is False) names the same game. A
+    registered, bundled, entry point or OpenSpiel game passes. Imports nothing."""
+    game = saved.get("game")
+    if not is_code_reference(game) or _same_game(given.get("game"), game):
+        return
+    shown = cut(str(game), 200, quote=True)
+    again = f"repeat --game {shown} on the command line" if command_line else f"pass game={shown}"
+    refuse_code_reference(game, str(path), f"{again} to allow it")
+
+
+def _same_game(given: Any, saved: Any) -> bool:
+    """Whether ``given`` names the game ``saved`` (both by their registry names)."""
+    try:
+        return canonical_name(str(given)) == canonical_name(str(saved))
+    except ValueError:
+        return False

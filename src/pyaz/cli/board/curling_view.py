@@ -12,7 +12,7 @@ from typing import Any
 from pyaz.cli.board.sessions import shown
 from pyaz.eval import presets
 from pyaz.eval.players import Player
-from pyaz.games import curling
+from pyaz.games import curling, make
 
 PLAYERS_HELP = "curling players: human, or a preset such as rule, kr:64, kr-dl:PATH, model:PATH"
 
@@ -29,7 +29,7 @@ class CurlingGame:
             raise ValueError(f"the number of ends must be in 1..10, got {shown(ends)}")
         self.id = f"c{next(self._ids)}"
         self.specs = [str(spec).strip() for spec in specs]
-        self.state = curling.make_state(ends=ends, seed=seed)
+        self.state = make("curling", ends=ends, seed=seed)
         self.players = [self._player(spec, seed + index) for index, spec in enumerate(self.specs)]
         self.shown = self.state.game.copy()  # the stones after the last throw (before the count)
         self.lock = threading.Lock()

@@ -25,7 +25,7 @@ from pyaz.cli.options import check_game_options
 from pyaz.cli.play import outcome, side_name
 from pyaz.eval import presets
 from pyaz.eval.players import Player, Resignation, SearchPlayer, close_player
-from pyaz.games import BoardState, canonical_name, make
+from pyaz.games import BoardGameState, BoardState, canonical_name, make
 
 HUMAN = "human"
 SLICES = 10  # an engine's search is run in this many slices, each followed by a snapshot
@@ -471,6 +471,8 @@ def new_session(
         )
     check_game_options(name, options)
     start = make(name, **options)
+    if not isinstance(start, BoardGameState):
+        raise ValueError(f"{name} is not played on a board of cells: it has its own panel")
     if not isinstance(specs, list) or len(specs) != 2:
         raise ValueError(f"give two players (first, second), got {shown(specs)}")
     texts = [str(spec).strip() for spec in specs]
