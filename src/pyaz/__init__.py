@@ -30,12 +30,12 @@ from pyaz._core import (
     RacingKingsTermination,
     Status,
     perft,
-    random_game_lengths,
     random_playouts,
 )
 from pyaz._version import __version__
-from pyaz.games import GAMES, BoardState, GameState, make
+from pyaz.games import GAMES, BoardState, GameState, make, register_game
 from pyaz.games.sgf import go_from_sgf, go_to_sgf
+from pyaz.games.state import random_game_lengths
 from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
 from pyaz.search import Search, SelfPlay, SelfPlayRecords, Solution, solve, solve_value
 
@@ -64,6 +64,7 @@ __all__ = [
     "perft",
     "random_game_lengths",
     "random_playouts",
+    "register_game",
     "solve",
     "solve_value",
     "transform_planes",

@@ -1,12 +1,15 @@
-// Python bindings of the tree search: one Search class per game, the C++ evaluators, and the
-// adapter that calls a Python network once per batch of leaves.
+// Python bindings of the tree search: one Search class per game (and PythonGameSearch for a
+// game written in Python, bindings/python_game.h), the C++ evaluators, and the adapter that
+// calls a Python network once per batch of leaves.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -15,6 +18,7 @@
 
 #include "bindings/args.h"
 #include "bindings/bindings.h"
+#include "bindings/python_game.h"
 #include "bindings/signals.h"
 #include "games/connect_four.h"
 #include "games/go.h"
@@ -227,30 +231,74 @@ void run_search(Search<Game>& search, const args::IndexArg& simulations, const p
     search.run(count, *owned, &interrupt);
 }
 
+// The poll of a run over a Python game: it stops the run as soon as the game has recorded an
+// error (python_game.h), and checks for signals as python_signal_poll does.
+InterruptPoll python_game_poll(const std::shared_ptr<PythonGameContext>& game) {
+    constexpr auto kSignalPeriod = std::chrono::milliseconds(20);
+    auto next_signal_check = std::chrono::steady_clock::now() + kSignalPeriod;
+    return InterruptPoll(
+        [game, next_signal_check, kSignalPeriod]() mutable {
+            if (game->failed()) throw std::runtime_error("the game raised an error");  // replaced by it
+            const auto now = std::chrono::steady_clock::now();
+            if (now < next_signal_check) return;
+            next_signal_check = now + kSignalPeriod;
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        },
+        std::chrono::milliseconds(0));
+}
+
+// Runs work(&poll) without the GIL and with `game`'s errors deferred. Returns the error the
+// game recorded (null if none), which stopped the work (what the work threw then is dropped);
+// rethrows what the work threw otherwise.
+template <class Work>
+std::exception_ptr run_deferring(const std::shared_ptr<PythonGameContext>& game, Work&& work) {
+    InterruptPoll interrupt = python_game_poll(game);
+    {
+        const PythonGameContext::Deferral deferral(*game);
+        py::gil_scoped_release release;
+        try {
+            work(&interrupt);
+        } catch (...) {
+            if (!game->failed()) throw;
+        }
+    }
+    return game->take_failure();
+}
+
+// A run over a Python game: its errors stop the run and reach the caller as they were raised;
+// the tree is then cleared (the root kept), since the states the error cut short stand in it
+// as finished games.
+template <>
+void run_search<PythonGame>(Search<PythonGame>& search, const args::IndexArg& simulations,
+                            const py::object& evaluator) {
+    const auto count = args::integer<std::int64_t>(simulations.value, "simulations", 0, kMaxSimulations);
+    auto owned = make_evaluator<PythonGame>(evaluator, search.params(), search.next_stream_seed());
+    const std::exception_ptr error = run_deferring(
+        search.root_state().context(), [&](InterruptPoll* interrupt) { search.run(count, *owned, interrupt); });
+    if (error) {
+        search.set_root(search.root_state());
+        std::rethrow_exception(error);
+    }
+}
+
 template <class T>
 py::array_t<T> vector_array(const std::vector<T>& v, std::vector<py::ssize_t> shape) {
     return py::array_t<T>(shape, v.data());
 }
 
-// Plays self-play games; returns a dict of numpy arrays (see pyaz.SelfPlay).
+// The progress callback of SelfPlay::play: on_game_end(games_done) unless it is None.
+auto game_end_callback(const py::object& on_game_end) {
+    return [&on_game_end](std::int64_t games_done) {
+        if (on_game_end.is_none()) return;
+        py::gil_scoped_acquire gil;
+        on_game_end(games_done);
+    };
+}
+
+// The records as a dict of numpy arrays (see pyaz.SelfPlay).
 template <class Game>
-py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const py::object& evaluator,
-                        const py::object& on_game_end) {
-    auto owned = make_evaluator<Game>(evaluator, config.search, config.seed + 1);
-    SelfPlay<Game> driver(start, config);
-    SelfPlayRecords r;
-    InterruptPoll interrupt = python_signal_poll();
-    {
-        py::gil_scoped_release release;
-        r = driver.play(
-            *owned,
-            [&](std::int64_t games_done) {
-                if (on_game_end.is_none()) return;
-                py::gil_scoped_acquire gil;
-                on_game_end(games_done);
-            },
-            &interrupt);
-    }
+py::dict records_dict(const SelfPlayRecords& r, const Game& start) {
     const py::ssize_t n = static_cast<py::ssize_t>(r.player.size());
     const py::ssize_t g = static_cast<py::ssize_t>(r.game_status.size());
     py::dict out;
@@ -271,6 +319,35 @@ py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const p
     out["full_searches"] = r.full_searches;
     out["cheap_searches"] = r.cheap_searches;
     return out;
+}
+
+// Plays self-play games; returns a dict of numpy arrays (see pyaz.SelfPlay).
+template <class Game>
+py::dict play_self_play(const Game& start, const SelfPlayConfig& config, const py::object& evaluator,
+                        const py::object& on_game_end) {
+    auto owned = make_evaluator<Game>(evaluator, config.search, config.seed + 1);
+    SelfPlay<Game> driver(start, config);
+    SelfPlayRecords r;
+    InterruptPoll interrupt = python_signal_poll();
+    {
+        py::gil_scoped_release release;
+        r = driver.play(*owned, game_end_callback(on_game_end), &interrupt);
+    }
+    return records_dict(r, start);
+}
+
+// Self-play over a Python game: its errors stop the games and reach the caller as raised.
+template <>
+py::dict play_self_play<PythonGame>(const PythonGame& start, const SelfPlayConfig& config,
+                                    const py::object& evaluator, const py::object& on_game_end) {
+    auto owned = make_evaluator<PythonGame>(evaluator, config.search, config.seed + 1);
+    SelfPlay<PythonGame> driver(start, config);
+    SelfPlayRecords r;
+    const std::exception_ptr error = run_deferring(start.context(), [&](InterruptPoll* interrupt) {
+        r = driver.play(*owned, game_end_callback(on_game_end), interrupt);
+    });
+    if (error) std::rethrow_exception(error);
+    return records_dict(r, start);
 }
 
 SelfPlayConfig self_play_config(const py::kwargs& kwargs) {
@@ -482,6 +559,10 @@ void register_search(py::module_& m) {
     bind_self_play<Gomoku>(m);
     bind_self_play<Go>(m);
     bind_self_play<RacingKings>(m);
+    // Last: any object converts to a PythonGame (python_game.h), so the native overloads of
+    // self_play and check_self_play must be tried first.
+    bind_search<PythonGame>(m, "PythonGameSearch");
+    bind_self_play<PythonGame>(m);
 }
 
 }  // namespace pyaz

@@ -7,7 +7,7 @@ import numpy
 import numpy.typing
 import typing
 from . import curling
-__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'ConnectFourSolver', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'check_self_play', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
+__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'ConnectFourSolver', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'PythonGameSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'check_self_play', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
 class Status:
     """
     Game outcome, or ONGOING.
@@ -1042,6 +1042,66 @@ class RacingKingsSearch:
     @property
     def tree_size(self) -> int:
         ...
+class PythonGameSearch:
+    def __init__(self, state: typing.Any, **kwargs) -> None:
+        ...
+    def advance(self, action: typing.SupportsIndex) -> None:
+        ...
+    def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
+        ...
+    def improved_policy(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        Gumbel's improved policy softmax(logits + sigma(completed Q)) over the root's actions.
+        """
+    def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
+        ...
+    def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        The policy target self-play records for the root.
+        """
+    def principal_variation(self, max_depth: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        """
+        The most visited line from the root (each expanded node's most visited child), at most max_depth moves.
+        """
+    def priors(self) -> numpy.typing.NDArray[numpy.float32]:
+        ...
+    def proven_value(self) -> int | None:
+        """
+        The solver's proven result of the root for the player to move: 1, 0, -1 or None.
+        """
+    def pruned_visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        The root's visit counts after KataGo's policy target pruning (forced playouts).
+        """
+    def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
+        ...
+    def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
+        ...
+    def set_root(self, state: typing.Any) -> None:
+        ...
+    def visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        ...
+    @property
+    def collisions(self) -> int:
+        ...
+    @property
+    def pending_visits(self) -> int:
+        ...
+    @property
+    def root_state(self) -> typing.Any:
+        ...
+    @property
+    def root_value(self) -> float:
+        ...
+    @property
+    def root_visits(self) -> int:
+        ...
+    @property
+    def tree_full(self) -> bool:
+        ...
+    @property
+    def tree_size(self) -> int:
+        ...
 class GomokuMentor:
     """
     Rule-based free-style Gomoku player (seed 004's mentor): line patterns, VCF and VCT threat-space search, then iterative-deepening alpha-beta.
@@ -1142,6 +1202,11 @@ def check_self_play(start: RacingKings, **kwargs) -> None:
     """
     Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
     """
+@typing.overload
+def check_self_play(start: typing.Any, **kwargs) -> None:
+    """
+    Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
+    """
 def go_policy_play(starts: collections.abc.Sequence[Go], policies: collections.abc.Sequence[typing.Any], seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], record_seat: typing.SupportsInt | typing.SupportsIndex = 0, allow_resign: bool = True, temperature: typing.SupportsFloat | typing.SupportsIndex = 1.0, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     """
     Plays Go games from `starts` with no search (seed 003): seats[2*g + colour] is the index of the policy fn(planes[B,3,n,n], legal[B,n*n+2]) -> logits[B,n*n+2] that plays that colour in game g; each step calls every policy once for all the games it moves in and samples from the softmax over legal actions (temperature 0: argmax). Action n*n is the pass, n*n+1 resigns. Returns the positions where policy `record_seat` moved (planes black/white/empty, legal masks, actions, colour, game id, ply) and each game's status, resigning colour (-1 none) and length.
@@ -1219,6 +1284,9 @@ def self_play(start: Go, evaluator: typing.Any, on_game_end: typing.Any = None, 
     ...
 @typing.overload
 def self_play(start: RacingKings, evaluator: typing.Any, on_game_end: typing.Any = None, **kwargs) -> dict:
+    ...
+@typing.overload
+def self_play(start: typing.Any, evaluator: typing.Any, on_game_end: typing.Any = None, **kwargs) -> dict:
     ...
 def self_play_defaults() -> dict:
     """

@@ -17,9 +17,9 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from pyaz import _core
-from pyaz.games import BoardState
+from pyaz.games import BoardGameState, BoardState
 
-__all__ = ["DEFAULTS", "Evaluator", "Search", "register_search_class"]
+__all__ = ["DEFAULTS", "Evaluator", "Search", "register_search_class", "search_class_for"]
 
 Evaluator: TypeAlias = str | Callable[[np.ndarray], tuple[Any, Any]]
 
@@ -38,6 +38,24 @@ _SEARCH_CLASSES: dict[type, type] = {
 def register_search_class(state_class: type, search_class: type) -> None:
     """Registers the C++ search class for a game class (used by games added later)."""
     _SEARCH_CLASSES[state_class] = search_class
+
+
+def search_class_for(state: Any, what: str = "search") -> type:
+    """The C++ search class for ``state``: its game's native one, else ``PythonGameSearch``
+    for a game written in Python (a :class:`~pyaz.games.state.BoardGameState` with
+    ``num_actions``, ``planes_shape`` and ``encode()``, whose methods the search calls under
+    the GIL). TypeError naming the object for anything else; ``what`` names the job."""
+    native = _SEARCH_CLASSES.get(type(state))
+    if native is not None:
+        return native
+    if isinstance(state, BoardGameState):
+        return _core.PythonGameSearch
+    known = ", ".join(cls.__name__ for cls in _SEARCH_CLASSES)
+    raise TypeError(
+        f"no {what} for {type(state).__name__}: a state of one of {known}, or of a game "
+        "written in Python (pyaz.games.state.BoardGameState with num_actions, planes_shape "
+        "and encode(); see docs/tutorial-python-game.md)"
+    )
 
 
 class Search:
@@ -121,11 +139,7 @@ class Search:
     """
 
     def __init__(self, state: BoardState, **options: Any) -> None:
-        search_class = _SEARCH_CLASSES.get(type(state))
-        if search_class is None:
-            known = ", ".join(cls.__name__ for cls in _SEARCH_CLASSES)
-            raise TypeError(f"no search for {type(state).__name__}; games with a search: {known}")
-        self._impl = search_class(state, **options)
+        self._impl = search_class_for(state)(state, **options)
 
     def run(self, simulations: int, evaluator: Evaluator = "uniform") -> None:
         """Runs ``simulations`` more simulations with ``evaluator``."""

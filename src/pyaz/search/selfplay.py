@@ -18,7 +18,7 @@ from tqdm import tqdm
 from pyaz import _core
 from pyaz.common.faults import fault_point
 from pyaz.games import BoardState
-from pyaz.search.search import _SEARCH_CLASSES, Evaluator
+from pyaz.search.search import Evaluator, search_class_for
 
 
 @dataclass(frozen=True)
@@ -114,9 +114,7 @@ class SelfPlay:
     """
 
     def __init__(self, start: BoardState, **options: Any) -> None:
-        if type(start) not in _SEARCH_CLASSES:
-            known = ", ".join(cls.__name__ for cls in _SEARCH_CLASSES)
-            raise TypeError(f"no self-play for {start!r}; games with self-play: {known}")
+        search_class_for(start, "self-play")  # TypeError for what is no game
         if start.is_terminal():
             raise ValueError("the start position is already over")
         if "games" in options:

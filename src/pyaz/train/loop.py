@@ -41,13 +41,14 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from pyaz._core import GomokuMentor, random_game_lengths
+from pyaz._core import GomokuMentor
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun
 from pyaz.eval import presets
 from pyaz.eval.players import SearchPlayer, close_player
 from pyaz.games import make
+from pyaz.games.state import random_game_lengths
 from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
     TORCHSCRIPT_FILE,

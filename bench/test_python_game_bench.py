@@ -1,0 +1,135 @@
+"""A game written in Python under pyaz's C++ search: what the Python calls cost.
+
+PUCT with a uniform evaluator (P uniform, v = 0), one thread, 800 simulations per move search
+from the start of Connect Four 7x6, three ways:
+
+- the native C++ game (``pyaz.make("connect_four")``): the bare cost of the search;
+- a Python object that only forwards each call to a native state (``Delegate``): the cost of
+  the adapter itself (``_core.PythonGameSearch``: one Python call per apply, legal_actions,
+  status and to_move, under the GIL), with the rules as fast as they can be;
+- OpenSpiel's ``connect_four`` through ``pyaz.make("openspiel:connect_four")``, where the
+  rules are OpenSpiel's (C++ behind pybind11) and the state is pyaz's Python adapter.
+
+The ratios (native over each) are measured in the same run, the sides interleaved round by
+round; the row's value is the Python game's simulations per second.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+if TYPE_CHECKING:
+    from conftest import BenchConfig
+
+SIMULATIONS = 800
+
+
+class Delegate:
+    """A Python game that only forwards to a native state."""
+
+    name = "delegated connect four"
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.num_actions = inner.num_actions
+        self.planes_shape = tuple(inner.planes_shape)
+
+    @property
+    def ply(self) -> int:
+        return int(self.inner.ply)
+
+    def to_move(self) -> int:
+        return int(self.inner.to_move())
+
+    def status(self) -> Any:
+        return self.inner.status()
+
+    def is_terminal(self) -> bool:
+        return bool(self.inner.is_terminal())
+
+    def is_legal(self, action: int) -> bool:
+        return bool(self.inner.is_legal(action))
+
+    def legal_actions(self) -> list[int]:
+        return list(self.inner.legal_actions())
+
+    def apply(self, action: int) -> None:
+        self.inner.apply(action)
+
+    def clone(self) -> Delegate:
+        return Delegate(self.inner.clone())
+
+    def encode(self) -> np.ndarray:
+        return np.asarray(self.inner.encode())
+
+
+def _move_search(pyaz: Any, start: Callable[[], Any]) -> Callable[[], int]:
+    def run() -> int:
+        search = pyaz.Search(start())
+        search.run(SIMULATIONS, "uniform")
+        assert int(search.visit_counts().sum()) >= SIMULATIONS - 1
+        return SIMULATIONS
+
+    return run
+
+
+def _paired_rates(
+    native: Callable[[], int], python: Callable[[], int], rounds: int, target_s: float
+) -> tuple[list[float], list[float]]:
+    """Simulations per second of each side, round by round, the order alternating."""
+    native_rates: list[float] = []
+    python_rates: list[float] = []
+    for index in range(rounds):
+        pair = [(native, native_rates), (python, python_rates)]
+        for run, rates in pair if index % 2 == 0 else pair[::-1]:
+            done, start = 0, time.perf_counter()
+            while time.perf_counter() - start < target_s:
+                done += run()
+            rates.append(done / (time.perf_counter() - start))
+    return native_rates, python_rates
+
+
+@pytest.mark.benchmark(group="python-game")
+@pytest.mark.parametrize("kind", ["delegate", "openspiel"])
+def test_python_game_search_against_the_native_game(
+    benchmark: Any,
+    pyaz: Any,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+    kind: str,
+) -> None:
+    if kind == "openspiel":
+        pytest.importorskip("pyspiel", reason="open-spiel is not installed")
+
+        def python_start() -> Any:
+            return pyaz.make("openspiel:connect_four")
+    else:
+
+        def python_start() -> Any:
+            return Delegate(pyaz.make("connect_four"))
+
+    native = _move_search(pyaz, lambda: pyaz.make("connect_four"))
+    python = _move_search(pyaz, python_start)
+    native_rates, python_rates = _paired_rates(
+        native, python, bench_cfg.rounds, 0.5 * bench_cfg.scale
+    )
+    benchmark.pedantic(python, rounds=1, iterations=1)
+    ratios = [n / p for n, p in zip(native_rates, python_rates, strict=True)]
+    info = {
+        "game": "Connect Four 7x6",
+        "measure": f"PUCT sims/s, {kind} Python game",
+        "unit": "sims/s",
+        "value": statistics.median(python_rates),
+        "peer": "the native C++ game (slower by the ratio)",
+        "peer_value": statistics.median(native_rates),
+        "ratio": statistics.median(ratios),
+        "round_ratios": ratios,
+    }
+    benchmark.extra_info.update(info)
+    record_row(info)
