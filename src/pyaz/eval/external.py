@@ -84,6 +84,12 @@ LICHESS_LEVELS: dict[int, tuple[int, int, int]] = {
 """lichess AI level -> (Skill Level, movetime ms, depth), from lichess-org/fishnet."""
 
 ENGINE_TIMEOUT = 120.0
+"""Seconds an engine may take for one reply before the match stops it."""
+
+GRHINO_LEVEL_TIMEOUT = {5: 1200.0}
+"""GRhino's levels that need more than :data:`ENGINE_TIMEOUT` for a move: level 5's end-game
+search took over 120 s for one move on a 2-core machine (2026-12-05), so it is given 20 minutes
+a move rather than a bounded end-game depth, to play the level as GRhino defines it."""
 
 
 class EngineError(RuntimeError):
@@ -178,7 +184,7 @@ class GtpPlayer(_ExternalPlayer):
             self.reset(state)
         colour = self._colour(state)
         command = f"{self.genmove_command} {colour}"
-        reply = self.engine.send(command, timeout=ENGINE_TIMEOUT).strip().lower()
+        reply = self.engine.send(command).strip().lower()  # the engine's own timeout
         if reply == "resign":
             raise Resignation(self.name)
         if reply == "pass":
@@ -344,12 +350,14 @@ def pachi_player(name: str, state: BoardState, playouts: int, seed: int) -> GtpP
 
 
 def gtp_rhino_player(name: str, state: BoardState, level: int, randomness: int) -> GtpPlayer:
-    """GRhino (Othello 8x8) at ``level`` with evaluator ``randomness``."""
+    """GRhino (Othello 8x8) at ``level`` with evaluator ``randomness``, given the time a move
+    its level needs (:data:`GRHINO_LEVEL_TIMEOUT`)."""
     path = find_engine("gtp-rhino", GRHINO_HINT, GtpEngineNotFoundError)
     command = [path, "-l", str(level)]
     if randomness:
         command += ["-r", str(randomness)]
-    engine = GtpEngine(command, timeout=ENGINE_TIMEOUT, install_hint=GRHINO_HINT)
+    timeout = GRHINO_LEVEL_TIMEOUT.get(level, ENGINE_TIMEOUT)
+    engine = GtpEngine(command, timeout=timeout, install_hint=GRHINO_HINT)
     return _started(GtpPlayer(engine, name, state), state)
 
 
