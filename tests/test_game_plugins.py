@@ -15,7 +15,13 @@ import pytest
 import pyaz
 from pyaz._core import Status
 from pyaz.cli import selfplay
-from pyaz.games import canonical_name, is_code_reference, plugins, register_game
+from pyaz.games import (
+    allow_code_reference,
+    canonical_name,
+    is_code_reference,
+    plugins,
+    register_game,
+)
 from pyaz.games.examples.tictactoe import TicTacToe
 from pyaz.games.minimax import solve_all
 from pyaz.testing import DIHEDRAL, check_game
@@ -45,8 +51,10 @@ IMPORTED = True
 
 @pytest.fixture(autouse=True)
 def no_registered_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts with no game registered and leaves none behind."""
+    """Each test starts with no game registered and no module path allowed, and leaves none
+    behind."""
     monkeypatch.setattr(plugins, "_REGISTERED", {})
+    monkeypatch.setattr(plugins, "_ALLOWED_CODE", set())
 
 
 @pytest.fixture
@@ -156,6 +164,11 @@ def test_a_module_path_makes_the_game_it_names(site: Path) -> None:
     assert is_code_reference(f"{module}:Game")
     assert canonical_name(f" {module}:Game ") == f"{module}:Game"  # the case kept
     assert module not in sys.modules  # naming imports nothing
+    with pytest.raises(ValueError, match="only when a person names it as --game"):
+        pyaz.make(f"{module}:Game")  # not allowed yet
+    assert module not in sys.modules
+    allow_code_reference(f"{module}:Game")
+    allow_code_reference(f"{module}:start")
     assert pyaz.make(f"{module}:Game").name == "from_module"
     assert pyaz.make(f"{module}:start", first=8).ply == 1
     assert plugins.find_plugin(f"{module}:Game").source == "module path"
@@ -175,6 +188,7 @@ def test_a_module_path_makes_the_game_it_names(site: Path) -> None:
 def test_a_bad_module_path_is_a_value_error_naming_it(site: Path, path: str, message: str) -> None:
     _module(site, "plugin_attr")
     with pytest.raises(ValueError, match=message):
+        allow_code_reference(path)
         pyaz.make(path)
 
 
@@ -184,7 +198,30 @@ def test_what_is_a_code_reference() -> None:
         assert not is_code_reference(name)
 
 
+def test_a_module_path_typed_as_game_on_the_command_line_is_allowed(site: Path) -> None:
+    module = _module(site, "plugin_typed")
+    args = selfplay.build_parser().parse_args(["--game", f"{module}:Game", "--out", "x"])
+    assert pyaz.make(args.game).name == "from_module"
+    with pytest.raises(SystemExit):
+        selfplay.build_parser().parse_args(["--game", "plugin typed:Game", "--out", "x"])
+
+
 # -- saved settings never import a module -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game",
+    ["subprocess:Popen", "os:system", "plugin_saved_direct:Game"],
+)
+def test_what_no_person_allowed_is_never_imported_nor_called(site: Path, game: str) -> None:
+    """The check is in pyaz.make itself, so every reader of a saved name (a run folder, a model
+    file, a match summary, a request to the board) is covered: a config.json holding
+    ``subprocess:Popen`` with ``game_options {"args": [...]}`` starts no process."""
+    _module(site, "plugin_saved_direct")
+    with pytest.raises(ValueError, match="is a module path, which pyaz imports"):
+        pyaz.make(game, args=["touch", str(site / "started")])
+    assert not (site / "started").exists()
+    assert "plugin_saved_direct" not in sys.modules
 
 
 def test_a_saved_module_path_is_refused_unless_given_again(site: Path) -> None:

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from pyaz.engines.search import EngineSearch
 from pyaz.engines.text_streams import tolerant
-from pyaz.games import GAMES, BoardState, canonical_name, make
+from pyaz.games import (
+    GAMES,
+    BoardState,
+    allow_code_reference,
+    canonical_name,
+    is_code_reference,
+    make,
+)
 from pyaz.nets.runtimes import RUNTIMES
 
 if TYPE_CHECKING:
@@ -44,12 +51,28 @@ def add_game_arguments(
     names = ", ".join(sorted(GAMES))
     group = parser.add_argument_group("game")
     group.add_argument(
-        "--game", required=required, help=game_help or f"the game: {names} (or an alias)"
+        "--game",
+        required=required,
+        type=game_argument,
+        help=game_help
+        or f"the game: {names} (or an alias); a plug-in game's name, openspiel:NAME, or a "
+        "module path package.module:Name",
     )
     for flag, _, kind, text in GAME_FLAGS:
         group.add_argument(flag, type=kind, help=text)
     for flag, _, _, text in GAME_SWITCHES:
         group.add_argument(flag, action="store_true", help=text)
+
+
+def game_argument(text: str) -> str:
+    """``--game`` as typed: a module path there is the person's own choice, which
+    :func:`pyaz.make` may then import (:func:`~pyaz.games.plugins.allow_code_reference`)."""
+    if is_code_reference(text):
+        try:
+            allow_code_reference(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def given_game_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -63,8 +86,12 @@ def given_game_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def check_game_options(name: str, options: dict[str, Any]) -> None:
-    """ValueError naming the flag when an option does not apply to game ``name``."""
-    allowed = GAMES[canonical_name(name)].options
+    """ValueError naming the flag when an option does not apply to game ``name`` (a plug-in
+    game's factory checks its own options when the game is made: a TypeError naming it)."""
+    canonical = canonical_name(name)
+    if canonical not in GAMES:
+        return
+    allowed = GAMES[canonical].options
     flags = {key: flag for flag, key, *_ in (*GAME_FLAGS, *GAME_SWITCHES)}
     for key in options:
         if key not in allowed:

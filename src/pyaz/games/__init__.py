@@ -10,7 +10,7 @@ satisfies, and :data:`BoardState`, the C++ board games (finitely many integer ac
 7
 """
 
-from pyaz.games.plugins import is_code_reference, register_game
+from pyaz.games.plugins import allow_code_reference, is_code_reference, register_game
 from pyaz.games.registry import (
     GAMES,
     BoardState,
@@ -29,6 +29,7 @@ __all__ = [
     "GameSpec",
     "GameState",
     "SeededGameState",
+    "allow_code_reference",
     "board_games",
     "canonical_name",
     "is_code_reference",

@@ -5,9 +5,10 @@
 - a game of an installed package, through the entry point group :data:`ENTRY_POINT_GROUP`
   (``[project.entry-points."pyaz.games"]`` ``mygame = "mypkg.games:MyGame"`` in its
   pyproject.toml makes ``pyaz.make("mygame")`` work);
-- a module path, ``pyaz.make("mypkg.games:MyGame")`` (a :func:`code reference
-  <is_code_reference>`: importing the module runs its code, so only what the person at the
-  command line or a program names is one; a saved setting never is, see
+- a module path, ``--game mypkg.games:MyGame`` on the command line (a :func:`code reference
+  <is_code_reference>`: importing the module runs its code, so :func:`pyaz.make` imports one
+  only once it is allowed: by the person typing it as ``--game``, or by a program calling
+  :func:`allow_code_reference`; a name read from a file, a model or a request never is, see
   :func:`refuse_code_reference`);
 - one of OpenSpiel's games, ``pyaz.make("openspiel:breakthrough(rows=6,columns=6)")``
   (:mod:`pyaz.games.openspiel`);
@@ -35,6 +36,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "OPENSPIEL_PREFIX",
     "PluginGame",
+    "allow_code_reference",
     "find_plugin",
     "is_code_reference",
     "make_plugin",
@@ -76,6 +78,7 @@ class PluginGame:
 
 
 _REGISTERED: dict[str, PluginGame] = {}
+_ALLOWED_CODE: set[str] = set()  # the module paths this process may import (allow_code_reference)
 
 
 def _key(name: str) -> str:
@@ -109,6 +112,16 @@ def refuse_code_reference(name: Any, where: str, allow: str = "") -> None:
             f"{where}: game {shown} is a module path, and a saved setting never imports a "
             f"module (that would run its code): {allow}"
         )
+
+
+def allow_code_reference(name: str) -> None:
+    """Lets :func:`pyaz.make` import the module path ``name`` (``"mypkg.games:MyGame"``) in this
+    process: what a person typed as ``--game`` (the commands call this when they parse it), or
+    what a program chose. Never call it with a name read from a file, a model or a request:
+    importing a module runs its code. ValueError if ``name`` is no module path."""
+    if not is_code_reference(name) or _CODE_REFERENCE.fullmatch(name.strip()) is None:
+        raise ValueError(f"{cut(repr(name), 80)} is no module path: expected 'package.module:Name'")
+    _ALLOWED_CODE.add(name.strip())
 
 
 def register_game(
@@ -192,6 +205,13 @@ def find_plugin(name: str) -> PluginGame:
         path, summary = BUNDLED[name]
         return PluginGame(name, _load(path, name), summary, "bundled")
     if is_code_reference(name):
+        if name not in _ALLOWED_CODE:
+            raise ValueError(
+                f"game {cut(repr(name), 120)} is a module path, which pyaz imports (running its "
+                "code) only when a person names it as --game on the command line or a program "
+                "allows it (pyaz.games.allow_code_reference); register the game instead "
+                f"(pyaz.register_game, or an entry point of the group {ENTRY_POINT_GROUP!r})"
+            )
         return PluginGame(name, _load(name, name), "", "module path")
     point = _entry_point(name)
     if point is None:
