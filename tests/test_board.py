@@ -85,6 +85,34 @@ def test_a_new_game_of_every_game(
         assert data["col_labels"][:3] == ["A", "B", "C"] and data["row_labels"][0] == "5"
 
 
+def test_a_game_written_in_python_is_drawn_from_its_board_array(client: FlaskClient) -> None:
+    data = _new(client, "tictactoe", ["human", "human"])
+    assert data["kind"] == "stones" and data["board"] == [[0, 0, 0]] * 3
+    assert data["col_labels"] == ["a", "b", "c"] and data["row_labels"] == ["1", "2", "3"]
+    assert data["legal"][4] == {"move": "b2", "from": None, "cell": [1, 1]}
+    data = client.post(f"/api/game/{data['id']}/move", json={"move": "c1"}).json
+    assert data["board"][0] == [0, 0, 1] and data["last"] == [None, [0, 2]]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "message"),
+    [
+        ("subprocess:Popen", {"args": ["true"]}, "is a module path, which pyaz imports"),
+        ("os:system", {}, "is a module path, which pyaz imports"),
+        ("openspiel:tic_tac_toe", {}, "has no board() array"),
+    ],
+)
+def test_a_request_never_imports_a_module_and_a_game_without_cells_is_refused(
+    client: FlaskClient, game: str, options: dict[str, Any], message: str
+) -> None:
+    if game.startswith("openspiel:"):
+        pytest.importorskip("pyspiel")
+    response = client.post(
+        "/api/new", json={"game": game, "options": options, "players": ["human"] * 2}
+    )
+    assert response.status_code == 400 and message in response.json["error"]
+
+
 def test_a_legal_move_is_applied(client: FlaskClient) -> None:
     game = _new(client, "connect_four", ["human", "human"])
     data = client.post(f"/api/game/{game['id']}/move", json={"move": "4"}).json

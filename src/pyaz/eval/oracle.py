@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from pyaz._core import ConnectFour, Status
 from pyaz.eval.players import Player, _SimplePlayer
@@ -39,14 +40,16 @@ __all__ = [
 class OraclePosition:
     """A solved position: the state, its value for the side to move, the moves that keep it."""
 
-    state: ConnectFour
+    state: Any  # a Connect Four state, or any game's (pyaz.eval.exhaustive)
     value: int  # +1 win, 0 draw (hard positions are never lost: every move would lose)
     good_moves: frozenset[int]  # the columns whose value equals the position's
 
     @property
-    def key(self) -> tuple[int, bytes]:
-        """What tells positions apart: the side to move and the board's cells."""
-        return int(self.state.to_move()), self.state.board().tobytes()
+    def key(self) -> tuple[int, bytes | str]:
+        """What tells positions apart: the side to move and the board's cells (the state's
+        text for a game without a board array)."""
+        board = getattr(self.state, "board", None)
+        return int(self.state.to_move()), board().tobytes() if board else str(self.state)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # pyaz.nets imports torch, loaded only when a network plays
 __all__ = [
     "GreedyPlayer",
     "MentorPlayer",
+    "OpenSpielMctsPlayer",
     "Player",
     "RandomPlayer",
     "Resignation",
@@ -102,6 +103,52 @@ class RandomPlayer(_SimplePlayer):
         if isinstance(state, CurlingState):
             return action_to_target(self._rng.randrange(NUM_ACTIONS))
         return int(self._rng.choice(state.legal_actions()))
+
+
+class OpenSpielMctsPlayer(_SimplePlayer):
+    """OpenSpiel's own MCTS (``pyspiel.MCTSBot``, C++) for an OpenSpiel game
+    (:class:`~pyaz.games.openspiel.OpenSpielState`): UCT with c = 2 and one random rollout a
+    leaf, OpenSpiel's defaults, ``simulations`` a move, without its MCTS-solver (pyaz's network
+    players search without one too). Seeded: game k of a match searches with seed + k."""
+
+    UCT_C = 2.0
+    MAX_MEMORY_MB = 1000
+
+    def __init__(self, simulations: int, seed: int = 0, name: str = "openspiel-mcts") -> None:
+        self.name = name
+        self.simulations = simulations
+        self._seed = seed
+        self._games = 0
+        self._bot: Any = None
+
+    def reset(self, state: Any) -> None:
+        """A new game: a fresh bot for ``state``'s game; ValueError unless it is OpenSpiel's."""
+        from pyaz.games.openspiel import OpenSpielState, load_pyspiel
+
+        if not isinstance(state, OpenSpielState):
+            raise ValueError(
+                f"{self.name} plays OpenSpiel's games (openspiel:NAME), not {state.name}"
+            )
+        pyspiel = load_pyspiel()
+        seed = (self._seed + self._games) % 2**31
+        self._games += 1
+        evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+        self._bot = pyspiel.MCTSBot(
+            state.game.game,
+            evaluator,
+            self.UCT_C,
+            self.simulations,
+            self.MAX_MEMORY_MB,
+            False,  # no MCTS-solver
+            seed,
+            False,  # not verbose
+        )
+
+    def choose(self, state: Any) -> int:
+        """OpenSpiel's MCTS move in ``state``."""
+        if self._bot is None:
+            self.reset(state)
+        return int(self._bot.step(state.pyspiel_state))
 
 
 class GreedyPlayer(_SimplePlayer):

@@ -30,6 +30,7 @@ from pyaz.eval.oracle import PerfectPlayer
 from pyaz.eval.players import (
     GreedyPlayer,
     MentorPlayer,
+    OpenSpielMctsPlayer,
     Player,
     RandomPlayer,
     check_mentor_game,
@@ -68,6 +69,8 @@ player presets (SPEC):
                               move, random among equals
   uct200, uct:N               UCT with N random-rollout simulations a move (any board game;
                               seed 000's Reversi reference is uct200)
+  openspiel-mcts[:N]          OpenSpiel's own MCTS (pyspiel.MCTSBot, C++): UCT c=2, one random
+                              rollout a leaf, N simulations a move (default 200; openspiel:NAME)
   mentor[:MS]                 seed 004's rule-based Gomoku mentor, MS ms a move (default 1000;
                               gomoku, boards 9x9..15x15, five in a row)
   guard[:MS[:NODES]]:SPEC     SPEC's player behind the mentor's threat analysis, MS ms a move
@@ -277,6 +280,14 @@ def _uct(spec: _Spec) -> Player:
     (simulations,) = spec.ints([200], ["SIMULATIONS"])
     spec.check_range("the number of simulations", simulations, 1, 10**9)
     return uct_player(simulations, name=spec.text, seed=spec.seed)
+
+
+def _openspiel_mcts(spec: _Spec) -> Player:
+    (simulations,) = spec.ints([200], ["SIMULATIONS"])
+    spec.check_range("the number of simulations", simulations, 1, 10**7)
+    player = OpenSpielMctsPlayer(simulations, seed=spec.seed, name=spec.text)
+    player.reset(spec.state)  # ValueError for a game that is not OpenSpiel's
+    return player
 
 
 DEFAULT_MENTOR_MS = 1000
@@ -506,6 +517,7 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
     "greedy": _no_argument(GreedyPlayer),
     "perfect": _perfect,
     "uct": _uct,
+    "openspiel-mcts": _openspiel_mcts,
     "mentor": _mentor,
     "guard": _guard,
     "model": _model,

@@ -53,20 +53,31 @@ class Minimax:
         return value if child.to_move() == state.to_move() else -value
 
 
-def solve_all(start: Any, key: Callable[[Any], Hashable] = position_key) -> Minimax:
+def solve_all(
+    start: Any, key: Callable[[Any], Hashable] = position_key, limit: int | None = None
+) -> Minimax:
     """Minimax over every position reachable from ``start`` (a
-    :class:`~pyaz.games.state.BoardGameState`), each position once (by ``key``)."""
+    :class:`~pyaz.games.state.BoardGameState`), each position once (by ``key``). ValueError
+    as soon as more than ``limit`` positions (None: no limit) are found: a game too large to
+    list."""
     values: dict[Hashable, int] = {}
-    _solve(start, key, values)
+    _solve(start, key, values, limit)
     return Minimax(values, key)
 
 
-def _solve(state: Any, key: Callable[[Any], Hashable], values: dict[Hashable, int]) -> int:
+def _solve(
+    state: Any, key: Callable[[Any], Hashable], values: dict[Hashable, int], limit: int | None
+) -> int:
     """The value of ``state`` for its side to move, stored in ``values`` with its
     descendants'."""
     found = values.get(key(state))
     if found is not None:
         return found
+    if limit is not None and len(values) >= limit:
+        raise ValueError(
+            f"{state.name} has more than {limit} positions reachable from its start: too many "
+            "for exhaustive minimax"
+        )
     mover = state.to_move()
     if state.is_terminal():
         side = winner(state.status())
@@ -76,7 +87,7 @@ def _solve(state: Any, key: Callable[[Any], Hashable], values: dict[Hashable, in
         for action in state.legal_actions():
             child = state.clone()
             child.apply(action)
-            value = _solve(child, key, values)
+            value = _solve(child, key, values, limit)
             best = max(best, value if child.to_move() == mover else -value)
     values[key(state)] = best
     return best

@@ -26,7 +26,14 @@ from pyaz._core import Status
 from pyaz.common.imports import import_interruptibly
 from pyaz.common.shown import cut
 
-__all__ = ["INSTALL_HINT", "OpenSpielGame", "OpenSpielState", "load_openspiel", "openspiel_factory"]
+__all__ = [
+    "INSTALL_HINT",
+    "OpenSpielGame",
+    "OpenSpielState",
+    "load_openspiel",
+    "load_pyspiel",
+    "openspiel_factory",
+]
 
 INSTALL_HINT = 'pip install "pyaz[openspiel]"'
 """How to install what OpenSpiel's games need."""
@@ -34,7 +41,7 @@ INSTALL_HINT = 'pip install "pyaz[openspiel]"'
 _OPTION_TYPES = (bool, int, float, str)
 
 
-def _pyspiel() -> Any:
+def load_pyspiel() -> Any:
     """The pyspiel module; ValueError saying how to install it when it is missing."""
     try:
         return import_interruptibly("pyspiel")
@@ -73,7 +80,7 @@ def load_openspiel(text: str, options: Mapping[str, Any] | None = None) -> OpenS
     """The OpenSpiel game ``text`` with the parameters of its text and ``options``. ValueError
     naming the game when pyspiel is missing, the game is unknown, a parameter is unknown, of
     the wrong type or given twice, or the game is not one pyaz handles (see the module)."""
-    pyspiel = _pyspiel()
+    pyspiel = load_pyspiel()
     params = _parameters(pyspiel, text, dict(options or {}))
     name = params.pop("name")
     if name not in pyspiel.registered_names():

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pyaz.common.settings import check_settings, setting
-from pyaz.eval import presets
+from pyaz.eval import exhaustive, presets
 from pyaz.eval.players import check_mentor_game, close_player, mentor_plays
 from pyaz.games import BoardState, canonical_name, make
 from pyaz.games.profiles import games_where, profile
@@ -434,12 +434,16 @@ class TrainConfig:
             )
         if self.eval_opponent == PERFECT_OPPONENT:  # a game the solver takes, on its board
             if not profile(self.game).oracle:
-                raise ValueError(
-                    f"eval_opponent 'perfect' (agreement with the exact solver) needs "
-                    f"{' or '.join(games_where(lambda game: game.oracle))}, got game {self.game!r}"
-                )
-            width, height = state.num_actions, state.board_shape[0]
-            if width > MAX_WIDTH or height > MAX_HEIGHT:
+                try:  # a game small enough to list: exhaustive minimax
+                    exhaustive.check_small(state)
+                except ValueError as error:
+                    oracles = " or ".join(games_where(lambda game: game.oracle))
+                    raise ValueError(
+                        f"eval_opponent 'perfect' (agreement with exact play) needs {oracles} "
+                        f"or a game small enough for exhaustive minimax: {error}"
+                    ) from None
+            elif state.num_actions > MAX_WIDTH or state.board_shape[0] > MAX_HEIGHT:
+                width, height = state.num_actions, state.board_shape[0]
                 raise ValueError(
                     f"eval_opponent 'perfect' needs a Connect Four board up to {MAX_WIDTH} "
                     f"columns x {MAX_HEIGHT} rows, got {width}x{height}"

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pyaz.eval import arena, gates, oracle, presets
+from pyaz._core import ConnectFour
+from pyaz.eval import arena, exhaustive, gates, oracle_sets, presets
 from pyaz.eval.players import Player, close_player
 from pyaz.games import BoardState
 from pyaz.train.config import PERFECT_OPPONENT, TrainConfig
@@ -69,7 +70,7 @@ class Evaluation:
     def __init__(self, config: TrainConfig, start_state: BoardState):
         self.config = config
         self.start_state = start_state
-        self._oracle_positions: list[oracle.OraclePosition] | None = None
+        self._oracle_positions: list[oracle_sets.StagedPosition] | None = None
 
     def play(self, player: Callable[[], Player], progress: bool) -> dict[str, Any] | None:
         """The evaluation's record, the network's player built by ``player`` (after the
@@ -103,17 +104,26 @@ class Evaluation:
         }
 
     def _perfect_play(self, player: Callable[[], Player]) -> dict[str, Any]:
-        """The record of the player's agreement with exact play on the hard positions."""
+        """The record of the player's agreement with exact play on hard positions over the whole
+        game, over all and by stage: Connect Four's from its oracle sets
+        (:func:`~pyaz.eval.oracle_sets.evaluation_set`), another game's by exhaustive minimax
+        (:func:`~pyaz.eval.exhaustive.evaluation_set`)."""
         if self._oracle_positions is None:
-            width, height = self.start_state.num_actions, self.start_state.board_shape[0]
-            self._oracle_positions = oracle.hard_positions(
-                width, height, self.config.eval_games, self.config.seed
-            )
-        agreement = oracle.perfect_play_agreement(player(), self._oracle_positions)
+            count, seed = self.config.eval_games, self.config.seed
+            if isinstance(self.start_state, ConnectFour):
+                width, height = self.start_state.num_actions, self.start_state.board_shape[0]
+                self._oracle_positions = oracle_sets.evaluation_set(width, height, count, seed)
+            else:  # a game small enough for exhaustive minimax (TrainConfig.validate)
+                self._oracle_positions = exhaustive.evaluation_set(self.start_state, count, seed)
+        by_stage = oracle_sets.agreement_by_stage(player(), self._oracle_positions)
+        agreement = by_stage.pop("all")
         return {
             "perfect_agreement": agreement.agreement,
             "perfect_agreement_lower": agreement.lower,
             "perfect_agreement_upper": agreement.upper,
+            **{
+                f"perfect_agreement_{stage}": result.agreement for stage, result in by_stage.items()
+            },
             "opponent": PERFECT_OPPONENT,
             "eval_positions": agreement.positions,
             "eval_kept": agreement.kept,

@@ -61,8 +61,20 @@ def move_cells(state: BoardState, action: int) -> tuple[Cell, Cell]:
         return None, [empty[-1] if empty else 0, int(action)]
     if action == getattr(state, "pass_action", -1):
         return None, None
-    row, col = state.action_to_coord(action)  # type: ignore[union-attr]
-    return None, [int(row), int(col)]
+    if hasattr(state, "action_to_coord"):
+        row, col = state.action_to_coord(action)
+        return None, [int(row), int(col)]
+    return None, _grid_cell(state, action)
+
+
+def _grid_cell(state: Any, action: int) -> Cell:
+    """The cell of ``action`` in a game without coordinates of its own (a game written in
+    Python): row-major over its board when it has one action a cell, else None (the move is
+    played from the list)."""
+    rows, cols = (int(n) for n in state.board().shape)
+    if int(state.num_actions) != rows * cols:
+        return None
+    return [action // cols, action % cols]
 
 
 def labels(state: BoardState) -> tuple[list[str], list[str]]:
@@ -74,7 +86,9 @@ def labels(state: BoardState) -> tuple[list[str], list[str]]:
         return list("abcdefgh"), [str(8 - r) for r in range(8)]
     if name == "connect_four":
         return [str(c + 1) for c in range(cols)], ["" for _ in range(rows)]
-    point = state.coord_to_action  # type: ignore[union-attr]
+    point = getattr(state, "coord_to_action", lambda row, col: row * cols + col)
+    if not hasattr(state, "coord_to_action") and int(state.num_actions) != rows * cols:
+        return [str(c + 1) for c in range(cols)], [str(r + 1) for r in range(rows)]
     col_labels = [re.sub(r"\d", "", str(state.action_to_str(point(0, c)))) for c in range(cols)]
     row_labels = [re.sub(r"\D", "", str(state.action_to_str(point(r, 0)))) for r in range(rows)]
     return col_labels, row_labels
@@ -473,6 +487,11 @@ def new_session(
     start = make(name, **options)
     if not isinstance(start, BoardGameState):
         raise ValueError(f"{name} is not played on a board of cells: it has its own panel")
+    if not callable(getattr(start, "board", None)):
+        raise ValueError(
+            f"{name} has no board() array of its cells (0 empty, 1 and 2 the sides' pieces): "
+            "the board draws a game from it; play it with pyaz-play"
+        )
     if not isinstance(specs, list) or len(specs) != 2:
         raise ValueError(f"give two players (first, second), got {shown(specs)}")
     texts = [str(spec).strip() for spec in specs]

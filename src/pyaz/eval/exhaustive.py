@@ -1,0 +1,86 @@
+"""Perfect play for a game small enough to list every position: its decisive positions solved by
+exhaustive minimax (:func:`pyaz.games.minimax.solve_all`), the yardstick of eval_opponent
+``perfect`` for such a game (tic-tac-toe, a plug-in game of similar size) as the whole-game
+oracle sets are for Connect Four (:mod:`pyaz.eval.oracle_sets`).
+
+A position is *decisive* when its legal moves do not all have the same value: a move there can
+be wrong. Each one is a :class:`~pyaz.eval.oracle_sets.StagedPosition` whose stage is the
+third of the game's longest line of play that its ply lies in (opening, middle, end), so that
+:func:`~pyaz.eval.oracle_sets.agreement_by_stage` reports it as it does Connect Four's.
+
+>>> import pyaz
+>>> positions = decisive_positions(pyaz.make("tictactoe"))
+>>> len(positions), positions[0].stage
+(3191, 'opening')
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any
+
+from pyaz.eval.oracle import OraclePosition
+from pyaz.eval.oracle_sets import STAGES, StagedPosition
+from pyaz.games.minimax import Minimax, solve_all
+from pyaz.games.state import NATIVE_GAMES
+
+__all__ = ["MAX_POSITIONS", "check_small", "decisive_positions", "evaluation_set"]
+
+MAX_POSITIONS = 200_000
+"""The most positions a game may reach for exhaustive minimax (tic-tac-toe reaches 5,478; a
+Python game lists about 30,000 a second)."""
+
+
+def check_small(start: Any) -> Minimax:
+    """The minimax table of every position reachable from ``start``; ValueError naming the game
+    when it reaches more than :data:`MAX_POSITIONS` (at once for pyaz's C++ games, all larger
+    than that on any board; Connect Four has an exact solver instead)."""
+    if isinstance(start, NATIVE_GAMES):
+        raise ValueError(f"{start.name} has far more positions than exhaustive minimax can list")
+    return solve_all(start, limit=MAX_POSITIONS)
+
+
+def decisive_positions(start: Any) -> list[StagedPosition]:
+    """Every decisive position reachable from ``start``, solved, in order of ply (then of the
+    first line of play that reaches it), each once."""
+    table = check_small(start)
+    found: list[tuple[Any, tuple[int, ...]]] = []
+    seen = {table.key(start)}
+    queue: deque[tuple[Any, tuple[int, ...]]] = deque([(start.clone(), ())])
+    while queue:
+        state, moves = queue.popleft()
+        if state.is_terminal():
+            continue
+        found.append((state, moves))
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply(action)
+            if table.key(child) not in seen:
+                seen.add(table.key(child))
+                queue.append((child, (*moves, int(action))))
+    longest = max(len(moves) for _, moves in found) + 1
+    positions = []
+    for state, moves in found:
+        best = frozenset(int(a) for a in table.best_actions(state))
+        if len(best) < len(state.legal_actions()):
+            stage = STAGES[min(2, 3 * (int(state.ply) - int(start.ply)) // longest)]
+            positions.append(
+                StagedPosition(OraclePosition(state, table.value(state), best), moves, stage)
+            )
+    return positions
+
+
+def evaluation_set(start: Any, count: int, seed: int = 0) -> list[StagedPosition]:
+    """``count`` decisive positions for a run's evaluation, a third from each stage (the first
+    stages take the remainder; a stage with fewer gives all it has), a seeded sample."""
+    if count < 1:
+        raise ValueError(f"count must be >= 1, got {count}")
+    positions = decisive_positions(start)
+    wanted = {stage: count // 3 + (index < count % 3) for index, stage in enumerate(STAGES)}
+    rng = random.Random(seed)
+    chosen: list[StagedPosition] = []
+    for stage in STAGES:
+        pool = [p for p in positions if p.stage == stage]
+        chosen += rng.sample(pool, min(wanted[stage], len(pool)))
+    return chosen
