@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from pyaz.cli import selfplay
 from pyaz.train.config import TrainConfig
-from pyaz.train.techniques import CORE, TECHNIQUES, owner, switched_on
+from pyaz.train.techniques import CORE, TECHNIQUES, markdown_tables, owner, switched_on
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 FIELDS = [item.name for item in dataclasses.fields(TrainConfig)]
@@ -48,3 +49,53 @@ def test_switched_on_merges_copies_and_names_an_unknown_technique() -> None:
     assert TECHNIQUES["window-growth"].switches_on["window_growth"] == [4, 2]
     with pytest.raises(ValueError, match="'nope'"):
         switched_on(["nope"])
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def test_the_help_shows_at_most_40_options_and_help_all_every_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        selfplay.main(["--help"])
+    shown = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  -")]
+    assert 30 <= len(shown) <= 40
+    assert not any("--full-search-prob" in line or "--ray" in line for line in shown)
+    assert selfplay.main(["--help-all"]) == 0
+    every = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  -")]
+    assert len(every) > 100 and any("--full-search-prob" in line for line in every)
+
+
+def test_a_technique_switches_its_settings_on_and_its_flags_still_win() -> None:
+    parser = selfplay.build_parser()
+    args = parser.parse_args(["--out", "x", "--technique", "playout-cap"])
+    config = selfplay.settings_from(args)
+    assert (config.full_search_prob, config.cheap_simulations) == (0.25, 0)
+    args = parser.parse_args(
+        ["--out", "x", "--technique", "playout-cap", "--full-search-prob", "0.5"]
+    )
+    assert selfplay.settings_from(args).full_search_prob == 0.5
+    assert selfplay.settings_from(parser.parse_args(["--out", "x"])).full_search_prob == 1.0
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--out", "x", "--technique", "no-such-thing"])
+
+
+def test_help_technique_lists_them_and_shows_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert selfplay.main(["--help-technique"]) == 0
+    listing = capsys.readouterr().out
+    assert all(f"  {name} " in listing for name in TECHNIQUES)
+    assert selfplay.main(["--help-technique", "playout-cap"]) == 0
+    one = capsys.readouterr().out
+    assert "--technique playout-cap sets: --full-search-prob 0.25 --cheap-simulations 0" in one
+    assert "--full-search-prob: KataGo's playout cap randomisation" in one
+    with pytest.raises(SystemExit):
+        selfplay.main(["--help-technique", "nonsense"])
+    assert "unknown technique 'nonsense'" in capsys.readouterr().err
+
+
+def test_the_docs_table_is_the_registrys() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "training.md").read_text()
+    start = text.index("<!-- techniques-table")
+    table = text[text.index("\n", start) + 1 : text.index("<!-- /techniques-table -->")]
+    assert table == markdown_tables()

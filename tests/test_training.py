@@ -147,8 +147,11 @@ def test_help_names_every_table_1_parameter(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     text = capsys.readouterr().out
-    for symbol in ("I:", "E:", "T':", "m:", "c:", "rs:", "ep:", "bs:", "lr:", "d:", "n:", "u:"):
+    for symbol in ("I:", "E:", "T':", "m:", "c:", "rs:", "ep:", "bs:", "lr:", "d:"):
         assert symbol in text
+    assert cli.main(["--help-technique", "gating"]) == 0  # the gate's arena games and threshold
+    text = capsys.readouterr().out
+    assert "--arena-games: n:" in text and "--update-threshold: u:" in text
 
 
 def test_preset_and_command_line_precedence(tmp_path: Path) -> None:

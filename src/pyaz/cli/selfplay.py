@@ -48,6 +48,7 @@ from pyaz.train.config import TrainConfig
 from pyaz.train.loop import TrainingLoop
 from pyaz.train.preset_files import load_preset, preset_names, train_config
 from pyaz.train.saved_settings import RESUMABLE, refuse_saved_code
+from pyaz.train.techniques import CORE, TECHNIQUES, switched_on, switches_text
 
 BOARD = [name for name, (_, spec) in declarations(TrainConfig).items() if not spec.option]
 CURLING = [name for name, (_, spec) in declarations(CurlingConfig).items() if not spec.option]
@@ -63,15 +64,43 @@ MODES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+SHOWN = {
+    "out", "preset", "resume", "game", "size", "width", "height", "no_augment", "quiet",
+    "technique", "help_technique", "help_all",
+    *(name for name in CORE if name not in ("game", "game_options", "augment")),
+}  # fmt: skip
+"""The options ``--help`` shows (the core settings, the run folder, the game and its board
+size, the techniques): the others, each technique's settings, the other game options, Ray's and
+the curling mode's, are taken as always and shown by ``--help-all`` and ``--help-technique``."""
+
+
+def build_parser(full: bool = False) -> argparse.ArgumentParser:
     """The options of both modes, generated from the fields of :class:`TrainConfig` and
-    :class:`~pyaz.curling.config.CurlingConfig` (:func:`~pyaz.common.settings.add_options`)."""
+    :class:`~pyaz.curling.config.CurlingConfig` (:func:`~pyaz.common.settings.add_options`);
+    the help shows those of :data:`SHOWN`, or all of them when ``full``."""
     parser = argparse.ArgumentParser(
         prog="pyaz-selfplay",
         description="Train a policy-value network by self-play with C++ tree search. " + MODES,
         epilog="Example: pyaz-selfplay --game othello --size 6 --threads 32 --out runs/o6; "
-        "pyaz-selfplay --game curling --out runs/curling (the curling mode: --game curling).",
+        "pyaz-selfplay --game curling --out runs/curling (the curling mode: --game curling)."
+        + ("" if full else " --help-all lists every option, --help-technique the techniques."),
     )
+    parser.add_argument(
+        "--technique",
+        action="append",
+        metavar="NAME",
+        choices=list(TECHNIQUES),
+        help="switch on a technique that measured no gain by default or serves one game "
+        "(repeatable; its settings' flags still win): --help-technique lists them",
+    )
+    parser.add_argument(
+        "--help-technique",
+        nargs="?",
+        const="list",
+        metavar="NAME",
+        help="list the techniques with their measured effect, or show one's settings, and exit",
+    )
+    parser.add_argument("--help-all", action="store_true", help="show every option, and exit")
     parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
     parser.add_argument(
         "--preset",
@@ -99,7 +128,40 @@ def build_parser() -> argparse.ArgumentParser:
     workers = _add_ray_arguments(parser)
     curling = parser.add_argument_group("curling mode (--game curling)")
     add_options(curling, CurlingConfig(), {**board, "workers": workers}, "curling")
+    if not full:
+        for action in parser._actions:
+            if action.dest not in SHOWN and action.dest != "help":
+                action.help = argparse.SUPPRESS
+        for group in parser._action_groups:
+            if all(action.help == argparse.SUPPRESS for action in group._group_actions):
+                group.description = None  # nothing of it shown: no heading either
     return parser
+
+
+def technique_help(name: str) -> str:
+    """What ``--help-technique NAME`` prints: every technique in a line (``list``), or one
+    technique's summary, measured effect and verdict, what ``--technique NAME`` sets, and the
+    help of each of its options; ValueError naming an unknown one."""
+    if name == "list":
+        lines = ["Techniques (pyaz-selfplay --technique NAME; --help-technique NAME for one):"]
+        for technique in TECHNIQUES.values():
+            lines.append(f"  {technique.name:<22} {technique.verdict}: {technique.summary}")
+        return "\n".join(lines)
+    if name not in TECHNIQUES:
+        raise ValueError(f"unknown technique {name!r}; known: {', '.join(TECHNIQUES)}")
+    technique = TECHNIQUES[name]
+    helps = {action.dest: action for action in build_parser(full=True)._actions}
+    lines = [
+        f"{technique.name}: {technique.summary}",
+        f"measured ({technique.measured or 'not here'}): {technique.effect}",
+        f"verdict: {technique.verdict} (docs/{technique.link})",
+        f"--technique {technique.name} sets: {switches_text(technique)}",
+        "its options:",
+    ]
+    for field in technique.settings:
+        action = helps[field]
+        lines.append(f"  {'/'.join(action.option_strings)}: {action.help}")
+    return "\n".join(lines)
 
 
 def _add_ray_arguments(parser: argparse.ArgumentParser) -> argparse.Action:
@@ -160,6 +222,7 @@ def given_settings(args: argparse.Namespace) -> dict[str, Any]:
         preset = _flat(load_preset(args.preset))
         refuse_saved_code(args.preset, preset, {"game": args.game})  # a file: no module path
         values.update(preset)
+    values.update(switched_on(args.technique or ()))
     values.update(given_game_options(args))
     if args.game is not None:
         values["game"] = args.game
@@ -247,7 +310,19 @@ def game_of(args: argparse.Namespace) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if "--help-all" in argv:
+        build_parser(full=True).print_help()
+        return 0
     parser = build_parser()
+    if any(arg.startswith("--help-technique") for arg in argv):  # no --out needed
+        shown = argparse.ArgumentParser(add_help=False)
+        shown.add_argument("--help-technique", nargs="?", const="list")
+        name = shown.parse_known_args(argv)[0].help_technique
+        try:
+            print(technique_help(name))
+        except ValueError as error:
+            parser.error(str(error))
+        return 0
     args = parser.parse_args(argv)
     if game_of(args) == "curling":
         return _train_curling(args)

@@ -368,7 +368,9 @@ class TrainConfig:
         "uct200",
         accepts="a pyaz-arena player spec, none or perfect",
         help="uct200 (UCT with 200 rollouts: seed 000's), random, none, any pyaz-arena spec, or "
-        "perfect (connect_four up to 7x6: the share of value-keeping moves on hard positions)",
+        "perfect (the share of value-keeping moves on hard positions over the whole game, by "
+        "stage: connect_four up to 7x6 by its solver, a game of at most 200,000 positions such "
+        "as tictactoe by exhaustive minimax)",
     )
     elo_games: int = setting(0, low=0, help="games a pair for the Elo of the iterations (0: off)")
     elo_every: int = setting(1, low=1, help="Elo of every this many iterations (and the last)")
