@@ -36,6 +36,7 @@ from pyaz._core import ConnectFour, Status
 from pyaz.common.checked_json import parse_json, read_regular_file
 from pyaz.eval.oracle import AgreementResult, OraclePosition, _check_size, perfect_play_agreement
 from pyaz.eval.players import Player
+from pyaz.eval.stats import wilson_interval
 from pyaz.games import make
 from pyaz.search.solver import solve_value
 
@@ -288,13 +289,23 @@ def agreement_by_stage(
     player: Player, positions: Sequence[StagedPosition]
 ) -> dict[str, AgreementResult]:
     """The player's agreement with exact play in each stage that has positions, and over all
-    (``"all"``), with 95% Wilson intervals."""
+    (``"all"``: the stages' moves pooled, each position asked once), with 95% Wilson
+    intervals. ValueError when the positions are not distinct or there are none."""
+    if not positions:
+        raise ValueError("agreement_by_stage needs at least one position")
+    keys = {p.position.key for p in positions}
+    if len(keys) != len(positions):
+        raise ValueError(
+            f"the positions must be distinct: {len(positions)} given, {len(keys)} distinct"
+        )
     results = {
         stage: perfect_play_agreement(player, [p.position for p in positions if p.stage == stage])
         for stage in STAGES
         if any(p.stage == stage for p in positions)
     }
-    results["all"] = perfect_play_agreement(player, [p.position for p in positions])
+    kept = sum(result.kept for result in results.values())
+    lower, upper = wilson_interval(kept, len(positions))
+    results["all"] = AgreementResult(kept / len(positions), lower, upper, kept, len(positions))
     return results
 
 

@@ -94,7 +94,8 @@ player presets (SPEC):
   gnugo[:LEVEL]               GNU Go over GTP (go), level 0..10 (default 10)
   pachi[:PLAYOUTS]            Pachi over GTP (go), playouts a move (default 1000); needs the
                               Pachi Go engine on PATH (Debian's 'pachi' is another program)
-  gtp-rhino[:LEVEL[:RAND]]    GRhino over GTP (othello 8x8), level 1..5 (default 3)
+  gtp-rhino[:LEVEL[:RAND]]    GRhino over GTP (othello 8x8), level 1..5 (default 3; level 5's
+                              end-game search may take minutes a move: 20 are allowed)
   fairy-stockfish[:SKILL[:DEPTH[:MOVETIME]]]
                               Fairy-Stockfish over UCI (racingkings), Skill Level -20..20
                               (default 20), go depth DEPTH (5) movetime MOVETIME ms (100)
