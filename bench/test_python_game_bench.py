@@ -12,6 +12,12 @@ from the start of Connect Four 7x6, three ways:
 
 The ratios (native over each) are measured in the same run, the sides interleaved round by
 round; the row's value is the Python game's simulations per second.
+
+Beside them, the peer the issue names: UCT with one random rollout a leaf (c = 2), 800
+simulations a move from the start of OpenSpiel's ``connect_four``, pyaz's search over the
+pyspiel game (through the Python adapter) against OpenSpiel's own C++ ``MCTSBot`` on the same
+game (ratio: pyaz over OpenSpiel; below 1 where the Python calls cost more than OpenSpiel's
+C++ search).
 """
 
 from __future__ import annotations
@@ -128,6 +134,47 @@ def test_python_game_search_against_the_native_game(
         "value": statistics.median(python_rates),
         "peer": "the native C++ game (slower by the ratio)",
         "peer_value": statistics.median(native_rates),
+        "ratio": statistics.median(ratios),
+        "round_ratios": ratios,
+    }
+    benchmark.extra_info.update(info)
+    record_row(info)
+
+
+@pytest.mark.benchmark(group="python-game")
+def test_pyspiel_game_search_against_openspiels_mcts(
+    benchmark: Any,
+    pyaz: Any,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+) -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed")
+    game = pyspiel.load_game("connect_four")
+    seeds = iter(range(bench_cfg.seed, bench_cfg.seed + 10**6))
+
+    def ours() -> int:
+        search = pyaz.Search(pyaz.make("openspiel:connect_four"), rule="uct", c_uct=2.0)
+        search.run(SIMULATIONS, "rollout")
+        assert int(search.visit_counts().sum()) >= SIMULATIONS - 1
+        return SIMULATIONS
+
+    def theirs() -> int:
+        seed = next(seeds)
+        evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+        bot = pyspiel.MCTSBot(game, evaluator, 2.0, SIMULATIONS, 1000, False, seed, False)
+        bot.step(game.new_initial_state())
+        return SIMULATIONS
+
+    their_rates, our_rates = _paired_rates(theirs, ours, bench_cfg.rounds, 0.5 * bench_cfg.scale)
+    benchmark.pedantic(ours, rounds=1, iterations=1)
+    ratios = [o / t for o, t in zip(our_rates, their_rates, strict=True)]
+    info = {
+        "game": "Connect Four 7x6",
+        "measure": "UCT+rollout sims/s, pyspiel game",
+        "unit": "sims/s",
+        "value": statistics.median(our_rates),
+        "peer": "OpenSpiel MCTSBot (C++) on the same game",
+        "peer_value": statistics.median(their_rates),
         "ratio": statistics.median(ratios),
         "round_ratios": ratios,
     }
