@@ -187,6 +187,25 @@ def test_the_board_in_a_browser(
         assert not browser.find_element(By.ID, "error").is_displayed()
         _shot(browser, game if game != "racingkings" else "racingkings_end")
 
+    # the network that ships with pyaz plays a person: a legal move clicked, its reply
+    _new_game(browser, "othello", "6", "human", "model:builtin:othello6")
+    view = _until(
+        lambda: browser.execute_script("return game && game.legal.length ? game : null"),
+        10,
+        "the person's turn against the shipped network",
+    )
+    row, col = view["legal"][0]["cell"]
+    _click_cell(browser, row, col, 6, 6)
+    _until(lambda: len(browser.execute_script("return game.history")) == 2, 20, "its reply")
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    _shot(browser, "othello_shipped_network")
+
+    # a game written in Python, drawn from its board array
+    _new_game(browser, "tictactoe", "", "uct:20", "random")
+    result = _until(lambda: _text(browser, "result"), 30, "the end of tic-tac-toe")
+    assert "(uct:20)" in result or "(random)" in result or result.startswith("Draw")
+    _shot(browser, "tictactoe")
+
     # a bad spec: the command line's message in the page
     _new_game(browser, "connect_four", "", "human", "uct:x")
     error = _until(lambda: _text(browser, "error"), 5, "the error")

@@ -18,12 +18,19 @@ import sys
 from collections.abc import Callable
 
 from pyaz.cli import exit_from_main
-from pyaz.cli.options import add_game_arguments, add_runtime_argument, describe_game, game_from_args
+from pyaz.cli.options import (
+    add_game_arguments,
+    add_runtime_argument,
+    describe_game,
+    game_from_args,
+    given_game_options,
+)
 from pyaz.eval import presets
 from pyaz.eval.external import EngineError
 from pyaz.eval.players import Player, Resignation, close_player
 from pyaz.games import BoardState
 from pyaz.games.profiles import profile
+from pyaz.nets.shipped import shipped_for
 
 HELP_WORDS = ("help", "h", "?", "moves")
 UNDO_WORDS = ("undo", "u", "back", "takeback")
@@ -58,7 +65,11 @@ examples:
     who = parser.add_argument_group("opponent")
     choice = who.add_mutually_exclusive_group()
     choice.add_argument("--model", help="a network: checkpoint file, run folder or TorchScript")
-    choice.add_argument("--opponent", help="a player preset (default: uct:SIMULATIONS)")
+    choice.add_argument(
+        "--opponent",
+        help="a player preset (default: the network that ships with pyaz for the board, "
+        "model:builtin:NAME, where there is one (othello 6x6), else uct:SIMULATIONS)",
+    )
     who.add_argument(
         "--simulations",
         type=int,
@@ -80,7 +91,10 @@ def opponent_spec(args: argparse.Namespace) -> str:
         raise ValueError("--simulations must be at least 1")
     if args.model is not None:
         return f"model:{args.model}:{simulations or presets.DEFAULT_MODEL_SIMULATIONS}"
-    if args.opponent is None:
+    if args.opponent is None:  # the network that ships for the board, else UCT
+        shipped = shipped_for(str(args.game), given_game_options(args))
+        if shipped is not None:
+            return f"model:builtin:{shipped}:{simulations or presets.DEFAULT_MODEL_SIMULATIONS}"
         return f"uct:{simulations or 200}"
     if simulations is None:
         return str(args.opponent)

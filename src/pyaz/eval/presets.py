@@ -399,6 +399,10 @@ def _model(spec: _Spec) -> Player:
     options = _model_options(spec)
     path, simulations = spec.path_and_simulations(DEFAULT_MODEL_SIMULATIONS)
     from pyaz.nets import MODEL_KINDS, load_model, model_kind, model_path
+    from pyaz.nets.shipped import BUILTIN_PREFIX, shipped_path
+
+    if path.startswith(BUILTIN_PREFIX):  # a network that ships with pyaz
+        path = str(shipped_path(path))
 
     kind, game = model_kind(path)
     if game is not None and game != str(spec.state.name):

@@ -166,7 +166,10 @@ class SpecPolicy:
         """ForbiddenError unless the PATH ``text`` (as the presets read it), and the file it
         leads to, lie in a root."""
         from pyaz.nets import model_path
+        from pyaz.nets.shipped import BUILTIN_PREFIX, SHIPPED
 
+        if text.startswith(BUILTIN_PREFIX) and text[len(BUILTIN_PREFIX) :] in SHIPPED:
+            return  # a network installed with pyaz
         candidates = [Path(text)]
         with contextlib.suppress(OSError, ValueError):  # the loader's message comes later
             candidates.append(model_path(text))

@@ -1,0 +1,134 @@
+"""Networks that ship with pyaz: trained by the project's own main command, installed with the
+package (``pyaz/nets/data``), played as ``model:builtin:NAME`` (and by ``pyaz-play`` when no
+opponent is named, on the board they were trained for).
+
+Each is one network file as :func:`~pyaz.nets.loading.load_model` reads it: the run's best
+network, the run's settings (its search's ``c_puct`` and the rest) and a ``provenance`` record
+(the command, the date, the training minutes, the figure against the reference opponent) that
+:data:`SHIPPED` repeats and docs/getting-started.md shows. :func:`write_shipped` makes one from
+a run folder (``python -m pyaz.nets.shipped RUN NAME``).
+
+>>> sorted(SHIPPED)
+['othello6']
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pyaz.common.runlog import atomic_write_bytes
+from pyaz.games import canonical_name
+from pyaz.nets.files import model_bytes
+from pyaz.nets.loading import load_model
+from pyaz.nets.model import net_state
+
+__all__ = [
+    "BUILTIN_PREFIX",
+    "SHIPPED",
+    "ShippedNetwork",
+    "shipped_for",
+    "shipped_path",
+    "write_shipped",
+]
+
+BUILTIN_PREFIX = "builtin:"
+"""What names a shipped network where a network path goes: ``model:builtin:othello6``."""
+
+
+@dataclass(frozen=True)
+class ShippedNetwork:
+    """A network that ships: its file in pyaz/nets/data, its game and board, and where it came
+    from (the command that trained it, the date, the training minutes, the figure it reached)."""
+
+    file: str
+    game: str
+    game_options: dict[str, Any]
+    command: str
+    date: str
+    minutes: float
+    figure: str
+
+
+SHIPPED: dict[str, ShippedNetwork] = {
+    "othello6": ShippedNetwork(
+        file="othello6.pt",
+        game="othello",
+        game_options={"size": 6},
+        command="pyaz-selfplay --game othello --size 6 --threads 32 --out runs/othello6",
+        date="2026-12-06",
+        minutes=11.7,
+        figure="0.930 [0.856, 0.969] against uct200 at 100 simulations a move, 100 distinct "
+        "games (4 random opening plies, each opening with both colours; 92 wins, 2 draws, 6 "
+        "losses), the run's best network after its 100 iterations on a 2-core machine",
+    ),
+}
+"""The shipped networks by name."""
+
+
+def shipped_path(name: str) -> Path:
+    """The installed file of the shipped network ``name`` (``builtin:`` before it is taken);
+    ValueError naming the known ones for another name."""
+    key = name[len(BUILTIN_PREFIX) :] if name.startswith(BUILTIN_PREFIX) else name
+    if key not in SHIPPED:
+        raise ValueError(f"no shipped network {key!r}; shipped: {', '.join(sorted(SHIPPED))}")
+    return Path(str(resources.files("pyaz.nets") / "data" / SHIPPED[key].file))
+
+
+def shipped_for(game: str, game_options: dict[str, Any]) -> str | None:
+    """The name of the shipped network for ``game`` (any of its names) on the board of
+    ``game_options`` (missing options as the game's defaults); None when none ships."""
+    from pyaz.games import GAMES
+
+    try:
+        name = canonical_name(game)
+    except ValueError:
+        return None
+    defaults = GAMES[name].options if name in GAMES else {}
+    board = {**defaults, **game_options}
+    for key, network in SHIPPED.items():
+        if network.game == name and {**defaults, **network.game_options} == board:
+            return key
+    return None
+
+
+def write_shipped(run: str | Path, out: str | Path, provenance: ShippedNetwork) -> Path:
+    """Writes the best network of the run folder (or network file) ``run`` to ``out`` as a
+    shipped network: the network, the run's settings and ``provenance``; returns ``out``."""
+    model = load_model(run)
+    state = net_state(model.net)
+    settings: dict[str, Any] = {
+        key: value
+        for key, value in model.settings.items()
+        if isinstance(value, (str, int, float, bool))
+    }
+    settings["game_options"] = dict(provenance.game_options)
+    payload = {
+        "best": state,
+        "config": settings,
+        "counters": {"iteration": model.iteration or 0},
+        "provenance": asdict(provenance),
+    }
+    data = model_bytes("az", payload, provenance.game, provenance.game_options, state["config"])
+    atomic_write_bytes(Path(out), data)
+    return Path(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m pyaz.nets.shipped RUN NAME``: writes RUN's best network as the shipped
+    network NAME (its provenance from :data:`SHIPPED`) into pyaz/nets/data."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("run", type=Path)
+    parser.add_argument("name", choices=sorted(SHIPPED))
+    args = parser.parse_args(argv)
+    out = write_shipped(args.run, shipped_path(args.name), SHIPPED[args.name])
+    print(f"{out}: {out.stat().st_size} bytes", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
