@@ -62,7 +62,9 @@ def test_the_help_shows_at_most_40_options_and_help_all_every_one(
     shown = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  -")]
     assert 30 <= len(shown) <= 40
     assert not any("--full-search-prob" in line or "--ray" in line for line in shown)
-    assert selfplay.main(["--help-all"]) == 0
+    with pytest.raises(SystemExit) as done:
+        selfplay.main(["--help-all"])
+    assert done.value.code == 0
     every = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  -")]
     assert len(every) > 100 and any("--full-search-prob" in line for line in every)
 
@@ -82,10 +84,13 @@ def test_a_technique_switches_its_settings_on_and_its_flags_still_win() -> None:
 
 
 def test_help_technique_lists_them_and_shows_one(capsys: pytest.CaptureFixture[str]) -> None:
-    assert selfplay.main(["--help-technique"]) == 0
+    with pytest.raises(SystemExit) as done:
+        selfplay.main(["--help-technique"])
+    assert done.value.code == 0
     listing = capsys.readouterr().out
     assert all(f"  {name} " in listing for name in TECHNIQUES)
-    assert selfplay.main(["--help-technique", "playout-cap"]) == 0
+    with pytest.raises(SystemExit):
+        selfplay.main(["--help-technique", "playout-cap"])
     one = capsys.readouterr().out
     assert "--technique playout-cap sets: --full-search-prob 0.25 --cheap-simulations 0" in one
     assert "--full-search-prob: KataGo's playout cap randomisation" in one

@@ -98,9 +98,10 @@ def build_parser(full: bool = False) -> argparse.ArgumentParser:
         nargs="?",
         const="list",
         metavar="NAME",
+        action=_TechniqueHelp,
         help="list the techniques with their measured effect, or show one's settings, and exit",
     )
-    parser.add_argument("--help-all", action="store_true", help="show every option, and exit")
+    parser.add_argument("--help-all", nargs=0, action=_FullHelp, help="show every option, and exit")
     parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
     parser.add_argument(
         "--preset",
@@ -136,6 +137,39 @@ def build_parser(full: bool = False) -> argparse.ArgumentParser:
             if all(action.help == argparse.SUPPRESS for action in group._group_actions):
                 group.description = None  # nothing of it shown: no heading either
     return parser
+
+
+class _TechniqueHelp(argparse.Action):
+    """``--help-technique [NAME]``: prints :func:`technique_help` and exits, as ``--help`` does
+    (before the required options are checked)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        try:
+            text = technique_help(str(values))
+        except ValueError as error:
+            parser.error(str(error))
+        print(text)
+        parser.exit()
+
+
+class _FullHelp(argparse.Action):
+    """``--help-all``: the help with every option, then exit."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        build_parser(full=True).print_help()
+        parser.exit()
 
 
 def technique_help(name: str) -> str:
@@ -310,19 +344,7 @@ def game_of(args: argparse.Namespace) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if "--help-all" in argv:
-        build_parser(full=True).print_help()
-        return 0
     parser = build_parser()
-    if any(arg.startswith("--help-technique") for arg in argv):  # no --out needed
-        shown = argparse.ArgumentParser(add_help=False)
-        shown.add_argument("--help-technique", nargs="?", const="list")
-        name = shown.parse_known_args(argv)[0].help_technique
-        try:
-            print(technique_help(name))
-        except ValueError as error:
-            parser.error(str(error))
-        return 0
     args = parser.parse_args(argv)
     if game_of(args) == "curling":
         return _train_curling(args)
