@@ -1,6 +1,6 @@
 """The conformance kit (:mod:`pyaz.testing`): it passes on every built-in game and on a game
-written in Python (tic-tac-toe, below), and each check fails on a tic-tac-toe broken the way
-that check looks for."""
+written in Python (the bundled tic-tac-toe of the tutorial), and each check fails on a
+tic-tac-toe broken the way that check looks for."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import numpy as np
 import pytest
 
 import pyaz
 from pyaz._core import Status
 from pyaz.games import board_games
+from pyaz.games.examples.tictactoe import TicTacToe
 from pyaz.games.state import BoardGameState, GameState
 from pyaz.games.symmetry import transform_planes, transform_policy
 from pyaz.testing import (
@@ -55,70 +55,6 @@ def test_the_kit_passes_on_every_built_in_game(name: str) -> None:
     report = check_game(partial(pyaz.make, name, **options), perft=perft)
     assert [r.check for r in report.results] == list(CHECKS)
     assert report.skipped == ([] if perft else ["perft"]), str(report)
-
-
-class TicTacToe:
-    """Tic-tac-toe following pyaz's game protocol: actions are the cells 0..8, row by row from
-    the top left, written 'a1' (top left) to 'c3'."""
-
-    name = "tictactoe"
-    num_actions = 9
-    board_shape = (3, 3)
-    planes_shape = (2, 3, 3)
-    LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-
-    def __init__(self) -> None:
-        self.cells = [0] * 9  # 0 empty, 1 the first player, 2 the second
-        self.ply = 0
-
-    def to_move(self) -> int:
-        return self.ply % 2
-
-    def status(self) -> Status:
-        for a, b, c in self.LINES:
-            if self.cells[a] and self.cells[a] == self.cells[b] == self.cells[c]:
-                return Status.FIRST_PLAYER_WIN if self.cells[a] == 1 else Status.SECOND_PLAYER_WIN
-        return Status.DRAW if all(self.cells) else Status.ONGOING
-
-    def is_terminal(self) -> bool:
-        return self.status() != Status.ONGOING
-
-    def legal_actions(self) -> list[int]:
-        return [] if self.is_terminal() else [i for i, cell in enumerate(self.cells) if not cell]
-
-    def is_legal(self, action: int) -> bool:
-        return action in self.legal_actions()
-
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(9, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
-
-    def apply(self, action: int) -> None:
-        if not self.is_legal(action):
-            raise ValueError(f"illegal action {action}")
-        self.cells[action] = 1 + self.to_move()
-        self.ply += 1
-
-    def clone(self) -> TicTacToe:
-        other = copy.copy(self)
-        other.cells = list(self.cells)
-        return other
-
-    def board(self) -> np.ndarray:
-        return np.array(self.cells, dtype=np.int8).reshape(3, 3)
-
-    def encode(self) -> np.ndarray:
-        board, me = self.board(), 1 + self.to_move()
-        return np.stack([board == me, board == 3 - me]).astype(np.float32)
-
-    def action_to_str(self, action: int) -> str:
-        return "abc"[action % 3] + str(action // 3 + 1)
-
-    def str_to_action(self, text: str) -> int:
-        if len(text) != 2 or text[0] not in "abc" or text[1] not in "123":
-            raise ValueError(f"not a cell: {text!r}")
-        return "abc".index(text[0]) + 3 * (int(text[1]) - 1)
 
 
 def test_the_kit_passes_on_a_game_written_in_python() -> None:

@@ -150,11 +150,6 @@ class Faulty(TicTacToe):
             raise RuntimeError("the game's own bug")
         super().apply(action)
 
-    def clone(self) -> Faulty:
-        other = Faulty()
-        other.cells, other.ply = list(self.cells), self.ply
-        return other
-
 
 def test_an_error_of_the_game_reaches_the_caller_as_raised_and_the_search_goes_on() -> None:
     search = pyaz.Search(Faulty(), threads=2, seed=1)
@@ -176,11 +171,6 @@ class Bad(TicTacToe):
 
     def legal_actions(self) -> list[int]:
         return [*super().legal_actions(), 9]
-
-    def clone(self) -> Bad:
-        other = Bad()
-        other.cells, other.ply = list(self.cells), self.ply
-        return other
 
 
 @pytest.mark.parametrize(

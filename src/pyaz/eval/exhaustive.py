@@ -16,12 +16,11 @@ third of the game's longest line of play that its ply lies in (opening, middle, 
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from typing import Any
 
 from pyaz.eval.oracle import OraclePosition
-from pyaz.eval.oracle_sets import STAGES, StagedPosition
+from pyaz.eval.oracle_sets import STAGES, StagedPosition, stratified_sample
 from pyaz.games.minimax import Minimax, solve_all
 from pyaz.games.state import NATIVE_GAMES
 
@@ -74,13 +73,4 @@ def decisive_positions(start: Any) -> list[StagedPosition]:
 def evaluation_set(start: Any, count: int, seed: int = 0) -> list[StagedPosition]:
     """``count`` decisive positions for a run's evaluation, a third from each stage (the first
     stages take the remainder; a stage with fewer gives all it has), a seeded sample."""
-    if count < 1:
-        raise ValueError(f"count must be >= 1, got {count}")
-    positions = decisive_positions(start)
-    wanted = {stage: count // 3 + (index < count % 3) for index, stage in enumerate(STAGES)}
-    rng = random.Random(seed)
-    chosen: list[StagedPosition] = []
-    for stage in STAGES:
-        pool = [p for p in positions if p.stage == stage]
-        chosen += rng.sample(pool, min(wanted[stage], len(pool)))
-    return chosen
+    return stratified_sample(decisive_positions(start), count, seed)

@@ -50,6 +50,7 @@ __all__ = [
     "load_set",
     "stage_of",
     "stage_plies",
+    "stratified_sample",
     "write_set",
 ]
 
@@ -270,19 +271,33 @@ def evaluation_set(width: int, height: int, count: int, seed: int = 0) -> list[S
     (the first stages take the remainder): a seeded sample of the shipped set of the board
     when there is one (at most its size), else drawn and solved now (:func:`draw_positions`;
     quick on boards smaller than 6x6)."""
-    if count < 1:
-        raise ValueError(f"count must be >= 1, got {count}")
-    wanted = {stage: count // 3 + (index < count % 3) for index, stage in enumerate(STAGES)}
+    wanted = _per_stage(count)
     if (width, height) in SHIPPED:
-        shipped = load_set(width, height)
-        rng = random.Random(seed)
-        chosen: list[StagedPosition] = []
-        for stage in STAGES:
-            pool = [p for p in shipped if p.stage == stage]
-            chosen += rng.sample(pool, min(wanted[stage], len(pool)))
-        return chosen
+        return stratified_sample(load_set(width, height), count, seed)
     drawn = list(draw_positions(width, height, max(wanted.values()), seed))
     return [p for stage in STAGES for p in [q for q in drawn if q.stage == stage][: wanted[stage]]]
+
+
+def _per_stage(count: int) -> dict[str, int]:
+    """``count`` split over the stages, a third each, the first stages taking the remainder;
+    ValueError below 1."""
+    if count < 1:
+        raise ValueError(f"count must be >= 1, got {count}")
+    return {stage: count // 3 + (index < count % 3) for index, stage in enumerate(STAGES)}
+
+
+def stratified_sample(
+    positions: Sequence[StagedPosition], count: int, seed: int = 0
+) -> list[StagedPosition]:
+    """A seeded sample of ``count`` of ``positions``, a third from each stage (the first
+    stages take the remainder; a stage with fewer gives all it has), in stage order."""
+    wanted = _per_stage(count)
+    rng = random.Random(seed)
+    chosen: list[StagedPosition] = []
+    for stage in STAGES:
+        pool = [p for p in positions if p.stage == stage]
+        chosen += rng.sample(pool, min(wanted[stage], len(pool)))
+    return chosen
 
 
 def agreement_by_stage(

@@ -11,6 +11,8 @@ the game ``tictactoe``; copy this file to start a game of your own.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from pyaz._core import Status
@@ -57,8 +59,8 @@ class TicTacToe:
         self.ply += 1
 
     def clone(self) -> TicTacToe:
-        other = TicTacToe()
-        other.cells, other.ply = list(self.cells), self.ply
+        other = copy.copy(self)  # of the same class, a subclass too
+        other.cells = list(self.cells)  # the board not shared
         return other
 
     def board(self) -> np.ndarray:
