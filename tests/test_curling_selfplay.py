@@ -211,6 +211,9 @@ def test_bad_settings_are_refused_with_a_message(
 def test_board_game_help_points_to_curling(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         selfplay.main(["--help"])
+    assert "the curling mode: --game curling" in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(SystemExit):
+        selfplay.main(["--help-all"])
     assert "curling mode (--game curling)" in capsys.readouterr().out
 
 

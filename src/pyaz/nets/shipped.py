@@ -5,8 +5,8 @@ opponent is named, on the board they were trained for).
 Each is one network file as :func:`~pyaz.nets.loading.load_model` reads it: the run's best
 network, the run's settings (its search's ``c_puct`` and the rest) and a ``provenance`` record
 (the command, the date, the training minutes, the figure against the reference opponent) that
-:data:`SHIPPED` repeats and docs/getting-started.md shows. :func:`write_shipped` makes one from
-a run folder (``python -m pyaz.nets.shipped RUN NAME``).
+:data:`SHIPPED` repeats (from pyaz/nets/data/shipped.json) and docs/getting-started.md shows.
+:func:`write_shipped` makes one from a run folder (``python -m pyaz.nets.shipped RUN NAME``).
 
 >>> sorted(SHIPPED)
 ['othello6']
@@ -15,6 +15,7 @@ a run folder (``python -m pyaz.nets.shipped RUN NAME``).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from dataclasses import asdict, dataclass
 from importlib import resources
@@ -55,19 +56,13 @@ class ShippedNetwork:
 
 
 SHIPPED: dict[str, ShippedNetwork] = {
-    "othello6": ShippedNetwork(
-        file="othello6.pt",
-        game="othello",
-        game_options={"size": 6},
-        command="pyaz-selfplay --game othello --size 6 --threads 32 --out runs/othello6",
-        date="2026-12-06",
-        minutes=11.7,
-        figure="0.930 [0.856, 0.969] against uct200 at 100 simulations a move, 100 distinct "
-        "games (4 random opening plies, each opening with both colours; 92 wins, 2 draws, 6 "
-        "losses), the run's best network after its 100 iterations on a 2-core machine",
-    ),
+    name: ShippedNetwork(**record)
+    for name, record in json.loads(
+        (resources.files("pyaz.nets") / "data" / "shipped.json").read_text()
+    ).items()
 }
-"""The shipped networks by name."""
+"""The shipped networks by name, from pyaz/nets/data/shipped.json (a data file: the games' names
+stay out of the code outside games/)."""
 
 
 def shipped_path(name: str) -> Path:
