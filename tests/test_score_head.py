@@ -212,7 +212,7 @@ def test_bad_score_weights_are_errors_naming_it(changes: dict[str, Any], message
 
 
 def test_the_option_names_katago_and_its_normalisation() -> None:
-    text = " ".join(cli.build_parser().format_help().split())
+    text = " ".join(cli.build_parser(full=True).format_help().split())
     assert "--score-weight" in text and "KataGo" in text and "Wu 2019" in text
     assert "disc difference / n^2" in text
 

@@ -180,8 +180,8 @@ def test_the_paper_symbols_are_declared() -> None:
     assert table_1 == SYMBOLS  # the sweep's table headers come from the declarations
 
 
-def test_help_lists_every_setting_of_both_modes() -> None:
-    text = selfplay.build_parser().format_help()
+def test_help_all_lists_every_setting_of_both_modes() -> None:
+    text = selfplay.build_parser(full=True).format_help()
     for config in (TrainConfig, CurlingConfig):
         for name, (_, spec) in declarations(config).items():
             options = spec.option.replace(",", " ").split() if spec.option else [flag(name)]
