@@ -48,13 +48,15 @@ def test_pyaz_play_plays_the_shipped_network_by_default() -> None:
     assert spec("--game", "othello", "--size", "6") == "model:builtin:othello6:100"
     assert spec("--game", "othello", "--size", "6", "--simulations", "50").endswith(":50")
     assert spec("--game", "othello") == "uct:200"  # 8x8: none ships
+    assert spec("--game", "connect_four") == "model:builtin:connect_four7x6:100"
+    assert spec("--game", "connect_four", "--width", "6", "--height", "6") == "uct:200"
     assert spec("--game", "othello", "--size", "6", "--opponent", "random") == "random"
     assert shipped_for("Reversi", {"size": 6}) == "othello6"
     assert shipped_for("nonsense", {}) is None
 
 
 def test_a_name_that_does_not_ship_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="no shipped network 'chess'; shipped: othello6"):
+    with pytest.raises(ValueError, match="no shipped network 'chess'; shipped: connect_four7x6, othello6"):
         presets.make_player("model:builtin:chess", pyaz.make("othello", size=6))
     with pytest.raises(ValueError, match="a model for othello"):
         presets.make_player("model:builtin:othello6", pyaz.make("connect_four"))

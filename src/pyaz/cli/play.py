@@ -68,7 +68,8 @@ examples:
     choice.add_argument(
         "--opponent",
         help="a player preset (default: the network that ships with pyaz for the board, "
-        "model:builtin:NAME, where there is one (othello 6x6), else uct:SIMULATIONS)",
+        "model:builtin:NAME, where there is one (othello 6x6, connect_four 7x6), else "
+        "uct:SIMULATIONS)",
     )
     who.add_argument(
         "--simulations",
