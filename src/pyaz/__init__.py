@@ -33,9 +33,8 @@ from pyaz._core import (
     random_playouts,
 )
 from pyaz._version import __version__
-from pyaz.games import GAMES, BoardState, GameState, make, register_game
+from pyaz.games import GAMES, BoardState, GameState, make, random_game_lengths, register_game
 from pyaz.games.sgf import go_from_sgf, go_to_sgf
-from pyaz.games.state import random_game_lengths
 from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
 from pyaz.search import Search, SelfPlay, SelfPlayRecords, Solution, solve, solve_value
 

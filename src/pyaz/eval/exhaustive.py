@@ -21,8 +21,8 @@ from typing import Any
 
 from pyaz.eval.oracle import OraclePosition
 from pyaz.eval.oracle_sets import STAGES, StagedPosition, stratified_sample
+from pyaz.games import is_native
 from pyaz.games.minimax import Minimax, solve_all
-from pyaz.games.state import NATIVE_GAMES
 
 __all__ = ["MAX_POSITIONS", "check_small", "decisive_positions", "evaluation_set"]
 
@@ -35,7 +35,7 @@ def check_small(start: Any) -> Minimax:
     """The minimax table of every position reachable from ``start``; ValueError naming the game
     when it reaches more than :data:`MAX_POSITIONS` (at once for pyaz's C++ games, all larger
     than that on any board; Connect Four has an exact solver instead)."""
-    if isinstance(start, NATIVE_GAMES):
+    if is_native(start):
         raise ValueError(f"{start.name} has far more positions than exhaustive minimax can list")
     return solve_all(start, limit=MAX_POSITIONS)
 

@@ -17,7 +17,9 @@ from pyaz.games.registry import (
     GameSpec,
     board_games,
     canonical_name,
+    is_native,
     make,
+    random_game_lengths,
     same_position,
 )
 from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
@@ -33,7 +35,9 @@ __all__ = [
     "board_games",
     "canonical_name",
     "is_code_reference",
+    "is_native",
     "make",
+    "random_game_lengths",
     "register_game",
     "same_position",
     "winner",

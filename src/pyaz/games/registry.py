@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import numbers
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias, overload
+from typing import Any, Literal, TypeAlias, TypeGuard, get_args, overload
 
 import numpy as np
 
 from pyaz._core import ConnectFour, Go, Gomoku, Othello, RacingKings
+from pyaz._core import random_game_lengths as native_random_game_lengths
 from pyaz.common.shown import cut
 from pyaz.games.curling import CurlingState, make_state
 from pyaz.games.plugins import make_plugin, plugin_name, plugin_names
@@ -171,6 +173,31 @@ def _shown(value: Any) -> str:
     if isinstance(value, numbers.Integral) and abs(int(value)) >= 10**30:
         return f"an integer of {int(value).bit_length()} bits"
     return cut(repr(value), 80)
+
+
+def is_native(state: Any) -> TypeGuard[BoardState]:
+    """Whether ``state`` is one of pyaz's C++ board games (:data:`BoardState`)."""
+    return isinstance(state, get_args(BoardState))
+
+
+def random_game_lengths(state: BoardGameState, games: int, seed: int = 0) -> np.ndarray:
+    """The lengths in plies (int32) of ``games`` uniformly random games from ``state``: in C++
+    for a native game, by the state's own methods for a game written in Python (the draws
+    differ between the two). ValueError for a negative count."""
+    if is_native(state):
+        return np.asarray(native_random_game_lengths(state, games, seed))
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise TypeError(f"the number of games must be an integer, got {games!r}")
+    if games < 0:
+        raise ValueError(f"the number of games must be >= 0, got {games}")
+    rng = random.Random(seed)
+    lengths = np.zeros(games, dtype=np.int32)
+    for index in range(games):
+        game = state.clone()
+        while not game.is_terminal():
+            game.apply(rng.choice(game.legal_actions()))
+        lengths[index] = game.ply - state.ply
+    return lengths
 
 
 def board_games() -> list[str]:

@@ -12,18 +12,11 @@ them without inheriting.
 
 from __future__ import annotations
 
-import random
 from typing import Any, Protocol, runtime_checkable
 
-import numpy as np
-
-from pyaz import _core
 from pyaz._core import Status
 
-__all__ = ["BoardGameState", "GameState", "SeededGameState", "random_game_lengths", "winner"]
-
-NATIVE_GAMES = (_core.Othello, _core.ConnectFour, _core.Gomoku, _core.Go, _core.RacingKings)
-"""The classes of the games written in C++."""
+__all__ = ["BoardGameState", "GameState", "SeededGameState", "winner"]
 
 
 def winner(status: Status) -> int | None:
@@ -74,23 +67,3 @@ class SeededGameState(GameState, Protocol):
     """A game with chance: ``with_seed(seed)`` is a copy whose chance events come from ``seed``."""
 
     def with_seed(self, seed: int, /) -> Any: ...
-
-
-def random_game_lengths(state: BoardGameState, games: int, seed: int = 0) -> np.ndarray:
-    """The lengths in plies (int32) of ``games`` uniformly random games from ``state``: in C++
-    for a native game, by the state's own methods for a game written in Python (the draws
-    differ between the two). ValueError for a negative count."""
-    if isinstance(state, NATIVE_GAMES):
-        return np.asarray(_core.random_game_lengths(state, games, seed))
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise TypeError(f"the number of games must be an integer, got {games!r}")
-    if games < 0:
-        raise ValueError(f"the number of games must be >= 0, got {games}")
-    rng = random.Random(seed)
-    lengths = np.zeros(games, dtype=np.int32)
-    for index in range(games):
-        game = state.clone()
-        while not game.is_terminal():
-            game.apply(rng.choice(game.legal_actions()))
-        lengths[index] = game.ply - state.ply
-    return lengths

@@ -12,8 +12,9 @@ import numpy as np
 
 from pyaz._core import Status
 from pyaz._core import perft as native_perft
+from pyaz.games import is_native
 from pyaz.games.state import BoardGameState
-from pyaz.testing.options import DIHEDRAL, Options, Symmetries, is_builtin, max_plies
+from pyaz.testing.options import DIHEDRAL, Options, Symmetries, max_plies
 from pyaz.testing.positions import (
     MakeState,
     Moves,
@@ -241,7 +242,7 @@ def check_symmetries(make_state: MakeState, options: Options) -> CheckResult:
     leaves the start as it is also commutes with play: the game of the transformed actions
     has the transformed planes and legal actions at every position."""
     start = make_state()
-    symmetries = options.symmetries or (DIHEDRAL if is_builtin(start) else None)
+    symmetries = options.symmetries or (DIHEDRAL if is_native(start) else None)
     if symmetries is None:
         return CheckResult("symmetries", "the game declares none", skipped=True)
     if not callable(getattr(start, "encode", None)) or not hasattr(start, "num_actions"):
@@ -349,7 +350,7 @@ def check_perft(make_state: MakeState, options: Options) -> CheckResult:
     if not options.perft:
         return CheckResult("perft", "no counts given", skipped=True)
     start = make_state()
-    count = native_perft if is_builtin(start) else python_perft
+    count = native_perft if is_native(start) else python_perft
     for depth, expected in sorted(options.perft.items()):
         got = count(start, depth, options.count_finished)
         if got != expected:

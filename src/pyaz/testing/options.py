@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any
 
 import numpy as np
 
-from pyaz.games.registry import BoardState
 from pyaz.games.symmetry import symmetry_ids, transform_planes, transform_policy
 
-__all__ = ["DEFAULT_MAX_PLIES", "DIHEDRAL", "Options", "Symmetries", "is_builtin", "max_plies"]
+__all__ = ["DEFAULT_MAX_PLIES", "DIHEDRAL", "Options", "Symmetries", "max_plies"]
 
 DEFAULT_MAX_PLIES = 10_000
 """How many plies a random game may last when the game declares no ``max_game_length``."""
@@ -71,11 +70,6 @@ class Options:
             raise ValueError(f"max_plies must be 1 or more, got {self.max_plies}")
         if any(depth < 0 or count < 0 for depth, count in self.perft.items()):
             raise ValueError(f"perft depths and counts must be 0 or more, got {dict(self.perft)}")
-
-
-def is_builtin(state: Any) -> bool:
-    """Whether ``state`` is one of pyaz's C++ board games (:data:`pyaz.games.BoardState`)."""
-    return isinstance(state, get_args(BoardState))
 
 
 def max_plies(state: Any, options: Options) -> int:

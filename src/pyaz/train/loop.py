@@ -47,8 +47,7 @@ from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun
 from pyaz.eval import presets
 from pyaz.eval.players import SearchPlayer, close_player
-from pyaz.games import make
-from pyaz.games.state import random_game_lengths
+from pyaz.games import make, random_game_lengths
 from pyaz.games.symmetry import symmetry_ids
 from pyaz.nets import (
     TORCHSCRIPT_FILE,
