@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -98,10 +98,17 @@ def build_parser(full: bool = False) -> argparse.ArgumentParser:
         nargs="?",
         const="list",
         metavar="NAME",
-        action=_TechniqueHelp,
+        action=_ShowAndExit,
+        show=lambda name: technique_help(str(name)),
         help="list the techniques with their measured effect, or show one's settings, and exit",
     )
-    parser.add_argument("--help-all", nargs=0, action=_FullHelp, help="show every option, and exit")
+    parser.add_argument(
+        "--help-all",
+        nargs=0,
+        action=_ShowAndExit,
+        show=lambda _: build_parser(full=True).format_help(),
+        help="show every option, and exit",
+    )
     parser.add_argument("--out", type=Path, required=True, help="run folder (created if missing)")
     parser.add_argument(
         "--preset",
@@ -139,9 +146,13 @@ def build_parser(full: bool = False) -> argparse.ArgumentParser:
     return parser
 
 
-class _TechniqueHelp(argparse.Action):
-    """``--help-technique [NAME]``: prints :func:`technique_help` and exits, as ``--help`` does
-    (before the required options are checked)."""
+class _ShowAndExit(argparse.Action):
+    """An option that prints ``show(value)`` and exits, as ``--help`` does (before the required
+    options are checked); a ValueError of ``show`` is the parser's error."""
+
+    def __init__(self, *args: Any, show: Callable[[Any], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.show = show
 
     def __call__(
         self,
@@ -151,24 +162,10 @@ class _TechniqueHelp(argparse.Action):
         option_string: str | None = None,
     ) -> None:
         try:
-            text = technique_help(str(values))
+            text = self.show(values)
         except ValueError as error:
             parser.error(str(error))
-        print(text)
-        parser.exit()
-
-
-class _FullHelp(argparse.Action):
-    """``--help-all``: the help with every option, then exit."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        build_parser(full=True).print_help()
+        print(text, end="" if text.endswith("\n") else "\n")
         parser.exit()
 
 

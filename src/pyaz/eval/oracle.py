@@ -18,6 +18,7 @@ Wilson interval. :class:`PerfectPlayer` plays a best move (random among the best
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "AgreementResult",
     "OraclePosition",
     "PerfectPlayer",
+    "check_distinct",
     "hard_positions",
     "perfect_play_agreement",
 ]
@@ -137,17 +139,22 @@ def hard_positions(
     return positions
 
 
-def perfect_play_agreement(player: Player, positions: list[OraclePosition]) -> AgreementResult:
-    """The share of ``positions`` in which ``player`` chooses a move that keeps the exact value,
-    with its 95% Wilson interval. The player is reset to each position before it chooses.
-    ValueError when the positions are not distinct or there are none."""
+def check_distinct(positions: Sequence[OraclePosition], what: str) -> None:
+    """ValueError naming ``what`` when there are no ``positions`` or they are not distinct."""
     if not positions:
-        raise ValueError("perfect_play_agreement needs at least one position")
+        raise ValueError(f"{what} needs at least one position")
     keys = {position.key for position in positions}
     if len(keys) != len(positions):
         raise ValueError(
             f"the positions must be distinct: {len(positions)} given, {len(keys)} distinct"
         )
+
+
+def perfect_play_agreement(player: Player, positions: list[OraclePosition]) -> AgreementResult:
+    """The share of ``positions`` in which ``player`` chooses a move that keeps the exact value,
+    with its 95% Wilson interval. The player is reset to each position before it chooses.
+    ValueError when the positions are not distinct or there are none."""
+    check_distinct(positions, "perfect_play_agreement")
     kept = 0
     for position in positions:
         state = position.state.clone()

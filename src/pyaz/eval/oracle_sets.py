@@ -34,7 +34,13 @@ from typing import Any
 
 from pyaz._core import ConnectFour, Status
 from pyaz.common.checked_json import parse_json, read_regular_file
-from pyaz.eval.oracle import AgreementResult, OraclePosition, _check_size, perfect_play_agreement
+from pyaz.eval.oracle import (
+    AgreementResult,
+    OraclePosition,
+    _check_size,
+    check_distinct,
+    perfect_play_agreement,
+)
 from pyaz.eval.players import Player
 from pyaz.eval.stats import wilson_interval
 from pyaz.games import make
@@ -271,9 +277,9 @@ def evaluation_set(width: int, height: int, count: int, seed: int = 0) -> list[S
     (the first stages take the remainder): a seeded sample of the shipped set of the board
     when there is one (at most its size), else drawn and solved now (:func:`draw_positions`;
     quick on boards smaller than 6x6)."""
-    wanted = _per_stage(count)
     if (width, height) in SHIPPED:
         return stratified_sample(load_set(width, height), count, seed)
+    wanted = _per_stage(count)
     drawn = list(draw_positions(width, height, max(wanted.values()), seed))
     return [p for stage in STAGES for p in [q for q in drawn if q.stage == stage][: wanted[stage]]]
 
@@ -306,13 +312,7 @@ def agreement_by_stage(
     """The player's agreement with exact play in each stage that has positions, and over all
     (``"all"``: the stages' moves pooled, each position asked once), with 95% Wilson
     intervals. ValueError when the positions are not distinct or there are none."""
-    if not positions:
-        raise ValueError("agreement_by_stage needs at least one position")
-    keys = {p.position.key for p in positions}
-    if len(keys) != len(positions):
-        raise ValueError(
-            f"the positions must be distinct: {len(positions)} given, {len(keys)} distinct"
-        )
+    check_distinct([p.position for p in positions], "agreement_by_stage")
     results = {
         stage: perfect_play_agreement(player, [p.position for p in positions if p.stage == stage])
         for stage in STAGES

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from pyaz._core import Status
 from pyaz.games import BoardState, same_position
 from pyaz.games.curling import NUM_ACTIONS, CurlingState, Target, action_to_target
+from pyaz.games.openspiel import OpenSpielState, load_pyspiel
 from pyaz.games.state import BoardGameState
 from pyaz.search import Evaluator, Search
 
@@ -123,8 +124,6 @@ class OpenSpielMctsPlayer(_SimplePlayer):
 
     def reset(self, state: Any) -> None:
         """A new game: a fresh bot for ``state``'s game; ValueError unless it is OpenSpiel's."""
-        from pyaz.games.openspiel import OpenSpielState, load_pyspiel
-
         if not isinstance(state, OpenSpielState):
             raise ValueError(
                 f"{self.name} plays OpenSpiel's games (openspiel:NAME), not {state.name}"

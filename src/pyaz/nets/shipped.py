@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pyaz.common.runlog import atomic_write_bytes
-from pyaz.games import canonical_name
+from pyaz.games import GAMES, canonical_name
 from pyaz.nets.files import model_bytes
 from pyaz.nets.loading import load_model
 from pyaz.nets.model import net_state
@@ -77,8 +77,6 @@ def shipped_path(name: str) -> Path:
 def shipped_for(game: str, game_options: dict[str, Any]) -> str | None:
     """The name of the shipped network for ``game`` (any of its names) on the board of
     ``game_options`` (missing options as the game's defaults); None when none ships."""
-    from pyaz.games import GAMES
-
     try:
         name = canonical_name(game)
     except ValueError:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pyaz._core import ConnectFour
 from pyaz.eval import arena, exhaustive, gates, oracle_sets, presets
 from pyaz.eval.players import Player, close_player
 from pyaz.games import BoardState
+from pyaz.games.profiles import profile
 from pyaz.train.config import PERFECT_OPPONENT, TrainConfig
 
 
@@ -110,7 +110,7 @@ class Evaluation:
         (:func:`~pyaz.eval.exhaustive.evaluation_set`)."""
         if self._oracle_positions is None:
             count, seed = self.config.eval_games, self.config.seed
-            if isinstance(self.start_state, ConnectFour):
+            if profile(str(self.start_state.name)).oracle:  # its exact solver's sets
                 width, height = self.start_state.num_actions, self.start_state.board_shape[0]
                 self._oracle_positions = oracle_sets.evaluation_set(width, height, count, seed)
             else:  # a game small enough for exhaustive minimax (TrainConfig.validate)
