@@ -203,3 +203,14 @@ def test_what_is_no_game_gets_a_type_error(thing: object) -> None:
         pyaz.Search(thing)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="no self-play for"):
         pyaz.SelfPlay(thing)  # type: ignore[arg-type]
+
+
+def test_random_game_lengths_of_a_python_game() -> None:
+    lengths = pyaz.random_game_lengths(pyaz.make("tictactoe"), 200, seed=1)
+    assert lengths.dtype == np.int32 and len(lengths) == 200
+    assert lengths.min() >= 5 and lengths.max() <= 9  # no win before ply 5, a full board at 9
+    assert len(set(lengths.tolist())) >= 3
+    with pytest.raises(ValueError, match="must be >= 0, got -1"):
+        pyaz.random_game_lengths(pyaz.make("tictactoe"), -1)
+    with pytest.raises(TypeError, match="must be an integer, got '3'"):
+        pyaz.random_game_lengths(pyaz.make("tictactoe"), "3")  # type: ignore[arg-type]
