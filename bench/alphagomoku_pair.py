@@ -1,5 +1,6 @@
 """The cost of seed 004's double networks in self-play: evaluated leaves per second with one
-network against a black/white pair (:class:`pyaz.alphagomoku.PairEvaluator`, one network call
+network against a black/white pair (:class:`pyaz.methods.alphagomoku.PairEvaluator`, one network
+call
 per colour per round), the seed004 network on ONNX Runtime, interleaved rounds. Run::
 
     python bench/alphagomoku_pair.py --size 9 --games 32 --rounds 3
@@ -17,7 +18,7 @@ import time
 import torch
 
 import pyaz
-from pyaz.alphagomoku import NetworkPair
+from pyaz.methods.alphagomoku import NetworkPair
 from pyaz.nets import PolicyValueNet, net_config_for
 
 

@@ -161,9 +161,13 @@ def test_curling_selfplay_batched_leaves(
     import torch
     from test_search_bench import Contender, paired_info, run_paired
 
-    from pyaz import curling
-    from pyaz.curling.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
-    from pyaz.curling.selfplay import BatchCounters, play_self_play_game, play_self_play_games
+    from pyaz.methods import kr_dl_uct as curling
+    from pyaz.methods.kr_dl_uct.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
+    from pyaz.methods.kr_dl_uct.selfplay import (
+        BatchCounters,
+        play_self_play_game,
+        play_self_play_games,
+    )
 
     torch.set_num_threads(1)
     torch.manual_seed(bench_cfg.seed)

@@ -45,12 +45,12 @@ def test_ray_selfplay_throughput(
     record_row: Callable[[dict[str, Any]], None],
 ) -> None:
     from pyaz.distributed import RaySelfPlay, RaySettings
+    from pyaz.methods.alphazero.config import TrainConfig
+    from pyaz.methods.alphazero.loop import TrainingLoop
+    from pyaz.methods.alphazero.selfplay_engine import SelfPlayJob
     from pyaz.nets import PolicyValueNet, net_config_for
     from pyaz.nets.runtimes import make_evaluator
     from pyaz.search import SelfPlay
-    from pyaz.train.config import TrainConfig
-    from pyaz.train.loop import TrainingLoop
-    from pyaz.train.selfplay_engine import SelfPlayJob
     from pyaz.train.trainer import Trainer
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")

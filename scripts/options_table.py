@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from pyaz.common.settings import markdown_table
-from pyaz.curling.config import CurlingConfig
-from pyaz.train.config import TrainConfig
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.kr_dl_uct.config import CurlingConfig
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "training.md"
 START, END = "<!-- options-table:start -->\n", "<!-- options-table:end -->\n"

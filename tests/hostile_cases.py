@@ -302,7 +302,7 @@ def curling_cases() -> Iterator[Case]:
 def preset_cases(folder: str) -> Iterator[Case]:
     from pathlib import Path
 
-    from pyaz.train.preset_files import load_preset, train_config
+    from pyaz.methods.alphazero.preset_files import load_preset, train_config
 
     texts = {
         "not toml": "iterations = = 3",

@@ -15,7 +15,10 @@ import pytest
 
 import pyaz
 from pyaz._core import Gomoku
-from pyaz.alphagomoku import (
+from pyaz.eval import arena
+from pyaz.eval.presets import make_player
+from pyaz.eval.threat_guard import ThreatGuardPlayer
+from pyaz.methods.alphagomoku import (
     NetworkPair,
     PairEvaluator,
     decayed_outcomes,
@@ -24,10 +27,7 @@ from pyaz.alphagomoku import (
     save_pair,
     side_to_move,
 )
-from pyaz.alphagomoku.data import basic_positions
-from pyaz.eval import arena
-from pyaz.eval.presets import make_player
-from pyaz.eval.threat_guard import ThreatGuardPlayer
+from pyaz.methods.alphagomoku.data import basic_positions
 from pyaz.nets import PolicyValueNet, net_config_for
 
 # O to move; whichever of e1 / e5 O takes, X takes the other and completes five (row 1 or 5).
@@ -329,7 +329,7 @@ def _tiny(**changes: object) -> dict[str, object]:
     ],
 )
 def test_bad_pipeline_settings_are_value_errors(change: dict, message: str) -> None:
-    from pyaz.alphagomoku.pipeline import AlphaGomokuConfig
+    from pyaz.methods.alphagomoku.pipeline import AlphaGomokuConfig
 
     with pytest.raises(ValueError, match=message):
         AlphaGomokuConfig(**_tiny(**change)).validate()  # type: ignore[arg-type]
@@ -338,7 +338,7 @@ def test_bad_pipeline_settings_are_value_errors(change: dict, message: str) -> N
 def test_the_pipeline_runs_its_phases_and_resumes(tmp_path: Path) -> None:
     import json
 
-    from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
+    from pyaz.methods.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
 
     AlphaGomokuRun(AlphaGomokuConfig(**_tiny()), tmp_path).run()  # type: ignore[arg-type]
     AlphaGomokuRun(AlphaGomokuConfig(**_tiny(iterations=2)), tmp_path).run()  # type: ignore[arg-type]
@@ -360,7 +360,7 @@ def test_the_pipeline_runs_its_phases_and_resumes(tmp_path: Path) -> None:
 def test_the_pipeline_trains_on_its_threads_or_the_processs(tmp_path: Path) -> None:
     import torch
 
-    from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
+    from pyaz.methods.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
 
     before = torch.get_num_threads()
     try:
@@ -376,8 +376,8 @@ def test_the_pipeline_trains_on_its_threads_or_the_processs(tmp_path: Path) -> N
 
 
 def test_the_pair_can_read_the_deep_threat_planes(tmp_path: Path) -> None:
-    from pyaz.alphagomoku.pair import BLACK, WHITE
-    from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
+    from pyaz.methods.alphagomoku.pair import BLACK, WHITE
+    from pyaz.methods.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
 
     config = AlphaGomokuConfig(**_tiny(threat_planes="deep", curriculum=False))  # type: ignore[arg-type]
     AlphaGomokuRun(config, tmp_path).run()

@@ -28,7 +28,7 @@ from pyaz.eval.oracle import (
 )
 from pyaz.eval.players import RandomPlayer
 from pyaz.eval.presets import make_player
-from pyaz.train.config import TrainConfig
+from pyaz.methods.alphazero.config import TrainConfig
 
 # -- published values -----------------------------------------------------------------------
 

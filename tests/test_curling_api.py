@@ -1,4 +1,5 @@
-"""The pyaz.curling Python API: game flow, rendering, features, the target grid, the WP table."""
+"""The pyaz.methods.kr_dl_uct Python API: game flow, rendering, features, the target grid, the WP
+table."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-import pyaz.curling as curling
+import pyaz.methods.kr_dl_uct as curling
 
 
 def test_docstring_example() -> None:

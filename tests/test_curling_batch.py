@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 import torch
 
-from pyaz.curling.config import CurlingConfig
-from pyaz.curling.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
-from pyaz.curling.selfplay import (
+from pyaz.games import curling
+from pyaz.methods.kr_dl_uct.config import CurlingConfig
+from pyaz.methods.kr_dl_uct.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
+from pyaz.methods.kr_dl_uct.selfplay import (
     BatchCounters,
     play_self_play_game,
     play_self_play_games,
 )
-from pyaz.games import curling
 
 # A fixed set of candidate targets (draws around the house, both spins), shared by every leaf.
 _CANDIDATES = np.array(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-import pyaz.curling as curling
-from pyaz.curling.dl_uct import DlUctParams, dl_uct_player, dl_uct_search
+import pyaz.methods.kr_dl_uct as curling
+from pyaz.methods.kr_dl_uct.dl_uct import DlUctParams, dl_uct_player, dl_uct_search
 
 
 def _play(state: curling.Game, target: curling.Target) -> curling.Game:
@@ -63,9 +63,9 @@ def test_player_plays_a_short_game() -> None:
 
 
 def test_kr_dl_uct_against_dl_uct_matches_are_scored() -> None:
-    from pyaz.curling.players import dl_player, kr_player, match_summary
     from pyaz.eval.arena import play_match
     from pyaz.eval.players import ShotPlayer
+    from pyaz.methods.kr_dl_uct.players import dl_player, kr_player, match_summary
 
     def match(
         kr: curling.ShotChooser, dl: curling.ShotChooser, games: int, ends: int, seed: int = 0

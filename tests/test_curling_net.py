@@ -7,8 +7,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import pyaz.curling as curling  # noqa: E402
-from pyaz.curling.net import (  # noqa: E402
+import pyaz.methods.kr_dl_uct as curling  # noqa: E402
+from pyaz.methods.kr_dl_uct.net import (  # noqa: E402
     CurlingNet,
     kr_dl_evaluator,
     records_to_examples,

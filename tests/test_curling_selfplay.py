@@ -10,10 +10,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import pyaz.curling as curling  # noqa: E402
+import pyaz.methods.kr_dl_uct as curling  # noqa: E402
 from pyaz.cli import selfplay  # noqa: E402
-from pyaz.curling.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator  # noqa: E402
-from pyaz.curling.selfplay import (  # noqa: E402
+from pyaz.methods.kr_dl_uct.net import CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator  # noqa: E402
+from pyaz.methods.kr_dl_uct.selfplay import (  # noqa: E402
     POLICY_CELLS,
     end_counts,
     pack_planes,
@@ -220,7 +220,7 @@ def test_board_game_help_points_to_curling(capsys: pytest.CaptureFixture[str]) -
 def test_self_play_tells_of_every_shot() -> None:
     """The progress hook hears each shot as it is thrown: 16 an end, one call a shot without
     batching, one call a round (all games in flight) with it."""
-    from pyaz.curling.selfplay import play_self_play_games
+    from pyaz.methods.kr_dl_uct.selfplay import play_self_play_games
 
     torch.manual_seed(0)
     net = CurlingNet(channels=4, blocks=1)

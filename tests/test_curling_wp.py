@@ -72,7 +72,7 @@ def test_score_to_distribution_and_end_score_distribution() -> None:
 
 def test_evaluator_values_finished_ends_as_win_rates() -> None:
     torch = pytest.importorskip("torch")
-    from pyaz.curling.net import CurlingNet, kr_dl_evaluator
+    from pyaz.methods.kr_dl_uct.net import CurlingNet, kr_dl_evaluator
 
     torch.manual_seed(0)
     net = CurlingNet(channels=8, blocks=1)

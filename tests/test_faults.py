@@ -31,7 +31,7 @@ from pyaz.common.runlog import read_metrics
 from pyaz.experiments.base import Experiment, RunSpec
 from pyaz.experiments.runner import run_experiment
 from pyaz.experiments.runs import train_selfplay
-from pyaz.train.loop import TrainingLoop
+from pyaz.methods.alphazero.loop import TrainingLoop
 
 TESTS = Path(__file__).parent
 

@@ -26,7 +26,7 @@ from pyaz.engines.search import EngineSearch
 from pyaz.engines.uci_server import UciServer
 from pyaz.games import same_position
 from pyaz.games.sgf import parse_sgf
-from pyaz.train.preset_files import load_preset, train_config
+from pyaz.methods.alphazero.preset_files import load_preset, train_config
 
 FUZZ_EXAMPLES = int(os.environ.get("PYAZ_FUZZ_EXAMPLES", "150"))
 FUZZ = settings(

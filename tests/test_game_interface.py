@@ -11,12 +11,12 @@ import torch
 
 import pyaz
 from pyaz._core import Status
-from pyaz.curling.net import CurlingNet
 from pyaz.eval.arena import play_game, play_match
 from pyaz.eval.players import ShotPlayer
 from pyaz.eval.presets import make_player
 from pyaz.games import board_games, curling
 from pyaz.games.state import BoardGameState, GameState, SeededGameState
+from pyaz.methods.kr_dl_uct.net import CurlingNet
 from pyaz.nets.files import model_bytes
 from pyaz.testing import Options, check_protocol
 

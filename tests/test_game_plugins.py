@@ -24,8 +24,8 @@ from pyaz.games import (
 )
 from pyaz.games.examples.tictactoe import TicTacToe
 from pyaz.games.minimax import solve_all
+from pyaz.methods.alphazero.saved_settings import refuse_saved_code, upgrade_settings
 from pyaz.testing import DIHEDRAL, check_game
-from pyaz.train.saved_settings import refuse_saved_code, upgrade_settings
 
 # Tic-tac-toe's published counts: 255,168 games, 1440 of them over at ply 5.
 TIC_TAC_TOE_PERFT = {1: 9, 2: 72, 3: 504, 4: 3024, 5: 15120, 6: 54720}

@@ -1,6 +1,6 @@
 """The game profiles (:mod:`pyaz.games.profiles`): what auto (or none) resolves to in every
-setting of :class:`~pyaz.train.config.TrainConfig`, for every built-in game and a spread of boards,
-as it did before the per-game tables moved into the profiles; the legacy meaning of
+setting of :class:`~pyaz.methods.alphazero.config.TrainConfig`, for every built-in game and a spread
+of boards, as it did before the per-game tables moved into the profiles; the legacy meaning of
 ``threat_planes`` auto; the profile of a game without one; what each profile holds; and the
 modules outside games/ that still name a board game (an allow-list that may only shrink)."""
 
@@ -27,9 +27,9 @@ from pyaz.games.profiles import (
     profile,
 )
 from pyaz.games.state import BoardGameState
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.saved_settings import upgrade_settings
 from pyaz.nets import THREAT_MODES
-from pyaz.train.config import TrainConfig
-from pyaz.train.saved_settings import upgrade_settings
 
 FIELDS = (
     "threat_planes", "opening_spread", "lr_schedule", "search_rule", "solver", "value_target_q",
@@ -264,8 +264,8 @@ def test_a_matchs_opening_plies_are_the_profiles() -> None:
 SOURCE = Path(pyaz.__file__).parent
 
 STILL_NAMING_GAMES: dict[str, set[str]] = {
-    "alphagomoku/pair.py": {"gomoku"},  # seed 004's method plays Gomoku only
-    "alphagomoku/pipeline.py": {"gomoku"},
+    "methods/alphagomoku/pair.py": {"gomoku"},  # seed 004's method plays Gomoku only
+    "methods/alphagomoku/pipeline.py": {"gomoku"},
     "cli/board/sessions.py": {"racingkings", "connect_four"},  # how the page draws each board
     "cli/demo.py": {"othello"},  # the default game of the command
     "cli/gtp.py": {"go"},
@@ -285,10 +285,10 @@ STILL_NAMING_GAMES: dict[str, set[str]] = {
     "experiments/losses.py": {"gomoku", "othello", "connect_four"},
     "experiments/seed001.py": {"othello"},
     "experiments/zetago.py": {"go"},
-    "train/config.py": {"othello"},  # the default game of a run
+    "methods/alphazero/config.py": {"othello"},  # the default game of a run
     "train/curriculum.py": {"reversi", "racingkings"},  # the curriculum presets' names
     "train/techniques.py": {"reversi"},
-    "zetago/net.py": {"go"},  # seed 003's method plays Go only
+    "methods/reinforce/net.py": {"go"},  # seed 003's method plays Go only
 }
 """The modules outside games/ whose code (docstrings aside: an example names a game) holds a
 board game's registry name or alias as a string, and the names each holds. A game's knowledge

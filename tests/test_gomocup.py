@@ -99,7 +99,7 @@ def test_board_takes_the_five_and_bad_commands_get_errors() -> None:
 
 
 def test_a_trained_pair_plays_and_refuses_another_board_size(tmp_path: Path) -> None:
-    from pyaz.alphagomoku import NetworkPair, save_pair
+    from pyaz.methods.alphagomoku import NetworkPair, save_pair
     from pyaz.nets import PolicyValueNet, net_config_for
 
     net = PolicyValueNet(net_config_for(pyaz.make("gomoku", size=9), "seed004"))

@@ -60,7 +60,7 @@ def _worked(*names: str) -> list[Gomoku]:
 
 def _short_run(**changes: Any) -> Any:
     """A few seconds of Gomoku 9x9 training (the tiny network, 16 simulations a move)."""
-    from pyaz.train.config import TrainConfig
+    from pyaz.methods.alphazero.config import TrainConfig
 
     return TrainConfig(
         game="gomoku", game_options={"size": 9}, simulations=16, epochs=1, net="tiny",
@@ -468,7 +468,7 @@ def test_threat_targets_correct_self_play_targets_as_worked_by_hand() -> None:
     # the search gave b5 0.2, a non-answer 0.8); the same with nothing on the answers; O
     # facing two fives (lost); a quiet position (unchanged); X to move with its open three,
     # a VCF (the mentor's first move b5, as in the leaf evaluator's test above).
-    from pyaz.train.targets import threat_targets
+    from pyaz.methods.alphazero.targets import threat_targets
 
     states = _worked("five", "block", "three", "three", "two fives", "quiet", "vcf")
     planes = np.stack([np.asarray(s.encode()) for s in states])
@@ -497,8 +497,8 @@ def test_threat_targets_correct_self_play_targets_as_worked_by_hand() -> None:
 
 
 def test_a_gomoku_run_trains_on_threat_targets(tmp_path) -> None:
-    from pyaz.train.loop import TrainingLoop
-    from pyaz.train.targets import threat_targets
+    from pyaz.methods.alphazero.loop import TrainingLoop
+    from pyaz.methods.alphazero.targets import threat_targets
 
     config = _short_run(iterations=2, episodes=4, parallel_games=4, threat_targets=300)
     training = TrainingLoop(config, tmp_path / "run", progress=False)
@@ -576,9 +576,9 @@ def test_a_gomoku_run_with_threat_search_planes_trains_saves_and_plays(tmp_path)
     from pyaz._core import ConnectFour
     from pyaz.common.runlog import read_metrics
     from pyaz.eval.players import network_player
+    from pyaz.methods.alphazero.loop import TrainingLoop
     from pyaz.nets import load_model, net_config_for
     from pyaz.nets.threat_search import ThreatSearchEvaluator
-    from pyaz.train.loop import TrainingLoop
 
     config = _short_run(iterations=1, episodes=2, parallel_games=2, threat_search=3000)
     training = TrainingLoop(config, tmp_path / "run", progress=False)

@@ -2,7 +2,7 @@
 stops within seconds saying how many of the iteration's games it kept, and ``--resume`` ends
 as the uninterrupted run of the same seed (the same records, networks, checkpoint and buffer:
 nothing lost, nothing counted twice; tests/test_faults.py's comparison). Also the self-play
-parts themselves (train/selfplay_parts.py): seeds, merging, foreign parts removed.
+parts themselves (methods/alphazero/selfplay_parts.py): seeds, merging, foreign parts removed.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ import pytest
 from test_faults import assert_same_run
 
 from pyaz.games import make
-from pyaz.search import SelfPlay
-from pyaz.train.selfplay_engine import SelfPlayJob
-from pyaz.train.selfplay_parts import (
+from pyaz.methods.alphazero.selfplay_engine import SelfPlayJob
+from pyaz.methods.alphazero.selfplay_parts import (
     PARTS_DIR,
     PartsPlay,
     kept_games,
@@ -30,6 +29,7 @@ from pyaz.train.selfplay_parts import (
     part_seed,
     remove_parts,
 )
+from pyaz.search import SelfPlay
 
 # Connect Four 5x4, 3 iterations of 12 games in parts of 4 (200 simulations: a part takes a
 # few tenths of a second), a 2-game gate (u = 0) and a 2-game evaluation.

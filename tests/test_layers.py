@@ -1,7 +1,8 @@
 """The Python package keeps its layers: each folder imports only the folders below it.
 
-Order (bottom first): common, games, search, nets, engines, eval, train, then the seeds' own
-methods (curling, ...), distributed (Ray), experiments, and cli on top. ``pyaz/__init__.py`` is
+Order (bottom first): common, games, search, nets, engines, eval, train, then methods (one
+folder per training method: alphazero, alphagomoku, reinforce, kr_dl_uct; none imports
+another), distributed (Ray), experiments, and cli on top. ``pyaz/__init__.py`` is
 the facade that re-exports the public names, and ``pyaz._core`` (C++) is below everything.
 Nothing outside ``cli/`` may import ``cli/``. Every import counts, also the ones inside functions
 and under ``TYPE_CHECKING``.
@@ -25,18 +26,17 @@ LAYERS = [
     "engines",
     "eval",
     "train",
-    "methods",  # curling, alphagomoku, zetago: one subpackage per seed method, side by side
+    "methods",  # alphazero, alphagomoku, reinforce, kr_dl_uct: one folder per method, side by side
     "distributed",  # Ray: self-play actors feeding the training loop, runs of experiments
     "experiments",
     "cli",
 ]
-METHODS = {"curling", "alphagomoku", "zetago"}
 
 
-def _layer(folder: str) -> int:
-    if folder in METHODS:
-        return LAYERS.index("methods")
-    return LAYERS.index(folder)
+def _method_of(module: str) -> str | None:
+    """The method folder of a ``pyaz.methods.X...`` module name (None for any other)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["pyaz", "methods"] else None
 
 
 def _folder_of(module: str) -> str | None:
@@ -73,7 +73,7 @@ def _sources() -> list[Path]:
 
 def test_every_folder_is_a_known_layer() -> None:
     folders = {p.relative_to(PACKAGE).parts[0] for p in _sources()}
-    unknown = {f for f in folders if f not in LAYERS and f not in METHODS}
+    unknown = {f for f in folders if f not in LAYERS}
     assert not unknown, f"folders without a layer: {sorted(unknown)}; add them to LAYERS"
 
 
@@ -81,6 +81,7 @@ def _problems(source: str, relative: Path) -> list[str]:
     """The layering problems of the module at ``relative`` (a path inside pyaz/)."""
     here = relative.parts[0]
     package = ".".join(("pyaz", *relative.parent.parts))
+    own_method = _method_of(f"{package}.x")
     problems = []
     for line, module in _imports(source, package):
         folder = _folder_of(module)
@@ -88,14 +89,14 @@ def _problems(source: str, relative: Path) -> list[str]:
             if module == "pyaz" and here != "cli":  # the commands may use the public facade
                 problems.append(f"line {line}: imports the pyaz facade; import the layer module")
             continue
-        if folder not in LAYERS and folder not in METHODS:
+        if folder not in LAYERS:
             continue  # a facade name such as pyaz.make (checked by the facade rule above)
         if folder == "cli" and here != "cli":
             problems.append(f"line {line}: imports {module} (only cli/ may import cli/)")
-        elif _layer(folder) > _layer(here):
+        elif LAYERS.index(folder) > LAYERS.index(here):
             problems.append(f"line {line}: {here}/ imports {module}, a layer above it")
-        elif folder != here and folder in METHODS and here in METHODS:
-            problems.append(f"line {line}: {here}/ imports {module}, another seed method")
+        elif own_method and _method_of(module) not in (None, own_method):
+            problems.append(f"line {line}: {here}/{own_method} imports {module}, another method")
     return problems
 
 
@@ -106,12 +107,14 @@ def test_imports_point_down(path: Path) -> None:
 
 
 def test_the_checker_sees_violations() -> None:
-    upward = "def f():\n    from pyaz.train.loop import TrainingLoop\n"
+    upward = "def f():\n    from pyaz.methods.alphazero.loop import TrainingLoop\n"
     assert "a layer above it" in _problems(upward, Path("games/x.py"))[0]
     relative = "from ..cli import options\n"
     assert "only cli/ may import cli/" in _problems(relative, Path("eval/x.py"))[0]
     facade = "import pyaz\n"
     assert "facade" in _problems(facade, Path("search/x.py"))[0]
-    sideways = "from pyaz.curling import new_game\n"
-    assert "another seed method" in _problems(sideways, Path("zetago/x.py"))[0]
+    sideways = "from pyaz.methods.kr_dl_uct import new_game\n"
+    assert "another method" in _problems(sideways, Path("methods/reinforce/x.py"))[0]
+    assert _problems(sideways, Path("methods/kr_dl_uct/x.py")) == []
+    assert _problems(sideways, Path("experiments/x.py")) == []
     assert _problems("from pyaz.games import make\nimport pyaz._core\n", Path("eval/x.py")) == []

@@ -16,9 +16,9 @@ import torch
 import pyaz
 from pyaz.eval import arena
 from pyaz.eval.players import RandomPlayer, SearchPlayer
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
 from pyaz.nets import PolicyValueNet, net_config_for, net_from_state, to_torchscript
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
 
 
 def _player(net: PolicyValueNet, name: str, seed: int) -> SearchPlayer:

@@ -21,12 +21,12 @@ from messages import one_line
 
 import pyaz
 from pyaz import nets
-from pyaz.alphagomoku.pair import NetworkPair, save_pair
 from pyaz.cli import arena
-from pyaz.curling.net import CurlingNet
+from pyaz.methods.alphagomoku.pair import NetworkPair, save_pair
+from pyaz.methods.kr_dl_uct.net import CurlingNet
+from pyaz.methods.reinforce.net import SmallConfig, SmallPolicyNet, save_network
 from pyaz.nets import PolicyValueNet, net_config_for, net_file_bytes, net_state
 from pyaz.nets.bounds import MAX_FILE_BYTES
-from pyaz.zetago.net import SmallConfig, SmallPolicyNet, save_network
 
 BOARD = ["--game", "connect_four", "--width", "4", "--height", "4", "--games", "1", "--quiet"]
 

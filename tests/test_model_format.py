@@ -17,13 +17,13 @@ import torch
 
 import pyaz
 from pyaz import nets
-from pyaz.alphagomoku.pair import NetworkPair, load_pair, save_pair
-from pyaz.curling.loop import load_curling_net
-from pyaz.curling.net import CurlingNet
 from pyaz.eval.presets import make_player
+from pyaz.methods.alphagomoku.pair import NetworkPair, load_pair, save_pair
+from pyaz.methods.kr_dl_uct.loop import load_curling_net
+from pyaz.methods.kr_dl_uct.net import CurlingNet
+from pyaz.methods.reinforce.net import SmallConfig, SmallPolicyNet, load_network, save_network
 from pyaz.nets import PolicyValueNet, net_config_for, net_state
 from pyaz.nets.files import HEADER_KEY, model_bytes, model_header, read_model_file
-from pyaz.zetago.net import SmallConfig, SmallPolicyNet, load_network, save_network
 
 
 def az_net(game: str = "connect_four", **options: Any) -> PolicyValueNet:
@@ -112,8 +112,8 @@ def test_the_header_of_each_kind(tmp_path: Path) -> None:
 
 
 def test_the_curling_loop_writes_the_header(tmp_path: Path) -> None:
-    from pyaz.curling.config import CurlingConfig
-    from pyaz.curling.loop import CurlingTrainingLoop
+    from pyaz.methods.kr_dl_uct.config import CurlingConfig
+    from pyaz.methods.kr_dl_uct.loop import CurlingTrainingLoop
 
     config = CurlingConfig(
         iterations=1, games=1, ends=1, simulations=4, initial_actions=4, supervised_games=1,
@@ -355,9 +355,9 @@ def test_model_path_plays_a_pair_and_a_zetago_network(tmp_path: Path) -> None:
 
 
 def test_a_training_runs_networks_carry_the_az_header(tmp_path: Path) -> None:
+    from pyaz.methods.alphazero.config import TrainConfig
+    from pyaz.methods.alphazero.loop import TrainingLoop
     from pyaz.nets.files import read_model_file
-    from pyaz.train.config import TrainConfig
-    from pyaz.train.loop import TrainingLoop
 
     config = TrainConfig(
         game="connect_four", game_options={"width": 5, "height": 4}, iterations=1, episodes=2,

@@ -25,14 +25,14 @@ from messages import one_line
 
 import pyaz
 from pyaz import nets
-from pyaz.alphagomoku.pair import NetworkPair, load_pair, save_pair
 from pyaz.cli import gtp, selfplay, uci
+from pyaz.methods.alphagomoku.pair import NetworkPair, load_pair, save_pair
+from pyaz.methods.alphazero.loop import TrainingLoop
+from pyaz.methods.reinforce import ReinforceConfig, ReinforceTrainer
+from pyaz.methods.reinforce.net import SmallConfig, SmallPolicyNet, load_network, save_network
 from pyaz.nets import PolicyValueNet, net_config_for, net_state, torchscript_bytes
 from pyaz.nets.files import read_torch_file
 from pyaz.train.checkpoint import read_checkpoint
-from pyaz.train.loop import TrainingLoop
-from pyaz.zetago import ReinforceConfig, ReinforceTrainer
-from pyaz.zetago.net import SmallConfig, SmallPolicyNet, load_network, save_network
 
 # A Connect Four 4x4 run of one iteration with a tiny network (a few seconds).
 RUN = [
@@ -119,7 +119,7 @@ def _read_checkpoint(path: Path) -> None:
 
 
 def _load_curling_net(path: Path) -> None:
-    from pyaz.curling.loop import load_curling_net
+    from pyaz.methods.kr_dl_uct.loop import load_curling_net
 
     load_curling_net(path)
 
@@ -225,8 +225,8 @@ def test_every_file_of_a_board_game_run_loads_weights_only(run: Path) -> None:
 
 
 def test_every_file_of_a_curling_run_loads_weights_only(tmp_path: Path) -> None:
-    from pyaz.curling.config import CurlingConfig
-    from pyaz.curling.loop import CurlingTrainingLoop, load_curling_net
+    from pyaz.methods.kr_dl_uct.config import CurlingConfig
+    from pyaz.methods.kr_dl_uct.loop import CurlingTrainingLoop, load_curling_net
 
     config = CurlingConfig(
         iterations=1, games=1, ends=1, simulations=4, initial_actions=4, supervised_games=1,

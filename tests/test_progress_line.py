@@ -22,8 +22,8 @@ from pyaz.common.faults import FAULT_ENV
 from pyaz.common.plots import LivePlots
 from pyaz.common.progress_line import RunClock, progress_line
 from pyaz.common.runlog import read_metrics
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
 
 # Connect Four 4x4, a tiny network, 8 simulations, 4 games an iteration in parts of 2, no gate,
 # no evaluation (the arena's bars are eval/'s).

@@ -24,10 +24,10 @@ import pytest
 
 from pyaz.common.runlog import read_metrics
 from pyaz.distributed.records import share_seed, share_sizes
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
+from pyaz.methods.alphazero.selfplay_parts import merge_records
 from pyaz.search import SelfPlay
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
-from pyaz.train.selfplay_parts import merge_records
 
 BIN = Path(sys.executable).parent
 

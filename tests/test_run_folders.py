@@ -29,8 +29,8 @@ from pyaz.cli import selfplay
 from pyaz.common.faults import FAULT_ENV
 from pyaz.common.folder_lock import FolderInUseError, FolderLock
 from pyaz.common.runlog import check_resume_settings, read_metrics, remove_temporaries
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
 
 # Connect Four 4x4 (not the default game), a tiny network, 8 simulations, 4 games an iteration.
 RUN = [

@@ -1,5 +1,5 @@
 """The run framework (pyaz.common.run.TrainingRun) under the ZetaGo, AlphaGomoku, AlphaZero
-(train/loop.py) and curling loops.
+(methods/alphazero/loop.py) and curling loops.
 
 A run killed (SIGKILL, ``PYAZ_FAULT``) at a stage or around a file write, then resumed from its
 folder alone (``from_folder``), ends as the uninterrupted run of the same seed: the same metrics
@@ -25,17 +25,17 @@ from typing import Any
 import pytest
 import torch
 
-from pyaz.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
 from pyaz.common.faults import FAULT_ENV
 from pyaz.common.folder_lock import FolderInUseError
 from pyaz.common.run import TrainingRun
 from pyaz.common.runlog import read_metrics
-from pyaz.curling.config import CurlingConfig
-from pyaz.curling.loop import CurlingTrainingLoop
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
-from pyaz.zetago.net import SmallConfig, SmallPolicyNet
-from pyaz.zetago.reinforce import ReinforceConfig, ReinforceTrainer
+from pyaz.methods.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
+from pyaz.methods.kr_dl_uct.config import CurlingConfig
+from pyaz.methods.kr_dl_uct.loop import CurlingTrainingLoop
+from pyaz.methods.reinforce.loop import ReinforceConfig, ReinforceTrainer
+from pyaz.methods.reinforce.net import SmallConfig, SmallPolicyNet
 
 # 4 iterations of 2 games on 5x5, a snapshot every 2 games, a checkpoint every 2 iterations.
 ZETAGO = {"iterations": 4, "games": 2, "minibatch": 8, "checkpoint_every": 2, "snapshot_every": 2}

@@ -103,8 +103,8 @@ def test_bad_runtime_choices_are_clear_errors() -> None:
 
 
 def test_the_training_loop_runs_on_each_runtime(tmp_path: Path) -> None:
-    from pyaz.train.config import TrainConfig
-    from pyaz.train.loop import TrainingLoop
+    from pyaz.methods.alphazero.config import TrainConfig
+    from pyaz.methods.alphazero.loop import TrainingLoop
 
     for runtime in ("onnxruntime", "torchscript"):
         config = TrainConfig(

@@ -22,8 +22,8 @@ from pyaz.common.settings import refuse_saved_engines
 from pyaz.eval.presets import starts_process
 from pyaz.experiments import get_experiment
 from pyaz.experiments.runner import EXPERIMENT_FILE, run_experiment
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
 
 OPTION = {"eval_opponent": "--eval-opponent", "sparring": "--sparring"}
 

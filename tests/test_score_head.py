@@ -18,11 +18,11 @@ import torch
 import pyaz
 from pyaz.cli import selfplay as cli
 from pyaz.common.runlog import read_metrics
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
+from pyaz.methods.alphazero.targets import merge_duplicates
 from pyaz.nets import PolicyValueNet, net_config_for, net_from_state, net_state, to_torchscript
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
 from pyaz.train.replay import ReplayBuffer
-from pyaz.train.targets import merge_duplicates
 from pyaz.train.trainer import Trainer, TrainSettings
 
 

@@ -26,9 +26,9 @@ from pyaz.common.settings import (
     setting,
     switch,
 )
-from pyaz.curling.config import CurlingConfig
 from pyaz.experiments.seed001 import SYMBOLS
-from pyaz.train.config import TrainConfig
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.kr_dl_uct.config import CurlingConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 

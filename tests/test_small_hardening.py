@@ -33,9 +33,9 @@ from pyaz.engines.gtp_server import GtpServer
 from pyaz.engines.search import EngineSearch
 from pyaz.eval.players import SearchPlayer
 from pyaz.eval.presets import make_player, with_simulations
+from pyaz.methods.alphazero.loop import TrainingLoop
 from pyaz.nets import PolicyValueNet, net_config_for, net_state
 from pyaz.train.checkpoint import read_checkpoint
-from pyaz.train.loop import TrainingLoop
 
 # Connect Four 4x4, a tiny network: a run that opens in a second or two.
 RUN = [

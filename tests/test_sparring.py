@@ -19,7 +19,7 @@ from pyaz import Status
 from pyaz.cli import selfplay as cli
 from pyaz.common.runlog import read_metrics
 from pyaz.eval.players import RandomPlayer
-from pyaz.train.sparring import play_sparring
+from pyaz.methods.alphazero.sparring import play_sparring
 
 SPARRING = ["--sparring", "random", "--sparring-games", "2"]
 
@@ -217,7 +217,7 @@ GOMOKU_9 = {"game": "gomoku", "game_options": {"size": 9}}
 def test_sparring_auto_is_the_mentor_with_imitation_on_gomoku_and_none_elsewhere(
     board: dict[str, Any], changes: dict[str, Any], used: tuple[str, int, bool]
 ) -> None:
-    from pyaz.train.config import TrainConfig
+    from pyaz.methods.alphazero.config import TrainConfig
 
     config = TrainConfig(**board, **changes)
     config.validate()
@@ -253,7 +253,7 @@ def test_mentor_plays_is_check_mentor_game_without_raising(
 
 
 def test_saved_runs_keep_their_sparring() -> None:
-    from pyaz.train.loop import TrainingLoop
+    from pyaz.methods.alphazero.loop import TrainingLoop
 
     # before sparring's auto (2026-12-02): a run without sparring games unless it saved them
     before = TrainingLoop.upgrade_settings({"game": "gomoku", "game_options": {"size": 9}})

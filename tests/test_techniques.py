@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pyaz.cli import selfplay
-from pyaz.train.config import TrainConfig
+from pyaz.methods.alphazero.config import TrainConfig
 from pyaz.train.techniques import CORE, TECHNIQUES, markdown_tables, owner, switched_on
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"

@@ -19,6 +19,9 @@ import torch
 
 import pyaz
 from pyaz.cli import selfplay
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
+from pyaz.methods.alphazero.preset_files import load_preset, train_config
 from pyaz.nets import PolicyValueNet, load_model, net_config_for
 from pyaz.nets.model import (
     THREAT_PLANE_COUNTS,
@@ -27,9 +30,6 @@ from pyaz.nets.model import (
     ThreatPlanes,
     to_torchscript,
 )
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
-from pyaz.train.preset_files import load_preset, train_config
 
 
 def planes_of(state: pyaz.BoardState) -> torch.Tensor:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
 
 
 def _config(**changes: object) -> TrainConfig:
@@ -172,7 +172,7 @@ def test_saved_runs_keep_their_search() -> None:
 
 @pytest.mark.parametrize("preset", ["gobang5-seed001", "gomoku15-seed004"])
 def test_the_seed_presets_search_as_their_papers(preset: str) -> None:
-    from pyaz.train.preset_files import load_preset, train_config
+    from pyaz.methods.alphazero.preset_files import load_preset, train_config
 
     config = train_config(load_preset(preset))
     assert config.search_used == ("puct", False) and config.value_target_q_used == 0.0
@@ -181,7 +181,7 @@ def test_the_seed_presets_search_as_their_papers(preset: str) -> None:
 
 def test_seed_001s_experiments_search_with_puct_on_gobang() -> None:
     from pyaz.experiments.losses import LossesExperiment
-    from pyaz.train.preset_files import train_config
+    from pyaz.methods.alphazero.preset_files import train_config
 
     settings = LossesExperiment().config("gobang5", "plus", "short", 0)
     config = train_config(settings)

@@ -27,11 +27,11 @@ from pyaz.common.faults import FAULT_ENV
 from pyaz.common.runlog import read_metrics
 from pyaz.games import profiles
 from pyaz.games.profiles import Tuned
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
+from pyaz.methods.alphazero.schedules import lr_factor, scheduled_simulations, window_size
+from pyaz.methods.alphazero.targets import merge_duplicates, value_targets
 from pyaz.train.replay import ReplayBuffer
-from pyaz.train.schedules import lr_factor, scheduled_simulations, window_size
-from pyaz.train.targets import merge_duplicates, value_targets
 
 
 @dataclass

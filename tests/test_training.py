@@ -18,10 +18,10 @@ import torch
 import pyaz
 from pyaz.cli import selfplay as cli
 from pyaz.common.runlog import read_metrics
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.preset_files import load_preset, preset_names
 from pyaz.nets import load_net
-from pyaz.train.config import TrainConfig
 from pyaz.train.curriculum import Curriculum
-from pyaz.train.preset_files import load_preset, preset_names
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.trainer import combine, loss_terms
 

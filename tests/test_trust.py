@@ -13,9 +13,9 @@ import pyaz
 from pyaz.common.runlog import read_metrics
 from pyaz.eval.arena import play_match
 from pyaz.eval.players import RandomPlayer, SearchPlayer
-from pyaz.train.config import TrainConfig
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
 from pyaz.train.curriculum import Curriculum
-from pyaz.train.loop import TrainingLoop
 
 
 def _loop(tmp_path: Path, **settings: object) -> TrainingLoop:
@@ -130,7 +130,7 @@ def test_every_loss_target_and_each_epoch_are_logged(tmp_path: Path) -> None:
 
 
 def test_seed_000_presets_follow_the_paper() -> None:
-    from pyaz.train.preset_files import load_preset
+    from pyaz.methods.alphazero.preset_files import load_preset
 
     for name in ("reversi8-curriculum", "reversi8-baseline", "racingkings-mod-curriculum"):
         preset = load_preset(name)

@@ -16,7 +16,7 @@ from pyaz import make
 from pyaz._core import Go, Status
 from pyaz.eval.presets import make_player
 from pyaz.games.symmetry import transform_planes
-from pyaz.zetago import (
+from pyaz.methods.reinforce import (
     OpponentPool,
     ReplayBuffer,
     SmallConfig,
@@ -30,8 +30,8 @@ from pyaz.zetago import (
     play_games,
     save_network,
 )
-from pyaz.zetago.net import masked_logits
-from pyaz.zetago.reinforce import action_permutation, reinforce_loss
+from pyaz.methods.reinforce.loop import action_permutation, reinforce_loss
+from pyaz.methods.reinforce.net import masked_logits
 
 torch.set_num_threads(1)
 
@@ -316,7 +316,7 @@ def test_mcts_finds_the_winning_capture() -> None:
 def test_presets_play(tmp_path: object) -> None:
     from pathlib import Path
 
-    import pyaz.zetago  # noqa: F401  (registers the presets)
+    import pyaz.methods.reinforce  # noqa: F401  (registers the presets)
 
     path = Path(str(tmp_path)) / "net.pt"
     save_network(_small(9), path)
@@ -352,6 +352,6 @@ def test_bad_input(tmp_path: object) -> None:
     with pytest.raises(ValueError, match="plays 7x7, the transfer expects 5x5"):
         load_transfer_source(path, 5)
     with pytest.raises(ValueError, match="value head"):
-        from pyaz.zetago import ReinforceConfig, ReinforceTrainer
+        from pyaz.methods.reinforce import ReinforceConfig, ReinforceTrainer
 
         ReinforceTrainer(_small(), ReinforceConfig(baseline=True), Path(str(tmp_path)) / "run")

@@ -10,10 +10,11 @@ Games live in C++ (bitboards) and are driven from Python::
     244
 
 The package is layered, each folder importing only the ones before it: ``games`` (registry,
-curling, the game interface, symmetries, SGF), ``search`` (tree search, self-play), ``nets``
+profiles, the game interface, symmetries, SGF), ``search`` (tree search, self-play), ``nets``
 (networks, the model loader, evaluators), ``engines`` (external engines, GTP/UCI/Gomocup
-servers), ``eval`` (players, matches, gates, Elo, tournaments), ``train`` (the AlphaZero loop),
-the seeds' own methods (``curling``, ``alphagomoku``, ``zetago``), and ``cli`` (the commands).
+servers), ``eval`` (players, matches, gates, Elo, tournaments), ``train`` (what the methods
+share: trainer, replay buffer, checkpoints, techniques), ``methods`` (one folder per training
+method: ``alphazero``, ``alphagomoku``, ``reinforce``, ``kr_dl_uct``), and ``cli`` (the commands).
 The names below are the public entry points.
 """
 

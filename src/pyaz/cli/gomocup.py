@@ -14,11 +14,11 @@ import argparse
 import sys
 
 from pyaz._core import Gomoku
-from pyaz.alphagomoku.players import DEFAULT_SIMULATIONS
 from pyaz.cli import exit_from_main
 from pyaz.engines.gomocup_server import GomocupBrain, PlayerFactory, serve
 from pyaz.eval import presets
 from pyaz.eval.players import MentorPlayer, Player, check_mentor_game
+from pyaz.methods.alphagomoku.players import DEFAULT_SIMULATIONS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +61,7 @@ def preset_factory(spec: str) -> PlayerFactory:
     inner = presets.guarded_spec(spec)
     kind = presets.spec_kind(inner)
     if kind in ("model", "alphagomoku"):
-        from pyaz.alphagomoku.pair import load_pair
+        from pyaz.methods.alphagomoku.pair import load_pair
         from pyaz.nets import load_model
 
         what = "network" if kind == "model" else "pair"

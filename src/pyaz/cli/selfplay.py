@@ -1,12 +1,12 @@
 """``pyaz-selfplay``: train a player by self-play (the main job), in one of two modes picked by
-the game: board games (:class:`~pyaz.train.loop.TrainingLoop`) or curling (``--game curling``:
-:class:`~pyaz.curling.loop.CurlingTrainingLoop`). Every option is generated from the one
-declaration of its setting (:class:`~pyaz.train.config.TrainConfig`,
-:class:`~pyaz.curling.config.CurlingConfig`).
+the game: board games (:class:`~pyaz.methods.alphazero.loop.TrainingLoop`) or curling (``--game
+curling``: :class:`~pyaz.methods.kr_dl_uct.loop.CurlingTrainingLoop`). Every option is generated
+from the one declaration of its setting (:class:`~pyaz.methods.alphazero.config.TrainConfig`,
+:class:`~pyaz.methods.kr_dl_uct.config.CurlingConfig`).
 
 Settings come from the defaults, then a ``--preset`` TOML file, then the command line; a resumed
 run (``--resume``) takes the settings it was started with (its config.json), and only the
-settings of :data:`~pyaz.train.saved_settings.RESUMABLE` may differ on its command line.
+settings of :data:`~pyaz.methods.alphazero.saved_settings.RESUMABLE` may differ on its command line.
 Every setting is checked before the run folder is touched. The run folder (``--out``) is locked
 while the run uses it; it gets config.json, metrics.jsonl/.csv, TensorBoard logs, checkpoints,
 the networks of every iteration (nets/), the best network as TorchScript (an export for other
@@ -40,14 +40,14 @@ from pyaz.common.settings import (
     make_settings,
     refuse_saved_engines,
 )
-from pyaz.curling.config import RESUMABLE as CURLING_RESUMABLE
-from pyaz.curling.config import CurlingConfig
 from pyaz.eval.presets import starts_process
 from pyaz.games import canonical_name
-from pyaz.train.config import TrainConfig
-from pyaz.train.loop import TrainingLoop
-from pyaz.train.preset_files import load_preset, preset_names, train_config
-from pyaz.train.saved_settings import RESUMABLE, refuse_saved_code
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
+from pyaz.methods.alphazero.preset_files import load_preset, preset_names, train_config
+from pyaz.methods.alphazero.saved_settings import RESUMABLE, refuse_saved_code
+from pyaz.methods.kr_dl_uct.config import RESUMABLE as CURLING_RESUMABLE
+from pyaz.methods.kr_dl_uct.config import CurlingConfig
 from pyaz.train.techniques import CORE, TECHNIQUES, switched_on, switches_text
 
 BOARD = [name for name, (_, spec) in declarations(TrainConfig).items() if not spec.option]
@@ -76,7 +76,8 @@ the curling mode's, are taken as always and shown by ``--help-all`` and ``--help
 
 def build_parser(full: bool = False) -> argparse.ArgumentParser:
     """The options of both modes, generated from the fields of :class:`TrainConfig` and
-    :class:`~pyaz.curling.config.CurlingConfig` (:func:`~pyaz.common.settings.add_options`);
+    :class:`~pyaz.methods.kr_dl_uct.config.CurlingConfig`
+    (:func:`~pyaz.common.settings.add_options`);
     the help shows those of :data:`SHOWN`, or all of them when ``full``."""
     parser = argparse.ArgumentParser(
         prog="pyaz-selfplay",
@@ -266,7 +267,7 @@ def given_settings(args: argparse.Namespace) -> dict[str, Any]:
 def settings_from(args: argparse.Namespace) -> TrainConfig:
     """Defaults < preset < command line. With ``--resume``: the run's config.json < preset <
     command line, where the preset and the command line may change only the settings of
-    :data:`~pyaz.train.saved_settings.RESUMABLE` (ValueError naming each other one that
+    :data:`~pyaz.methods.alphazero.saved_settings.RESUMABLE` (ValueError naming each other one that
     differs; auto and none count as what they choose for the game, as the run saved them), and a
     folder without config.json is a ValueError. A saved setting that would start an external engine
     is a ValueError unless the command line gives it again, the same
@@ -292,7 +293,8 @@ def settings_from(args: argparse.Namespace) -> TrainConfig:
 
 def curling_settings_from(args: argparse.Namespace) -> CurlingConfig:
     """The curling mode's :func:`settings_from`: the same order and resume rule (with
-    :data:`~pyaz.curling.config.RESUMABLE`); a board-game option is a ValueError naming it."""
+    :data:`~pyaz.methods.kr_dl_uct.config.RESUMABLE`); a board-game option is a ValueError naming
+    it."""
     game_flags = [option[2:].replace("-", "_") for option, *_ in (*GAME_FLAGS, *GAME_SWITCHES)]
     board_only = [name for name in BOARD if name not in CURLING]
     _refuse(args, [*board_only, *game_flags, "no_augment", *RAY], "does not apply to curling")
@@ -317,7 +319,7 @@ def _refuse(args: argparse.Namespace, names: Iterable[str], why: str) -> None:
 
 def _flat(settings: dict[str, Any]) -> dict[str, Any]:
     """``settings`` with the entries of its ``game_options`` table at the top level (where
-    :func:`~pyaz.train.preset_files.train_config` takes them; top-level keys win)."""
+    :func:`~pyaz.methods.alphazero.preset_files.train_config` takes them; top-level keys win)."""
     values = dict(settings)
     options = values.pop("game_options", {})
     if not isinstance(options, dict):
@@ -411,8 +413,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _train_curling(args: argparse.Namespace) -> int:
-    """The curling mode: seed 002's loop (:class:`~pyaz.curling.loop.CurlingTrainingLoop`)."""
-    from pyaz.curling.loop import CurlingTrainingLoop
+    """The curling mode: seed 002's loop
+    (:class:`~pyaz.methods.kr_dl_uct.loop.CurlingTrainingLoop`)."""
+    from pyaz.methods.kr_dl_uct.loop import CurlingTrainingLoop
 
     def build(config: CurlingConfig, lock: FolderLock) -> CurlingTrainingLoop:
         return CurlingTrainingLoop(
@@ -421,7 +424,7 @@ def _train_curling(args: argparse.Namespace) -> int:
 
     def plot(out: Path) -> None:
         from pyaz.common.plots import make_plots
-        from pyaz.curling.plots import plot_win_table
+        from pyaz.methods.kr_dl_uct.plots import plot_win_table
 
         make_plots(out)
         plot_win_table(out)

@@ -1,13 +1,13 @@
 """:class:`RaySelfPlay`: the training loop's self-play games played by Ray actors.
 
 Synchronous mode (``"sync"``, the embedded loop's semantics): each iteration's E games are split
-exactly over the N workers (:func:`~pyaz.distributed.records.share_sizes`); share i is seeded
-from the iteration's seed and i (share 0 keeps it, so one worker plays the embedded loop's very
-games when E is at most ``parallel_games``, which the embedded loop then plays as one part:
-:mod:`pyaz.train.selfplay_parts`); the weights go to the object store once per iteration;
-the shares' records come back as numpy arrays and are put together in share order. A worker
-that dies is restarted by Ray and its unfinished share played again, with the same seed, so the
-same games; results are gathered per share, so no game is counted twice.
+exactly over the N workers (:func:`~pyaz.distributed.records.share_sizes`); share i is seeded from
+the iteration's seed and i (share 0 keeps it, so one worker plays the embedded loop's very games
+when E is at most ``parallel_games``, which the embedded loop then plays as one part:
+:mod:`pyaz.methods.alphazero.selfplay_parts`); the weights go to the object store once per
+iteration; the shares' records come back as numpy arrays and are put together in share order. A
+worker that dies is restarted by Ray and its unfinished share played again, with the same seed, so
+the same games; results are gathered per share, so no game is counted twice.
 
 Asynchronous mode (``"async"``): every worker keeps playing chunks of games with the latest
 weights it was sent; each iteration the learner pushes its new weights and pulls finished chunks
@@ -38,11 +38,11 @@ from pyaz.distributed.cluster import (
 )
 from pyaz.distributed.records import share_seed, share_sizes
 from pyaz.distributed.worker import AsyncOrder, SelfPlayWorker, Share
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.selfplay_engine import SelfPlayJob
+from pyaz.methods.alphazero.selfplay_parts import merge_records
 from pyaz.nets import PolicyValueNet, net_state
 from pyaz.search import SelfPlayRecords
-from pyaz.train.config import TrainConfig
-from pyaz.train.selfplay_engine import SelfPlayJob
-from pyaz.train.selfplay_parts import merge_records
 
 __all__ = ["CLUSTER_FILE", "MODES", "RaySelfPlay", "RaySettings"]
 
@@ -85,8 +85,8 @@ class RaySettings:
 
 
 class RaySelfPlay:
-    """A self-play engine for :class:`~pyaz.train.loop.TrainingLoop` on Ray actors; see the
-    module docstring. Connects (or starts Ray) and starts the workers when made; records the
+    """A self-play engine for :class:`~pyaz.methods.alphazero.loop.TrainingLoop` on Ray actors; see
+    the module docstring. Connects (or starts Ray) and starts the workers when made; records the
     cluster in ``run_dir/cluster.json``; :meth:`close` stops the workers."""
 
     def __init__(self, config: TrainConfig, run_dir: Path, settings: RaySettings) -> None:

@@ -489,12 +489,12 @@ PresetSpec = _Spec
 of every builder."""
 
 METHOD_PRESETS: dict[str, str] = {
-    "zetago": "pyaz.zetago.players:build_policy_player",
-    "zetago-mcts": "pyaz.zetago.players:build_mcts_player",
-    "alphagomoku": "pyaz.alphagomoku.players:build_pair_player",
-    "rule": "pyaz.curling.players:build_rule_player",
-    "kr": "pyaz.curling.players:build_kr_player",
-    "kr-dl": "pyaz.curling.players:build_network_player",
+    "zetago": "pyaz.methods.reinforce.players:build_policy_player",
+    "zetago-mcts": "pyaz.methods.reinforce.players:build_mcts_player",
+    "alphagomoku": "pyaz.methods.alphagomoku.players:build_pair_player",
+    "rule": "pyaz.methods.kr_dl_uct.players:build_rule_player",
+    "kr": "pyaz.methods.kr_dl_uct.players:build_kr_player",
+    "kr-dl": "pyaz.methods.kr_dl_uct.players:build_network_player",
 }
 """Presets built by a seed method's subpackage (kind -> ``module:function``), imported when first
 asked for: the methods sit above this layer, so it names them instead of importing them."""

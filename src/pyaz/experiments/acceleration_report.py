@@ -39,7 +39,7 @@ from pyaz.experiments.time_to_strength import (
     training_curve,
 )
 from pyaz.games import make
-from pyaz.train.preset_files import train_config
+from pyaz.methods.alphazero.preset_files import train_config
 
 __all__ = ["introduction", "report_track", "verdict"]
 

@@ -93,7 +93,7 @@ from pyaz.experiments.acceleration_techniques import (
 )
 from pyaz.experiments.base import SIDE_BY_SIDE, Experiment, RunSpec
 from pyaz.experiments.report import write_readme
-from pyaz.train.preset_files import train_config
+from pyaz.methods.alphazero.preset_files import train_config
 
 __all__ = ["AccelerationsExperiment"]
 

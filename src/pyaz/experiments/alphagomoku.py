@@ -1,17 +1,16 @@
 """``pyaz-experiment alphagomoku``: seed 004's pipeline and its evaluation against the mentor.
 
-One AlphaGomoku run (:mod:`pyaz.alphagomoku.pipeline`: generated attack and defence positions,
-imitation of the mentor until the pair beats it or the rounds run out, self-play with the
+One AlphaGomoku run (:mod:`pyaz.methods.alphagomoku.pipeline`: generated attack and defence
+positions, imitation of the mentor until the pair beats it or the rounds run out, self-play with the
 evaluation step), with double networks and winning value decay; then seed 004's V-A: the pair
-against the mentor, half the games with each colour, each pair of games from its own random
-opening, sample games drawn as boards (Figs. 5 and 6). ``--option
-ablations=double,decay,curriculum`` adds a run without each (a single network for both colours,
-no decay, self-play from scratch), evaluated the same way; ``threats`` among them adds a run
-whose networks read the deep threat planes (``threat_planes="deep"``, not the paper's), and
-``alphazero`` a run of the AlphaZero loop on the same board (``pyaz-selfplay``'s Gomoku
-defaults for :data:`ALPHAZERO_MINUTES`, its network at :data:`ALPHAZERO_SIMULATIONS` a move),
-played against the mentor from the same openings, so that the report can say which of the two
-ways to a Gomoku player is the stronger one here.
+against the mentor, half the games with each colour, each pair of games from its own random opening,
+sample games drawn as boards (Figs. 5 and 6). ``--option ablations=double,decay,curriculum`` adds a
+run without each (a single network for both colours, no decay, self-play from scratch), evaluated
+the same way; ``threats`` among them adds a run whose networks read the deep threat planes
+(``threat_planes="deep"``, not the paper's), and ``alphazero`` a run of the AlphaZero loop on the
+same board (``pyaz-selfplay``'s Gomoku defaults for :data:`ALPHAZERO_MINUTES`, its network at
+:data:`ALPHAZERO_SIMULATIONS` a move), played against the mentor from the same openings, so that the
+report can say which of the two ways to a Gomoku player is the stronger one here.
 """
 
 from __future__ import annotations
@@ -23,8 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from pyaz._core import Gomoku
-from pyaz.alphagomoku.pipeline import evaluate_against_mentor, play_pairs, read_config
-from pyaz.alphagomoku.plots import plot_board, plot_run
 from pyaz.eval.arena import MatchResult, play_match
 from pyaz.eval.players import MentorPlayer
 from pyaz.eval.presets import make_player
@@ -38,7 +35,9 @@ from pyaz.experiments.report import (
     score_estimate,
     write_readme,
 )
-from pyaz.train.preset_files import train_config
+from pyaz.methods.alphagomoku.pipeline import evaluate_against_mentor, play_pairs, read_config
+from pyaz.methods.alphagomoku.plots import plot_board, plot_run
+from pyaz.methods.alphazero.preset_files import train_config
 
 __all__ = ["AlphaGomokuExperiment"]
 
@@ -250,7 +249,7 @@ def _stronger(results: dict[str, dict[str, Any]], mentor: str, simulations: int)
 
 HEADER = ["run", "wins", "draws", "losses", "games", "distinct", "score", "95% Wilson",
           "as Black (W-D-L)", "as White (W-D-L)"]  # fmt: skip
-_TARGET = "pyaz.alphagomoku.pipeline:train_alphagomoku"
+_TARGET = "pyaz.methods.alphagomoku.pipeline:train_alphagomoku"
 _REDO = "restore it, or delete the run's folder to run it again"
 _RESULT_KEYS = ("wins", "draws", "losses", "games", "distinct_games", "score")
 
@@ -309,8 +308,8 @@ def evaluate_loop_against_mentor(
     folder: Path, size: int, simulations: int, mentor_ms: float, games: int, seed: int = 0
 ) -> MatchResult:
     """Seed 004's V-A evaluation for a run of the AlphaZero loop in ``folder``: its latest
-    network (greedy, ``simulations`` a move: ``model:FOLDER:SIMULATIONS``) against the mentor,
-    from the same openings as :func:`~pyaz.alphagomoku.pipeline.evaluate_against_mentor` with
+    network (greedy, ``simulations`` a move: ``model:FOLDER:SIMULATIONS``) against the mentor, from
+    the same openings as :func:`~pyaz.methods.alphagomoku.pipeline.evaluate_against_mentor` with
     the same ``games`` and ``seed``."""
     state = Gomoku(size, 5, True)
     player = make_player(f"model:{folder}:{simulations}", state, seed=seed)

@@ -20,13 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from pyaz.common.plots import figure, save_figure
-from pyaz.curling.config import CurlingConfig
-from pyaz.curling.players import dl_player, kr_player, match_summary, run_network, run_table
 from pyaz.eval.arena import play_match
 from pyaz.eval.players import ShotPlayer
 from pyaz.experiments.base import Experiment, RunSpec, run_folder
 from pyaz.experiments.report import cached, markdown_table, read_run, write_readme
 from pyaz.games import curling
+from pyaz.methods.kr_dl_uct.config import CurlingConfig
+from pyaz.methods.kr_dl_uct.players import (
+    dl_player,
+    kr_player,
+    match_summary,
+    run_network,
+    run_table,
+)
 
 __all__ = ["CurlingExperiment"]
 

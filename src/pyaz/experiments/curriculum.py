@@ -44,7 +44,7 @@ from pyaz.experiments.report import (
     score_estimate,
     write_readme,
 )
-from pyaz.train.preset_files import load_preset
+from pyaz.methods.alphazero.preset_files import load_preset
 
 __all__ = ["CurriculumExperiment"]
 

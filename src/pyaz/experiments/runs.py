@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from pyaz.common.plots import make_plots
+from pyaz.methods.alphazero.loop import TrainingLoop
+from pyaz.methods.alphazero.preset_files import train_config
 from pyaz.train.checkpoint import CHECKPOINT_FILE
-from pyaz.train.loop import TrainingLoop
-from pyaz.train.preset_files import train_config
 
 __all__ = ["train_curling", "train_selfplay", "train_side_by_side"]
 
@@ -23,7 +23,8 @@ def _loop(folder: Path, config: dict[str, Any]) -> TrainingLoop:
 
 def train_selfplay(folder: Path, config: dict[str, Any]) -> None:
     """One ``pyaz-selfplay`` run with the settings ``config`` (a preset's keys: TrainConfig
-    fields and game options, see :func:`~pyaz.train.preset_files.train_config`), in ``folder``,
+    fields and game options, see :func:`~pyaz.methods.alphazero.preset_files.train_config`), in
+    ``folder``,
     which ``pyaz-selfplay --out FOLDER --resume`` could continue."""
     loop = _loop(Path(folder), config)
     try:
@@ -54,10 +55,10 @@ def train_side_by_side(folder: Path, configs: dict[str, dict[str, Any]]) -> None
 
 def train_curling(folder: Path, config: dict[str, Any]) -> None:
     """One ``pyaz-selfplay --game curling`` run (seed 002's pipeline) with the
-    :class:`~pyaz.curling.config.CurlingConfig` fields ``config``, in ``folder``."""
-    from pyaz.curling.config import CurlingConfig
-    from pyaz.curling.loop import CurlingTrainingLoop
-    from pyaz.curling.plots import plot_win_table
+    :class:`~pyaz.methods.kr_dl_uct.config.CurlingConfig` fields ``config``, in ``folder``."""
+    from pyaz.methods.kr_dl_uct.config import CurlingConfig
+    from pyaz.methods.kr_dl_uct.loop import CurlingTrainingLoop
+    from pyaz.methods.kr_dl_uct.plots import plot_win_table
 
     folder = Path(folder)
     resume = (folder / CHECKPOINT_FILE).exists()

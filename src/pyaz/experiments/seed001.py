@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyaz.common.settings import declarations
-from pyaz.train.config import TrainConfig
+from pyaz.methods.alphazero.config import TrainConfig
 
 __all__ = ["BASE", "CPU_DIVISORS", "SHORT", "TABLE1", "TABLE2", "base_settings", "scaled"]
 

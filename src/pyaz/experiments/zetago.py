@@ -1,14 +1,14 @@
 """``pyaz-experiment zetago``: seed 003 (ZetaGo, Painter & Johnston, "Mastering the game of Go
 from scratch").
 
-Runs (:mod:`pyaz.zetago.runs`): the 5x5 policy network trained by REINFORCE self-play against its
-opponent pool (the paper's update, r_i), the same with the value baseline (r_i - v(s), the fix
-the paper names), and the 9x9 networks with transfer from the 5x5 one (as many iterations as
-it) and without (twice as many). Report: each agent against GNU Go level 1 (``gnugo:1``), the
-raw policy (greedy) with each colour, from distinct random openings, its win ratio and average
-game length (section 4); the paper's MCTS player with the 5x5 network too; the paper's training
-curves against episodes (Fig. 3 max probability at the empty board, Fig. 4 loss, Fig. 5
-gradient norm, Fig. 6 game length).
+Runs (:mod:`pyaz.methods.reinforce.runs`): the 5x5 policy network trained by REINFORCE self-play
+against its opponent pool (the paper's update, r_i), the same with the value baseline (r_i - v(s),
+the fix the paper names), and the 9x9 networks with transfer from the 5x5 one (as many iterations as
+it) and without (twice as many). Report: each agent against GNU Go level 1 (``gnugo:1``), the raw
+policy (greedy) with each colour, from distinct random openings, its win ratio and average game
+length (section 4); the paper's MCTS player with the 5x5 network too; the paper's training curves
+against episodes (Fig. 3 max probability at the empty board, Fig. 4 loss, Fig. 5 gradient norm, Fig.
+6 game length).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from pyaz.experiments.report import (
     write_readme,
 )
 from pyaz.games import make
-from pyaz.zetago.net import load_network
-from pyaz.zetago.players import ZetaGoMctsPlayer, ZetaGoPlayer
+from pyaz.methods.reinforce.net import load_network
+from pyaz.methods.reinforce.players import ZetaGoMctsPlayer, ZetaGoPlayer
 
 __all__ = ["ZetaGoExperiment"]
 
@@ -114,8 +114,15 @@ class ZetaGoExperiment(Experiment):
             "threads": config["threads"],
         }
         return [
-            RunSpec("pipeline", "pyaz.zetago.runs:train_pipeline", {"config": pipeline}, cost=3.0),
-            RunSpec("5x5-baseline", "pyaz.zetago.runs:train_small", {"config": baseline}),
+            RunSpec(
+                "pipeline",
+                "pyaz.methods.reinforce.runs:train_pipeline",
+                {"config": pipeline},
+                cost=3.0,
+            ),
+            RunSpec(
+                "5x5-baseline", "pyaz.methods.reinforce.runs:train_small", {"config": baseline}
+            ),
         ]
 
     def report(self, out: Path, runs: list[RunSpec], scale: str, seed: int = 0) -> dict[str, Any]:

@@ -432,7 +432,7 @@ class CurlingState:
     :class:`Target`): ``apply`` throws the target's shot with execution noise drawn from the
     state's ``seed`` and the shot's number (shot k of a game: seed ``seed * 7919 + k``), so
     that a game is a function of its seed and its players' targets
-    (:func:`pyaz.curling.records.replay`).
+    (:func:`pyaz.methods.kr_dl_uct.records.replay`).
     Team 0 is side 0 (it throws first in the first end); the game is won on total points, a tie
     after the extra ends is a draw. ``executed`` keeps every shot as thrown."""
 

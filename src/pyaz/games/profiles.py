@@ -1,11 +1,11 @@
 """What pyaz knows about each game beyond its rules binding: its :class:`GameProfile`.
 
-A profile holds the input-plane variants a network may add for the game, the board symmetries
-that training augments with, the random plies that open a match, the exact oracle and the
-evaluation opponents that play it, how a person at the text board is told the sides and the
-result, and the tuned training defaults (:class:`TrainingDefaults`): what ``auto`` (or none)
-takes in each setting of :class:`~pyaz.train.config.TrainConfig`, each value a :class:`Tuned`
-record with the date and the figure that chose it (docs/results.md has each figure's row).
+A profile holds the input-plane variants a network may add for the game, the board symmetries that
+training augments with, the random plies that open a match, the exact oracle and the evaluation
+opponents that play it, how a person at the text board is told the sides and the result, and the
+tuned training defaults (:class:`TrainingDefaults`): what ``auto`` (or none) takes in each setting
+of :class:`~pyaz.methods.alphazero.config.TrainConfig`, each value a :class:`Tuned` record with the
+date and the figure that chose it (docs/results.md has each figure's row).
 
 :func:`profile` returns a game's profile by any of its registry names; a game without one (a new
 game, a plug-in) gets :data:`DEFAULT_PROFILE`, the neutral one: no extra planes, the eight
@@ -57,8 +57,8 @@ class Tuned(Generic[V]):
 @dataclass(frozen=True)
 class TrainingDefaults:
     """What auto (or none) takes in the settings of a training run on the game (the field of
-    :class:`~pyaz.train.config.TrainConfig` of the same name), the general defaults where no
-    measurement chose otherwise.
+    :class:`~pyaz.methods.alphazero.config.TrainConfig` of the same name), the general defaults
+    where no measurement chose otherwise.
 
     ``threat_planes_before`` is what auto meant in a run saved before 2026-11-27, when runs began
     to save what auto chose; ``epochs_by_board`` the epochs of the boards (``board_shape``)

@@ -23,9 +23,9 @@ __all__ = ["LOADERS", "RUN_MODEL_FILES", "load_any", "model_kind", "model_path"]
 
 LOADERS: dict[str, str] = {
     "az": "pyaz.nets.loading:model_from_file",
-    "alphagomoku-pair": "pyaz.alphagomoku.pair:pair_from_file",
-    "zetago-policy": "pyaz.zetago.net:network_from_file",
-    "curling": "pyaz.curling.loop:curling_net_from_file",
+    "alphagomoku-pair": "pyaz.methods.alphagomoku.pair:pair_from_file",
+    "zetago-policy": "pyaz.methods.reinforce.net:network_from_file",
+    "curling": "pyaz.methods.kr_dl_uct.loop:curling_net_from_file",
 }
 """The loader of each kind (``module:function``), imported when first used."""
 
@@ -54,8 +54,8 @@ def load_any(
 ) -> Any:
     """The model at ``path`` (a file or a run folder, see :func:`model_path`), in eval mode:
     a :class:`~pyaz.nets.loading.LoadedModel` for kind ``"az"``, a
-    :class:`~pyaz.alphagomoku.pair.NetworkPair`, a ZetaGo ``SmallPolicyNet``/``TransferNet``
-    or a :class:`~pyaz.curling.net.CurlingNet`.
+    :class:`~pyaz.methods.alphagomoku.pair.NetworkPair`, a ZetaGo ``SmallPolicyNet``/``TransferNet``
+    or a :class:`~pyaz.methods.kr_dl_uct.net.CurlingNet`.
 
     Nothing in the file runs (:func:`~pyaz.nets.files.read_torch_file`), and its sizes are
     bounded before any module is built (:mod:`pyaz.nets.bounds`). With ``kind`` the file must

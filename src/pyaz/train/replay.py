@@ -5,10 +5,10 @@ Two replacement policies from the seeds: drop a fraction of the oldest games aft
 (seed 001's retrain window). Drawn games can be dropped with a probability on arrival (seed 000's
 drop-draw chance).
 
-Each position keeps its game's outcome z and the search's root value q (both for the player to
-move there), from which :func:`pyaz.train.targets.value_targets` makes the value target. A
-buffer saved by a pyaz without root values (or records without them) gets q = z: the blended
-target is then z whatever the weight.
+Each position keeps its game's outcome z and the search's root value q (both for the player to move
+there), from which :func:`pyaz.methods.alphazero.targets.value_targets` makes the value target. A
+buffer saved by a pyaz without root values (or records without them) gets q = z: the blended target
+is then z whatever the weight.
 
 Each position also keeps the game's final score margin for its player (the auxiliary score
 target, :class:`pyaz.SelfPlayRecords`'s ``score``; 0 in games without a score). A buffer saved by

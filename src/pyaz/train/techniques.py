@@ -1,7 +1,7 @@
 """The techniques registry: every technique tried on top of the AlphaZero loop, one entry each
 (:data:`TECHNIQUES`), and the core settings a user needs (:data:`CORE`). Every field of
-:class:`~pyaz.train.config.TrainConfig` belongs to exactly one of them (tests/test_techniques.py
-checks the partition).
+:class:`~pyaz.methods.alphazero.config.TrainConfig` belongs to exactly one of them
+(tests/test_techniques.py checks the partition).
 
 A technique is its settings (the TrainConfig fields it owns), what ``pyaz-selfplay --technique
 NAME`` switches on (field values), where it hooks in (for the reader: ``module:qualified.name``),
@@ -61,7 +61,7 @@ CORE = (
 """The TrainConfig fields every run sets: the game and its board, the loop's size and time, the
 search, the network and its training, the machine, the evaluation, the seed."""
 
-_LOOP = "pyaz.train.loop:TrainingLoop."
+_LOOP = "pyaz.methods.alphazero.loop:TrainingLoop."
 _ENTRIES = (
     Technique(
         name="playout-cap",
@@ -84,7 +84,10 @@ _ENTRIES = (
         summary="KataGo's forced playouts and policy target pruning (Wu 2019, 3.2; PUCT only)",
         settings=("forced_playouts",),
         switches_on={"forced_playouts": True},
-        hooks=("pyaz.search.search:Search", "pyaz.train.config:TrainConfig.search_used"),
+        hooks=(
+            "pyaz.search.search:Search",
+            "pyaz.methods.alphazero.config:TrainConfig.search_used",
+        ),
         effect="Connect Four 6x6, two runs each: 0.847 [0.843, 0.850] (baseline 0.857 "
         "[0.837, 0.877])",
         verdict="no gain here",
@@ -130,7 +133,10 @@ _ENTRIES = (
         "propagated and played",
         settings=("solver",),
         switches_on={"solver": True},
-        hooks=("pyaz.search.search:Search", "pyaz.train.config:TrainConfig.search_used"),
+        hooks=(
+            "pyaz.search.search:Search",
+            "pyaz.methods.alphazero.config:TrainConfig.search_used",
+        ),
         effect="Othello 8x8, one run: 0.338 [0.273, 0.408] at 100 simulations (paired -0.099 "
         "[-0.198, -0.007]) and 0.853 [0.794, 0.897] at 800 (paired -0.057 [-0.120, +0.008]). "
         "Gomoku 9x9 with PUCT, one run: 0.295 [0.210, 0.396] at 800. Connect Four 6x6, two "
@@ -160,7 +166,7 @@ _ENTRIES = (
         "(gates and evaluations keep --simulations)",
         settings=("simulations_schedule",),
         switches_on={"simulations_schedule": [25, 50, 100]},
-        hooks=("pyaz.train.schedules:scheduled_simulations", _LOOP + "_simulations"),
+        hooks=("pyaz.methods.alphazero.schedules:scheduled_simulations", _LOOP + "_simulations"),
         effect="Connect Four 6x6, two runs: 0.865 [0.860, 0.870] against the baseline's 0.883 "
         "[0.860, 0.907]",
         verdict="no gain here",
@@ -174,7 +180,7 @@ _ENTRIES = (
         "averaged (Oracle's 'Lessons from AlphaZero', part 6)",
         settings=("dedupe",),
         switches_on={"dedupe": True},
-        hooks=("pyaz.train.targets:merge_duplicates", _LOOP + "_examples"),
+        hooks=("pyaz.methods.alphazero.targets:merge_duplicates", _LOOP + "_examples"),
         effect="Connect Four 6x6, two runs: 0.867 [0.860, 0.873] against the baseline's 0.883 "
         "[0.860, 0.907]",
         verdict="no gain here",
@@ -188,7 +194,7 @@ _ENTRIES = (
         "part 6)",
         settings=("window_growth",),
         switches_on={"window_growth": [4, 2]},
-        hooks=("pyaz.train.schedules:window_size", _LOOP + "_iteration"),
+        hooks=("pyaz.methods.alphazero.schedules:window_size", _LOOP + "_iteration"),
         effect="Connect Four 6x6, two runs: 0.845 [0.843, 0.847] against the baseline's 0.883 "
         "[0.860, 0.907], below its interval",
         verdict="no gain here",
@@ -202,7 +208,7 @@ _ENTRIES = (
         "2017) or onecycle (Smith 2018), not constant",
         settings=("lr_schedule",),
         switches_on={"lr_schedule": "cosine"},
-        hooks=("pyaz.train.schedules:lr_factor", _LOOP + "_train_settings"),
+        hooks=("pyaz.methods.alphazero.schedules:lr_factor", _LOOP + "_train_settings"),
         effect="Connect Four 6x6, two runs: 0.948 [0.924, 0.965] and 0.938 [0.912, 0.957] "
         "against 0.926 [0.899, 0.947] and 0.908 [0.878, 0.931] at a constant rate. Othello "
         "8x8, one run, against gtp-rhino level 3: 0.71 [0.55, 0.84] at 800 simulations "
@@ -219,7 +225,7 @@ _ENTRIES = (
         "root value (Oracle, part 4)",
         settings=("value_target_q",),
         switches_on={"value_target_q": 0.5},
-        hooks=("pyaz.train.targets:value_targets", _LOOP + "_examples_with_score"),
+        hooks=("pyaz.methods.alphazero.targets:value_targets", _LOOP + "_examples_with_score"),
         effect="Gomoku 9x9, four runs: 0.451 [0.402, 0.501] at 1,200 simulations over 400 "
         "games, level with z alone's four (0.451); 0.441 at 800 (z: 0.389). Connect Four 6x6, "
         "two runs, 12 minutes: 0.890 [0.863, 0.917] (baseline 0.882 [0.867, 0.897])",
@@ -261,7 +267,10 @@ _ENTRIES = (
         "mobility",
         settings=("threat_planes",),
         switches_on={"threat_planes": "on"},
-        hooks=("pyaz.nets.model:net_config_for", "pyaz.train.config:TrainConfig.threat_mode"),
+        hooks=(
+            "pyaz.nets.model:net_config_for",
+            "pyaz.methods.alphazero.config:TrainConfig.threat_mode",
+        ),
         effect="Connect Four 6x6: on, two runs, 12 minutes, 0.925 [0.910, 0.940] against "
         "0.835 [0.823, 0.847]; parity, two runs, 0.972 [0.952, 0.984] and 0.960 [0.938, "
         "0.975] against 0.934-0.948 for six runs without. Gomoku 9x9: deep, one run, 0.350 "
@@ -278,7 +287,7 @@ _ENTRIES = (
         summary="gomoku: self-play targets corrected by the mentor's threat analysis (a hybrid)",
         settings=("threat_targets",),
         switches_on={"threat_targets": 3000},
-        hooks=("pyaz.train.targets:records_with_threat_targets", _LOOP + "_self_play"),
+        hooks=("pyaz.methods.alphazero.targets:records_with_threat_targets", _LOOP + "_self_play"),
         effect="Gomoku 9x9, one run: 0.340 [0.250, 0.442] at 800 simulations (deep planes "
         "alone: 0.350); missed defences 11% against 17.6%",
         verdict="no gain here",
@@ -308,7 +317,7 @@ _ENTRIES = (
         "(seed 004's mentor; AlphaStar's league)",
         settings=("sparring", "sparring_games", "sparring_imitation"),
         switches_on={"sparring": "mentor:20", "sparring_games": 20, "sparring_imitation": True},
-        hooks=("pyaz.train.sparring:play_sparring", _LOOP + "_spar"),
+        hooks=("pyaz.methods.alphazero.sparring:play_sparring", _LOOP + "_spar"),
         effect="Gomoku 9x9 with imitation, five runs: 0.499 [0.454, 0.544] against mentor:20 at "
         "1,200 simulations over 500 games, against self-play alone's 0.451 [0.402, 0.501] over "
         "four; results only, one run: 0.300 [0.215, 0.401] at 800. Othello 8x8 sparring "
@@ -412,7 +421,7 @@ _ENTRIES = (
             "arena_sampling_plies",
         ),
         switches_on={"gating": "threshold"},
-        hooks=("pyaz.train.matches:play_gate", _LOOP + "_gate"),
+        hooks=("pyaz.methods.alphazero.matches:play_gate", _LOOP + "_gate"),
         effect="not measured against the AlphaZero loop here; the seeds' experiments run the "
         "gated loops",
         verdict="not measured",

@@ -39,8 +39,8 @@ from pyaz import _core
 from pyaz.common.faults import fault_point
 from pyaz.common.runlog import atomic_write_bytes
 from pyaz.games import BoardState
+from pyaz.methods.alphazero.selfplay_engine import SelfPlayJob
 from pyaz.search import SelfPlay, SelfPlayRecords
-from pyaz.train.selfplay_engine import SelfPlayJob
 
 __all__ = ["PARTS_DIR", "PartsPlay", "kept_games", "merge_records", "part_seed", "remove_parts"]
 
@@ -175,7 +175,8 @@ def _label(finished: int, games: int) -> str:
 
 
 class PartsPlay:
-    """Plays a :class:`~pyaz.train.selfplay_engine.SelfPlayJob` in this process, in parts kept
+    """Plays a :class:`~pyaz.methods.alphazero.selfplay_engine.SelfPlayJob` in this process, in
+    parts kept
     in ``folder`` (see the module docstring)."""
 
     def __init__(self, folder: Path, start: BoardState, progress: bool) -> None:

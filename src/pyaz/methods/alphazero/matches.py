@@ -1,6 +1,7 @@
-"""The matches of the training loop (:class:`~pyaz.train.loop.TrainingLoop`), each returning the
-record that the loop logs: the gate between the challenger and the best network (AlphaGo Zero's
-loop, :func:`play_gate`) and the evaluation against the reference opponent (:class:`Evaluation`).
+"""The matches of the training loop (:class:`~pyaz.methods.alphazero.loop.TrainingLoop`), each
+returning the record that the loop logs: the gate between the challenger and the best network
+(AlphaGo Zero's loop, :func:`play_gate`) and the evaluation against the reference opponent
+(:class:`Evaluation`).
 
 Every match plays distinct games: each pair of games starts from a shared random opening
 (``opening_plies``, default per game) played with both colour orders.
@@ -15,7 +16,7 @@ from pyaz.eval import arena, exhaustive, gates, oracle_sets, presets
 from pyaz.eval.players import Player, close_player
 from pyaz.games import BoardState
 from pyaz.games.profiles import profile
-from pyaz.train.config import PERFECT_OPPONENT, TrainConfig
+from pyaz.methods.alphazero.config import PERFECT_OPPONENT, TrainConfig
 
 
 def play_gate(

@@ -19,8 +19,8 @@ import numpy as np
 import torch
 
 from pyaz._core import Go, Status
-from pyaz.zetago.net import PolicyNet, policy_logits
-from pyaz.zetago.play import play_games
+from pyaz.methods.reinforce.net import PolicyNet, policy_logits
+from pyaz.methods.reinforce.play import play_games
 
 __all__ = ["ZetaMcts"]
 

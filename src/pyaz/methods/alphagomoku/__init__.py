@@ -1,11 +1,11 @@
 """Seed 004, AlphaGomoku: double networks (III-B), winning value decay (III-C) and the
 three-phase curriculum with its rule-based mentor (IV), for free-style Gomoku.
 
-- :mod:`~pyaz.alphagomoku.pair`: the black and white networks, their evaluator (one batched
+- :mod:`~pyaz.methods.alphagomoku.pair`: the black and white networks, their evaluator (one batched
   call per colour) and their file.
-- :mod:`~pyaz.alphagomoku.data`: the examples of the three phases, z decayed.
-- :mod:`~pyaz.alphagomoku.pipeline`: the curriculum and self-play loop.
-- :mod:`~pyaz.alphagomoku.players`: the pair as a player and the ``alphagomoku:PATH[:SIMS]``
+- :mod:`~pyaz.methods.alphagomoku.data`: the examples of the three phases, z decayed.
+- :mod:`~pyaz.methods.alphagomoku.pipeline`: the curriculum and self-play loop.
+- :mod:`~pyaz.methods.alphagomoku.players`: the pair as a player and the ``alphagomoku:PATH[:SIMS]``
   preset.
 
 The Gomocup/Piskvork ``pbrain`` engine (``pyaz-gomocup``) is :mod:`pyaz.engines.gomocup_server`.
@@ -17,9 +17,15 @@ preset).
 
 from __future__ import annotations
 
-from pyaz.alphagomoku.data import check_decay, decayed_outcomes
-from pyaz.alphagomoku.pair import NetworkPair, PairEvaluator, load_pair, save_pair, side_to_move
-from pyaz.alphagomoku.players import pair_player
+from pyaz.methods.alphagomoku.data import check_decay, decayed_outcomes
+from pyaz.methods.alphagomoku.pair import (
+    NetworkPair,
+    PairEvaluator,
+    load_pair,
+    save_pair,
+    side_to_move,
+)
+from pyaz.methods.alphagomoku.players import pair_player
 
 __all__ = [
     "NetworkPair",

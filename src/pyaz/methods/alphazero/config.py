@@ -17,6 +17,7 @@ from pyaz.eval import exhaustive, presets
 from pyaz.eval.players import check_mentor_game, close_player, mentor_plays
 from pyaz.games import BoardState, canonical_name, make
 from pyaz.games.profiles import games_where, profile
+from pyaz.methods.alphazero.schedules import LR_SCHEDULES, check_window_growth
 from pyaz.nets import (
     PRESETS as NET_PRESETS,
 )
@@ -29,7 +30,6 @@ from pyaz.nets import (
 from pyaz.nets.runtimes import RUNTIMES
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH
 from pyaz.train.curriculum import Curriculum
-from pyaz.train.schedules import LR_SCHEDULES, check_window_growth
 from pyaz.train.trainer import LOSSES
 
 GATINGS = ("none", "threshold", "score", "wilson")

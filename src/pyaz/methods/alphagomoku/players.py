@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from pyaz.alphagomoku.pair import NetworkPair, load_pair
 from pyaz.eval.players import Player, SearchPlayer
 from pyaz.eval.presets import PresetSpec
+from pyaz.methods.alphagomoku.pair import NetworkPair, load_pair
 
 __all__ = ["DEFAULT_SIMULATIONS", "build_pair_player", "pair_player"]
 

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from pyaz._core import Go, Status, go_policy_play
-from pyaz.zetago.net import PolicyNet, SmallPolicyNet, TransferNet, check_board_size
+from pyaz.methods.reinforce.net import PolicyNet, SmallPolicyNet, TransferNet, check_board_size
 
 __all__ = ["PlayedGames", "play_games", "policy_function"]
 

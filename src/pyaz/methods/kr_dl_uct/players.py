@@ -17,14 +17,19 @@ from typing import Any
 import numpy as np
 import torch
 
-from pyaz.curling.config import NOISES, CurlingConfig
-from pyaz.curling.dl_uct import dl_uct_player
-from pyaz.curling.net import _GRID_TARGETS, CurlingNet, kr_dl_batch_evaluator, kr_dl_evaluator
-from pyaz.curling.selfplay import PlayedGame, play_self_play_game, play_self_play_games
 from pyaz.eval.arena import MatchResult, play_game
 from pyaz.eval.players import ShotPlayer
 from pyaz.eval.presets import PresetSpec
 from pyaz.games import curling
+from pyaz.methods.kr_dl_uct.config import NOISES, CurlingConfig
+from pyaz.methods.kr_dl_uct.dl_uct import dl_uct_player
+from pyaz.methods.kr_dl_uct.net import (
+    _GRID_TARGETS,
+    CurlingNet,
+    kr_dl_batch_evaluator,
+    kr_dl_evaluator,
+)
+from pyaz.methods.kr_dl_uct.selfplay import PlayedGame, play_self_play_game, play_self_play_games
 
 DEFAULT_SIMULATIONS = 64
 
@@ -145,7 +150,7 @@ def build_network_player(spec: PresetSpec) -> ShotPlayer:
     """``kr-dl:PATH[:SIMS]``: KR-DL-UCT with a curling network (a file or a run folder's
     ``checkpoint.pt``) and its run's settings (config.json beside it, else the defaults) and
     win table."""
-    from pyaz.curling.loop import read_config
+    from pyaz.methods.kr_dl_uct.loop import read_config
     from pyaz.nets.kinds import load_any, model_path
 
     spec.need("curling")
@@ -168,7 +173,7 @@ def run_table(run: Path, config: CurlingConfig) -> np.ndarray | None:
 def run_network(run: Path, iteration: int) -> tuple[CurlingNet, CurlingConfig]:
     """The network a curling training run saved at ``iteration`` (0: after its supervised
     start), and the run's settings."""
-    from pyaz.curling.loop import load_curling_net, read_config
+    from pyaz.methods.kr_dl_uct.loop import load_curling_net, read_config
 
     config = read_config(run)
     return load_curling_net(run / "nets" / f"iter-{iteration:05d}.pt"), config

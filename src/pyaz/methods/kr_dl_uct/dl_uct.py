@@ -1,13 +1,13 @@
 """DL-UCT, seed 002's baseline: PUCT over the discretised 32x32x2 target grid.
 
-Each node holds the 2048 grid actions of :func:`pyaz.curling.action_to_target` with a prior
-(the network's policy, or uniform), visit counts and value sums. Transitions use the simulator
-without noise, like KR-UCT's tree; the search stays inside the current end, and leaves are valued
-by the same evaluators as :func:`pyaz.curling.kr_uct_search` (``evaluator(state) -> (value for
-team 0, candidates, weights)``; the weights are taken as the prior when they cover the 2048 grid
-actions) or, without one, by the house score as if the end finished now. Selection maximises
-Q + c_puct * P * sqrt(N) / (1 + n) with Q = 0 for unvisited actions and ties broken at random;
-the final move is the most visited action. Seed 002 compares KR-DL-UCT with this (C = 1.0).
+Each node holds the 2048 grid actions of :func:`pyaz.methods.kr_dl_uct.action_to_target` with a
+prior (the network's policy, or uniform), visit counts and value sums. Transitions use the simulator
+without noise, like KR-UCT's tree; the search stays inside the current end, and leaves are valued by
+the same evaluators as :func:`pyaz.methods.kr_dl_uct.kr_uct_search` (``evaluator(state) -> (value
+for team 0, candidates, weights)``; the weights are taken as the prior when they cover the 2048 grid
+actions) or, without one, by the house score as if the end finished now. Selection maximises Q +
+c_puct * P * sqrt(N) / (1 + n) with Q = 0 for unvisited actions and ties broken at random; the final
+move is the most visited action. Seed 002 compares KR-DL-UCT with this (C = 1.0).
 """
 
 from __future__ import annotations

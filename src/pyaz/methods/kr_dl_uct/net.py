@@ -3,7 +3,7 @@ the KR-DL-UCT leaf evaluator built on it, and supervised data from played games.
 
 The network follows ICML18 section 4.1 (3x3 conv trunk with residual blocks; a 2-filter policy
 head to 2048 logits; a 1-filter value head to 256 then 17 bins for the end score -8..+8 of the
-team to move), with the input planes of :func:`pyaz.curling.encode`.
+team to move), with the input planes of :func:`pyaz.methods.kr_dl_uct.encode`.
 """
 
 from __future__ import annotations
@@ -81,9 +81,9 @@ def kr_dl_evaluator(
     fgz_shots: int = 3,
     win_table: np.ndarray | None = None,
 ) -> curling.LeafEvaluatorFn:
-    """The KR-DL-UCT leaf evaluator for ``pyaz.curling.kr_uct_search``: the k initial actions are
-    drawn by the search from the policy p^(1/tau) over the grid targets (tau_fgz for the first
-    ``fgz_shots`` shots).
+    """The KR-DL-UCT leaf evaluator for ``pyaz.methods.kr_dl_uct.kr_uct_search``: the k initial
+    actions are drawn by the search from the policy p^(1/tau) over the grid targets (tau_fgz for the
+    first ``fgz_shots`` shots).
 
     The value (team 0's view) is the expected end score from the 17 bins or, with ``win_table``
     (P_win[n, d + max_diff], from ``curling.win_probability_table`` or ``curling.seed002_table``),
@@ -111,12 +111,12 @@ def kr_dl_batch_evaluator(
     win_table: np.ndarray | None = None,
     chunk: int = 4,
 ) -> curling.BatchEvaluatorFn:
-    """:func:`kr_dl_evaluator` for ``pyaz.curling.kr_uct_search_many``: the leaves of a round go
-    through the network together (the finished ends among them are valued by their real score),
-    in forward passes of exactly ``chunk`` rows (the last one padded with empty planes). A row's
-    output then does not depend on which other leaves share its batch (CPU kernels round
-    differently for different batch sizes), so self-play games do not depend on how many games
-    are in flight or how they are split among worker processes. ``chunk=0``: one forward pass of
+    """:func:`kr_dl_evaluator` for ``pyaz.methods.kr_dl_uct.kr_uct_search_many``: the leaves of a
+    round go through the network together (the finished ends among them are valued by their real
+    score), in forward passes of exactly ``chunk`` rows (the last one padded with empty planes). A
+    row's output then does not depend on which other leaves share its batch (CPU kernels round
+    differently for different batch sizes), so self-play games do not depend on how many games are
+    in flight or how they are split among worker processes. ``chunk=0``: one forward pass of
     all the leaves (faster for big batches; the rounding then depends on the batch)."""
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 0:
         raise ValueError(f"chunk must be an int >= 0, got {chunk!r}")

@@ -1,9 +1,9 @@
 """REINFORCE self-play against a pool of earlier snapshots (seed 003, section 3.2, Algorithm 1,
 section 3.5).
 
-Each iteration the learner plays ``games`` games (n, the paper's minibatch of episodes) against
-one opponent drawn uniformly from the :class:`OpponentPool`, as Black in half of them and White
-in the other half, all batched (:func:`pyaz.zetago.play.play_games`). Its (s, a, r) triples go
+Each iteration the learner plays ``games`` games (n, the paper's minibatch of episodes) against one
+opponent drawn uniformly from the :class:`OpponentPool`, as Black in half of them and White in the
+other half, all batched (:func:`pyaz.methods.reinforce.play.play_games`). Its (s, a, r) triples go
 into the :class:`ReplayBuffer` in all 8 symmetric copies; then ``updates`` gradient steps on
 minibatches drawn from the buffer minimise
 
@@ -31,10 +31,7 @@ from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, atomic_write_with, config_from
 from pyaz.games.symmetry import transform_board, transform_planes
-from pyaz.nets.evaluator import denormals_flushed
-from pyaz.nets.files import read_torch_file
-from pyaz.train.checkpoint import torch_bytes
-from pyaz.zetago.net import (
+from pyaz.methods.reinforce.net import (
     PolicyNet,
     check_board_size,
     load_network,
@@ -43,7 +40,10 @@ from pyaz.zetago.net import (
     policy_logits,
     save_network,
 )
-from pyaz.zetago.play import play_games
+from pyaz.methods.reinforce.play import play_games
+from pyaz.nets.evaluator import denormals_flushed
+from pyaz.nets.files import read_torch_file
+from pyaz.train.checkpoint import torch_bytes
 
 LOG_PROB_FLOOR = -7.0  # log(0.0009): see reinforce_loss
 NET_FILE = "net.pt"
@@ -243,7 +243,7 @@ class ReinforceTrainer(TrainingRun):
     ``config.json`` (the :class:`ReinforceConfig` fields and ``network``, the network's
     description), ``metrics.jsonl`` (one record per iteration), ``checkpoint.pt`` (every
     ``checkpoint_every`` iterations and after the last) and ``net.pt`` (the latest committed
-    network, :func:`pyaz.zetago.net.load_network`).
+    network, :func:`pyaz.methods.reinforce.net.load_network`).
 
     A resumed run (``resume``; None: when the folder holds a checkpoint) continues exactly as the
     uninterrupted run would (the networks, optimiser, pool, buffer and random state are saved):

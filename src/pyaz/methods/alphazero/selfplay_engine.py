@@ -1,5 +1,5 @@
 """Where the training loop's self-play games are played: in this process (the default) or by an
-engine plugged into :class:`~pyaz.train.loop.TrainingLoop` (the Ray workers of
+engine plugged into :class:`~pyaz.methods.alphazero.loop.TrainingLoop` (the Ray workers of
 :mod:`pyaz.distributed`).
 
 The loop describes each iteration's games as a :class:`SelfPlayJob` (how many, the seed, the

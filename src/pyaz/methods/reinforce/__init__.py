@@ -2,20 +2,27 @@
 policy network trained by REINFORCE self-play against a pool of its earlier snapshots, with no
 tree search in self-play, on 5x5 Go, and its transfer to a larger board.
 
-- :mod:`~pyaz.zetago.net`: the 5x5 policy network (section 3.3) and the transfer network
+- :mod:`~pyaz.methods.reinforce.net`: the 5x5 policy network (section 3.3) and the transfer network
   (section 3.4), the 3-plane input, saving and loading;
-- :mod:`~pyaz.zetago.play`: batched policy play in C++ (one network call per step for all games);
-- :mod:`~pyaz.zetago.reinforce`: the opponent pool, the symmetric replay buffer, the REINFORCE
+- :mod:`~pyaz.methods.reinforce.play`: batched policy play in C++ (one network call per step for all
+  games);
+- :mod:`~pyaz.methods.reinforce.loop`: the opponent pool, the symmetric replay buffer, the REINFORCE
   loss with or without the value baseline, and the training loop (Algorithm 1);
-- :mod:`~pyaz.zetago.mcts`: the paper's tree search (section 3.6);
-- :mod:`~pyaz.zetago.players`: arena players and the ``zetago:PATH`` / ``zetago-mcts:PATH:SIMS``
-  presets (registered on import).
+- :mod:`~pyaz.methods.reinforce.mcts`: the paper's tree search (section 3.6);
+- :mod:`~pyaz.methods.reinforce.players`: arena players and the ``zetago:PATH`` /
+  ``zetago-mcts:PATH:SIMS`` presets (registered on import).
 """
 
 from __future__ import annotations
 
-from pyaz.zetago.mcts import ZetaMcts
-from pyaz.zetago.net import (
+from pyaz.methods.reinforce.loop import (
+    OpponentPool,
+    ReinforceConfig,
+    ReinforceTrainer,
+    ReplayBuffer,
+)
+from pyaz.methods.reinforce.mcts import ZetaMcts
+from pyaz.methods.reinforce.net import (
     SmallConfig,
     SmallPolicyNet,
     TransferConfig,
@@ -26,9 +33,8 @@ from pyaz.zetago.net import (
     load_transfer_source,
     save_network,
 )
-from pyaz.zetago.play import PlayedGames, play_games
-from pyaz.zetago.players import ZetaGoMctsPlayer, ZetaGoPlayer
-from pyaz.zetago.reinforce import OpponentPool, ReinforceConfig, ReinforceTrainer, ReplayBuffer
+from pyaz.methods.reinforce.play import PlayedGames, play_games
+from pyaz.methods.reinforce.players import ZetaGoMctsPlayer, ZetaGoPlayer
 
 __all__ = [
     "OpponentPool",

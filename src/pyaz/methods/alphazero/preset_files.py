@@ -1,5 +1,6 @@
-"""Reading training presets: the TOML files shipped in :mod:`pyaz.train.presets` (by name) or any
-TOML file (by path), whose keys are :class:`~pyaz.train.config.TrainConfig` fields (and the game
+"""Reading training presets: the TOML files shipped in :mod:`pyaz.methods.alphazero.presets` (by
+name) or any TOML file (by path), whose keys are :class:`~pyaz.methods.alphazero.config.TrainConfig`
+fields (and the game
 options ``size``, ``width``, ``height``, ``line_length``, ... at the top level)."""
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from typing import Any
 
 from pyaz.common.settings import make_settings
 from pyaz.games import GAMES
-from pyaz.train.config import TrainConfig
+from pyaz.methods.alphazero.config import TrainConfig
 
 __all__ = ["load_preset", "preset_names", "train_config"]
 
 
 def preset_names() -> list[str]:
     """The names of the shipped presets (file names without ``.toml``)."""
-    folder = resources.files("pyaz.train.presets")
+    folder = resources.files("pyaz.methods.alphazero.presets")
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
@@ -39,7 +40,9 @@ def load_preset(name_or_path: str | os.PathLike[str]) -> dict[str, Any]:
             raise ValueError(
                 f"no preset file or shipped preset {str(name_or_path)!r}; shipped: {known}"
             )
-        text = resources.files("pyaz.train.presets").joinpath(f"{name}.toml").read_text()
+        text = (
+            resources.files("pyaz.methods.alphazero.presets").joinpath(f"{name}.toml").read_text()
+        )
         source = f"preset {name}"
     else:
         source = str(path)
@@ -59,8 +62,8 @@ def load_preset(name_or_path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def train_config(settings: dict[str, Any]) -> TrainConfig:
-    """A :class:`~pyaz.train.config.TrainConfig` from flat settings (a preset's, maybe with
-    overrides): keys naming a game option (``size``, ``width``, ``komi``, ...) go into
+    """A :class:`~pyaz.methods.alphazero.config.TrainConfig` from flat settings (a preset's, maybe
+    with overrides): keys naming a game option (``size``, ``width``, ``komi``, ...) go into
     ``game_options`` (with any ``game_options`` table); the rest must be ``TrainConfig`` fields
     (ValueError naming the unknown ones). Its values are checked by :meth:`TrainConfig.validate`,
     against the ranges declared with the fields."""

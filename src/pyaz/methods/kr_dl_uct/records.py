@@ -3,7 +3,7 @@
 method learns from (:class:`~pyaz.games.curling.GameRecord`: each end's score and every shot,
 intended and executed)::
 
-    >>> from pyaz.curling.records import play_game
+    >>> from pyaz.methods.kr_dl_uct.records import play_game
     >>> from pyaz.games import curling
     >>> record = play_game((curling.rule_based_player(samples=1),) * 2, num_ends=1, seed=1)
     >>> len(record.shots), len(record.end_scores)

@@ -1,7 +1,7 @@
 """Seed 003's training runs as functions of a folder (resumable), for ``pyaz-experiment zetago``:
 the 5x5 network, then the 9x9 network with transfer from it (trained as many iterations as its
 source) and the same 9x9 network without transfer (twice as many), each a
-:class:`~pyaz.zetago.reinforce.ReinforceTrainer` in its own subfolder.
+:class:`~pyaz.methods.reinforce.loop.ReinforceTrainer` in its own subfolder.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from typing import Any
 
 import torch
 
-from pyaz.zetago.net import (
+from pyaz.methods.reinforce.loop import ReinforceConfig, ReinforceTrainer
+from pyaz.methods.reinforce.net import (
     SmallConfig,
     SmallPolicyNet,
     TransferConfig,
     TransferNet,
     load_transfer_source,
 )
-from pyaz.zetago.reinforce import ReinforceConfig, ReinforceTrainer
 
 __all__ = ["STAGES", "train_pipeline", "train_small"]
 

@@ -14,7 +14,7 @@ from pyaz.common.shown import cut
 from pyaz.games import canonical_name, is_code_reference
 from pyaz.games.plugins import refuse_code_reference
 from pyaz.games.profiles import profile
-from pyaz.train.config import TrainConfig
+from pyaz.methods.alphazero.config import TrainConfig
 
 RESUMABLE = (
     "iterations", "max_minutes", "threads", "torch_threads", "parallel_games", "runtime",
@@ -29,7 +29,7 @@ against: the value targets (value_target_q, dedupe) and the schedules (lr_schedu
 window_growth, simulations_schedule) stay, and so does the schedules' horizon, the iterations
 the run was started with (kept in the checkpoint): a resume with more iterations holds their
 last values after it. A resume with another max_minutes moves the schedules' time share
-(:mod:`pyaz.train.schedules`)."""
+(:mod:`pyaz.methods.alphazero.schedules`)."""
 
 
 def upgrade_settings(saved: dict[str, Any]) -> dict[str, Any]:
@@ -40,7 +40,7 @@ def upgrade_settings(saved: dict[str, Any]) -> dict[str, Any]:
     One that saved threat_planes auto (before 2026-11-27, when runs began to save what auto
     chose) had them on Connect Four alone. Any other auto or null (written by hand: the
     loop saves what they chose) is the game's, as
-    :meth:`~pyaz.train.config.TrainConfig.resolved` has it."""
+    :meth:`~pyaz.methods.alphazero.config.TrainConfig.resolved` has it."""
     legacy = {
         "epochs": 2,  # the default of its day
         "threat_planes": "off",

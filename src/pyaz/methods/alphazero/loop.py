@@ -19,13 +19,13 @@ metrics say how many distinct games each match held.
 The curriculum's running average game length starts from ``length_probe_games`` uniformly random
 games of the game (then follows the self-play games), never from the size of the action space.
 
-The loop is a :class:`~pyaz.common.run.TrainingRun` (a step is an iteration): every iteration
-is checkpointed atomically (networks, optimiser, buffer, random states, counters), so
-``resume=True`` (or :meth:`~pyaz.common.run.TrainingRun.from_folder`) continues after Ctrl-C or
-a kill. The iteration in progress keeps its self-play games (played here, in parts of
-``parallel_games`` games, each written as it ends: :mod:`~pyaz.train.selfplay_parts`): the
-resumed run plays only the missing parts and ends as the uninterrupted run would (with
-``threads`` 1); Ctrl-C says how many games it kept.
+The loop is a :class:`~pyaz.common.run.TrainingRun` (a step is an iteration): every iteration is
+checkpointed atomically (networks, optimiser, buffer, random states, counters), so ``resume=True``
+(or :meth:`~pyaz.common.run.TrainingRun.from_folder`) continues after Ctrl-C or a kill. The
+iteration in progress keeps its self-play games (played here, in parts of ``parallel_games`` games,
+each written as it ends: :mod:`~pyaz.methods.alphazero.selfplay_parts`): the resumed run plays only
+the missing parts and ends as the uninterrupted run would (with ``threads`` 1); Ctrl-C says how many
+games it kept.
 """
 
 from __future__ import annotations
@@ -49,6 +49,29 @@ from pyaz.eval import presets
 from pyaz.eval.players import SearchPlayer, close_player
 from pyaz.games import make, random_game_lengths
 from pyaz.games.symmetry import symmetry_ids
+from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.matches import Evaluation, play_gate
+from pyaz.methods.alphazero.saved_settings import RESUMABLE, upgrade_settings
+from pyaz.methods.alphazero.schedules import (
+    lr_factor,
+    schedule_progress,
+    scheduled_simulations,
+    window_size,
+)
+from pyaz.methods.alphazero.selfplay_engine import SelfPlayEngine, SelfPlayJob
+from pyaz.methods.alphazero.selfplay_parts import (
+    PARTS_DIR,
+    PartsPlay,
+    kept_games,
+    merge_records,
+    remove_parts,
+)
+from pyaz.methods.alphazero.sparring import play_sparring
+from pyaz.methods.alphazero.targets import (
+    merge_duplicates,
+    records_with_threat_targets,
+    value_targets,
+)
 from pyaz.nets import (
     TORCHSCRIPT_FILE,
     PolicyValueNet,
@@ -68,27 +91,8 @@ from pyaz.train.checkpoint import (
     write_files,
     write_iteration,
 )
-from pyaz.train.config import TrainConfig
 from pyaz.train.curriculum import Curriculum
-from pyaz.train.matches import Evaluation, play_gate
 from pyaz.train.replay import ReplayBuffer
-from pyaz.train.saved_settings import RESUMABLE, upgrade_settings
-from pyaz.train.schedules import (
-    lr_factor,
-    schedule_progress,
-    scheduled_simulations,
-    window_size,
-)
-from pyaz.train.selfplay_engine import SelfPlayEngine, SelfPlayJob
-from pyaz.train.selfplay_parts import (
-    PARTS_DIR,
-    PartsPlay,
-    kept_games,
-    merge_records,
-    remove_parts,
-)
-from pyaz.train.sparring import play_sparring
-from pyaz.train.targets import merge_duplicates, records_with_threat_targets, value_targets
 from pyaz.train.trainer import EpochStats, Trainer, TrainSettings
 
 _SELF_PLAY_OPTIONS = (
@@ -101,7 +105,8 @@ _SPARRING_OPTIONS = (
     "sampling_plies", "draw_value", "c_puct", "dirichlet_alpha", "dirichlet_epsilon", "solver",
     "forced_playouts",
 )  # fmt: skip
-"""The search options of sparring games (:func:`~pyaz.train.sparring.play_sparring`) taken from
+"""The search options of sparring games (:func:`~pyaz.methods.alphazero.sparring.play_sparring`)
+taken from
 the settings as they are."""
 
 
@@ -122,7 +127,7 @@ class TrainingLoop(TrainingRun):
     @classmethod
     def upgrade_settings(cls, saved: dict[str, Any]) -> dict[str, Any]:
         """A config.json that an older pyaz wrote, as this one writes it
-        (:func:`~pyaz.train.saved_settings.upgrade_settings`)."""
+        (:func:`~pyaz.methods.alphazero.saved_settings.upgrade_settings`)."""
         return upgrade_settings(saved)
 
     @classmethod
@@ -303,7 +308,7 @@ class TrainingLoop(TrainingRun):
         self, iteration: int, records: SelfPlayRecords
     ) -> tuple[SelfPlayRecords, dict[str, Any]]:
         """``records`` with the network's positions of the iteration's sparring games
-        (:func:`~pyaz.train.sparring.play_sparring`; with ``sparring_imitation`` the
+        (:func:`~pyaz.methods.alphazero.sparring.play_sparring`; with ``sparring_imitation`` the
         opponent's too) after them, and what they measured: the network's score in them and
         their time."""
         c = self.config  # resolved: an opponent, a number of games, imitation on or off
@@ -390,7 +395,7 @@ class TrainingLoop(TrainingRun):
         )
 
     def _gate(self, iteration: int) -> dict[str, Any]:
-        """The challenger against the best (:func:`~pyaz.train.matches.play_gate`), with
+        """The challenger against the best (:func:`~pyaz.methods.alphazero.matches.play_gate`), with
         semi-stochastic players (their first ``arena_sampling_plies`` plies drawn from pi); the
         challenger becomes the best, or goes back to it; returns the gate's record."""
         c = self.config
@@ -407,7 +412,8 @@ class TrainingLoop(TrainingRun):
         return record
 
     def _evaluate(self) -> dict[str, Any] | None:
-        """The evaluation's record (:class:`~pyaz.train.matches.Evaluation`) of the network
+        """The evaluation's record (:class:`~pyaz.methods.alphazero.matches.Evaluation`) of the
+        network
         that self-play uses, greedy; None without an evaluation."""
         c = self.config
         net = self.best if c.gating != "none" else self.current
@@ -443,8 +449,8 @@ class TrainingLoop(TrainingRun):
         return int(self.counters["iteration"]) >= self.config.iterations or self._time_share() >= 1
 
     def _schedule(self, iteration: int) -> tuple[int, int, float]:
-        """The schedules' arguments at ``iteration`` (:mod:`pyaz.train.schedules`): it, their
-        horizon and the share of ``max_minutes`` spent before it, where they follow it (not in
+        """The schedules' arguments at ``iteration`` (:mod:`pyaz.methods.alphazero.schedules`): it,
+        their horizon and the share of ``max_minutes`` spent before it, where they follow it (not in
         runs saved before they did)."""
         by_time = self.counters.get("schedule_by_time", 0)
         horizon = int(self.counters["schedule_horizon"])
@@ -494,8 +500,9 @@ class TrainingLoop(TrainingRun):
     def run_step(self, step: int) -> list[dict[str, Any]]:
         """Iteration ``step``: self-play, training (its epochs logged as they end), the gate,
         the evaluation; returns the iteration's record and the evaluation's. On Ctrl-C, says on
-        stderr how many of the iteration's self-play games are kept for the resumed run (the
-        parts played: :mod:`~pyaz.train.selfplay_parts`), then lets the KeyboardInterrupt go."""
+        stderr how many of the iteration's self-play games are kept for the resumed run (the parts
+        played: :mod:`~pyaz.methods.alphazero.selfplay_parts`), then lets the KeyboardInterrupt
+        go."""
         try:
             return self._iteration(step)
         except KeyboardInterrupt:

@@ -22,8 +22,8 @@ from pyaz._core import Go
 from pyaz.eval.players import Player, Resignation
 from pyaz.eval.presets import PresetSpec
 from pyaz.games import BoardState
-from pyaz.zetago.mcts import ZetaMcts
-from pyaz.zetago.net import PolicyNet, load_network, policy_logits
+from pyaz.methods.reinforce.mcts import ZetaMcts
+from pyaz.methods.reinforce.net import PolicyNet, load_network, policy_logits
 
 __all__ = ["ZetaGoMctsPlayer", "ZetaGoPlayer", "build_mcts_player", "build_policy_player"]
 
@@ -83,7 +83,7 @@ class ZetaGoPlayer(_ZetaPlayer):
 
 
 class ZetaGoMctsPlayer(_ZetaPlayer):
-    """Seed 003's MCTS player (:class:`~pyaz.zetago.mcts.ZetaMcts`); it never resigns."""
+    """Seed 003's MCTS player (:class:`~pyaz.methods.reinforce.mcts.ZetaMcts`); it never resigns."""
 
     def __init__(
         self,

@@ -12,8 +12,8 @@ the supervised start is step 0): every step is checkpointed atomically, so ``res
 :meth:`~pyaz.common.run.TrainingRun.from_folder`) continues after an interruption, losing at
 most the step in progress.
 
-The settings are in :mod:`pyaz.curling.config`, the games (players, worker tasks) in
-:mod:`pyaz.curling.players`; matches are played by :mod:`pyaz.eval.arena`.
+The settings are in :mod:`pyaz.methods.kr_dl_uct.config`, the games (players, worker tasks) in
+:mod:`pyaz.methods.kr_dl_uct.players`; matches are played by :mod:`pyaz.eval.arena`.
 
 Scale: the seed ran 400 simulations per shot, a 9-block 32-filter network and 5 M self-play
 shots on 5 GPUs for a week. The defaults here are a CPU-sized version (see ``CurlingConfig``);
@@ -46,13 +46,24 @@ from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, config_from
 from pyaz.common.runlog import read_run_config
 from pyaz.common.workers import die_with_parent
-from pyaz.curling.config import NOISES, RESUMABLE, CurlingConfig
-from pyaz.curling.net import CurlingNet, curling_net_from_state, records_to_examples
-from pyaz.curling.players import NetSnapshot, evaluation_games, match_summary, self_play_games
-from pyaz.curling.records import play_game
-from pyaz.curling.selfplay import POLICY_CELLS, Shots, end_counts, pack_planes, unpack_planes
 from pyaz.eval.arena import MatchResult
 from pyaz.games import curling
+from pyaz.methods.kr_dl_uct.config import NOISES, RESUMABLE, CurlingConfig
+from pyaz.methods.kr_dl_uct.net import CurlingNet, curling_net_from_state, records_to_examples
+from pyaz.methods.kr_dl_uct.players import (
+    NetSnapshot,
+    evaluation_games,
+    match_summary,
+    self_play_games,
+)
+from pyaz.methods.kr_dl_uct.records import play_game
+from pyaz.methods.kr_dl_uct.selfplay import (
+    POLICY_CELLS,
+    Shots,
+    end_counts,
+    pack_planes,
+    unpack_planes,
+)
 from pyaz.nets.evaluator import denormals_flushed
 from pyaz.nets.files import ModelFile, model_bytes, read_model_file
 from pyaz.train.checkpoint import (
@@ -66,11 +77,11 @@ from pyaz.train.checkpoint import (
 class CurlingTrainingLoop(TrainingRun):
     """Runs a :class:`CurlingConfig` in ``run_dir``; see the module docstring.
 
-    The settings are checked first; then the run folder's lock is taken (``lock``: one the
-    caller holds and releases; without it the loop holds its own until :meth:`run` ends), and
-    with ``resume`` settings that differ from the run's config.json other than
-    :data:`~pyaz.curling.config.RESUMABLE` are refused and the last checkpoint restored (see
-    :class:`~pyaz.common.run.TrainingRun`). Its checkpoint is
+    The settings are checked first; then the run folder's lock is taken (``lock``: one the caller
+    holds and releases; without it the loop holds its own until :meth:`run` ends), and with
+    ``resume`` settings that differ from the run's config.json other than
+    :data:`~pyaz.methods.kr_dl_uct.config.RESUMABLE` are refused and the last checkpoint restored
+    (see :class:`~pyaz.common.run.TrainingRun`). Its checkpoint is
     :func:`~pyaz.train.checkpoint.write_iteration`'s (the shots, ``nets/iter-NNNNN.pt``,
     ``net.torchscript.pt`` and ``win_table.npy``, then ``checkpoint.pt``)."""
 

@@ -2,7 +2,7 @@
 winning value decay (III-C).
 
 1. *Learn basic rule* (IV-B): ``basic_positions`` generated attack and defence positions
-   (:func:`~pyaz.alphagomoku.data.basic_positions`), ``basic_epochs`` passes.
+   (:func:`~pyaz.methods.alphagomoku.data.basic_positions`), ``basic_epochs`` passes.
 2. *Imitate the mentor* (IV-C): rounds of ``imitation_games`` mentor self-play games
    (``mentor_ms`` a move, ``mentor_randomness`` so that they differ), ``imitation_epochs``
    passes over all the mentor games so far, then a match of ``imitation_eval_games`` distinct
@@ -41,16 +41,6 @@ import numpy as np
 import torch
 
 from pyaz._core import Gomoku, GomokuMentor
-from pyaz.alphagomoku.data import (
-    Examples,
-    basic_positions,
-    check_decay,
-    mentor_games,
-    selfplay_examples,
-    with_symmetries,
-)
-from pyaz.alphagomoku.pair import BLACK, PAIR_FILE, WHITE, NetworkPair, load_pair, save_pair
-from pyaz.alphagomoku.players import pair_player
 from pyaz.common.checked_json import MAX_JSON_BYTES, read_json_file
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
@@ -60,6 +50,16 @@ from pyaz.common.settings import check_settings, setting
 from pyaz.eval import arena
 from pyaz.eval.players import MentorPlayer, check_mentor_game
 from pyaz.games.profiles import profile
+from pyaz.methods.alphagomoku.data import (
+    Examples,
+    basic_positions,
+    check_decay,
+    mentor_games,
+    selfplay_examples,
+    with_symmetries,
+)
+from pyaz.methods.alphagomoku.pair import BLACK, PAIR_FILE, WHITE, NetworkPair, load_pair, save_pair
+from pyaz.methods.alphagomoku.players import pair_player
 from pyaz.nets import PolicyValueNet, net_config_for
 from pyaz.nets.files import read_torch_file
 from pyaz.search import SelfPlay
