@@ -14,11 +14,22 @@ import pytest
 from pyaz.cli import experiment as cli
 from pyaz.experiments import get_experiment
 from pyaz.experiments.acceleration_report import introduction, verdict
-from pyaz.experiments.acceleration_techniques import ALL, BASELINE, HORIZONS, TECHNIQUES, combine
+from pyaz.experiments.acceleration_techniques import (
+    ALL,
+    BASELINE,
+    HORIZON,
+    HORIZONS,
+    ON_HORIZON,
+    REGISTERED,
+    TECHNIQUES,
+    VARIANTS,
+    combine,
+)
 from pyaz.experiments.accelerations import AccelerationsExperiment
 from pyaz.experiments.base import DONE_FILE
 from pyaz.experiments.report import Curve
 from pyaz.experiments.time_to_strength import mean_curve, speedup, time_to_reach, training_curve
+from pyaz.train import techniques as registry
 
 X = [1.0, 2.0, 3.0, 4.0]
 
@@ -212,3 +223,21 @@ def test_the_verdict_also_compares_final_strengths() -> None:
     assert "above the baseline's interval: up (0.925); below it: down (0.700);" in final
     assert "level" not in final and "alone" not in final
     assert "not decided by these runs: up (1.00), down (1.00), level (1.00), alone" in text
+
+
+def test_the_experiment_runs_the_registrys_techniques_with_their_values() -> None:
+    # the experiment's techniques are the registry's (what --technique NAME switches on) and
+    # variants of core settings; a schedule over the run spans the track's horizon
+    assert set(REGISTERED) <= set(registry.TECHNIQUES)
+    assert not set(VARIANTS) & set(registry.TECHNIQUES)
+    assert set(TECHNIQUES) == set(REGISTERED) | set(VARIANTS)
+    for label in REGISTERED:
+        expected = dict(registry.TECHNIQUES[label].switches_on)
+        if label in ON_HORIZON:
+            expected["iterations"] = HORIZON
+        assert TECHNIQUES[label] == expected, label
+    # the values the experiment's recorded runs used (docs/results/accelerations-cpu.md)
+    assert TECHNIQUES["playout-cap"] == {"full_search_prob": 0.25, "cheap_simulations": 0}
+    assert TECHNIQUES["lr-cosine"] == {"lr_schedule": "cosine", "iterations": HORIZON}
+    assert TECHNIQUES["value-weight"] == {"loss": "lambda", "loss_lambda": 0.25}
+    assert list(TECHNIQUES)[:3] == ["gumbel", "gumbel-16", "solver"]  # the runs' order

@@ -1,14 +1,17 @@
 """The accelerations experiment's techniques, tracks and scales, as data
 (:mod:`pyaz.experiments.accelerations` describes the method): each technique's settings
-(:data:`TECHNIQUES`, with why it was tried), the pairs that cannot run together, the tracks'
-baselines per scale (:data:`SETTINGS`), the schedules' horizons and the Othello track's final
-matches; :func:`combine` makes ``all``.
+(:data:`TECHNIQUES`: the techniques registry's, :mod:`pyaz.train.techniques`, and the
+:data:`VARIANTS` of core settings, with why each was tried), the pairs that cannot run together, the
+tracks' baselines per scale (:data:`SETTINGS`), the schedules' horizons and the Othello track's
+final matches; :func:`combine` makes ``all``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+from pyaz.train.techniques import TECHNIQUES as REGISTRY
 
 __all__ = [
     "ALL",
@@ -20,11 +23,14 @@ __all__ = [
     "HORIZONS",
     "INCOMPATIBLE",
     "METRICS",
+    "ORDER",
+    "REGISTERED",
     "SETTINGS",
     "SHORT_TECHNIQUES",
     "TECHNIQUES",
     "TRACKS",
     "TRACKS_OF",
+    "VARIANTS",
     "combine",
     "track_techniques",
 ]
@@ -32,43 +38,24 @@ __all__ = [
 HORIZON = "horizon"
 """A technique's value that stands for the track's :data:`HORIZONS` entry at the scale run."""
 
-TECHNIQUES: dict[str, dict[str, Any]] = {
-    # Gumbel AlphaZero's root search (Danihelka et al. 2022), m = 16 root actions
-    "gumbel": {"search_rule": "gumbel", "gumbel_actions": 16},
-    # the same with 16 self-play simulations a move, the paper's point (it learns with few
+REGISTERED = (
+    "gumbel", "solver", "playout-cap", "forced-playouts", "zq-average", "dedupe", "lr-cosine",
+    "window-growth", "progressive-sims", "curriculum", "score-head", "opening-spread",
+    "rollout-mix", "threat-planes", "value-planes",
+)  # fmt: skip
+"""The techniques run under their name in the techniques registry
+(:data:`pyaz.train.techniques.TECHNIQUES`): each runs with the values ``--technique NAME``
+gives (its ``switches_on``), and the registry holds what it is and what it measured."""
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    # Gumbel with 16 self-play simulations a move, the paper's point (it learns with few
     # simulations); the evaluations keep the run's `simulations` (100), as model:RUN:100 plays
     "gumbel-16": {"search_rule": "gumbel", "gumbel_actions": 16, "simulations_schedule": [16]},
-    # MCTS-solver (Winands et al. 2008): proven wins and losses in the tree
-    "solver": {"solver": True},
-    # KataGo's playout cap randomisation: a full search on 25% of moves, simulations // 6 else
-    "playout-cap": {"full_search_prob": 0.25, "cheap_simulations": 0},
-    # KataGo's forced playouts and policy target pruning
-    "forced-playouts": {"forced_playouts": True},
-    # the value target (z + q) / 2 (Oracle's "Lessons from AlphaZero", part 4)
-    "zq-average": {"value_target_q": 0.5},
-    # one example per distinct position, its targets averaged (Oracle, part 6)
-    "dedupe": {"dedupe": True},
     # the one-cycle learning rate over the run (Smith 2018; Oracle, part 6)
-    "lr-onecycle": {"lr_schedule": "onecycle", "iterations": HORIZON},
-    # the learning rate down to lr/100 along half a cosine over the run (Loshchilov & Hutter
-    # 2017); over the time budget of the 6x6 main command, 0.948 and 0.938 against 0.926, 0.908
-    "lr-cosine": {"lr_schedule": "cosine", "iterations": HORIZON},
-    # the retained window growing from 4 iterations, one more every 2 (Oracle, part 6)
-    "window-growth": {"window_growth": [4, 2]},
-    # MiniZero's progressive simulation: 25, 50, then 100 simulations in self-play
-    "progressive-sims": {"simulations_schedule": [25, 50, 100], "iterations": HORIZON},
-    # seed 000's end-game-first curriculum (its Reversi schedule, eq. 6): the first part of each
-    # self-play game played at random and not recorded, a share shrinking with training epochs
-    "curriculum": {"curriculum": "reversi"},
-    # KataGo's auxiliary score target (Wu 2019, 4.1): the final disc difference, weight 0.5
-    "score-head": {"score_weight": 0.5},
-    # self-play games opening with 0..24 uniformly random plies (unrecorded): training sees the
-    # kind of positions random play reaches, which the Connect Four hard positions are
-    "opening-spread": {"opening_spread": 24},
-    # AlphaGo's mixed leaf value (Silver et al. 2016): half network value, half random playout
-    "rollout-mix": {"rollout_mix": 0.5},
-    # the value head's share of the loss tripled: 0.25 lp + 0.75 lv (the "lambda" loss), for a
-    # value head that learns too little (the Connect Four probe of 2026-11-26)
+    "lr-onecycle": {"lr_schedule": "onecycle"},
+    # the value head's share of the loss tripled: 0.25 lp + 0.75 lv (the registry's
+    # loss-variants), for a value head that learns too little (the Connect Four probe of
+    # 2026-11-26)
     "value-weight": {"loss": "lambda", "loss_lambda": 0.25},
     # no dropout before the heads' linear layers (the baseline's 0.3 is seed 001's d)
     "no-dropout": {"dropout": 0.0},
@@ -83,11 +70,7 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # root noise Dir(1.0), not Dir(0.3): AlphaZero scales alpha inversely to the typical
     # number of legal moves (0.3 for chess's ~35); Connect Four and Othello 8x8 have 6-10
     "noise-1": {"dirichlet_alpha": 1.0},
-    # two fixed input planes of the cells that complete a line of four for either player
-    # (KataGo's hand-made input features); in the supervised probe of 2026-11-26 they cut the
-    # held-out value error on random-play positions from 0.43 to 0.30-0.32
-    "threat-planes": {"threat_planes": "on"},
-    # the same two planes and two more: the cells where a stone makes a new threat (a line of
+    # the threat planes and two more: the cells where a stone makes a new threat (a line of
     # four with three of the player's stones and the fourth cell empty); Gomoku's default
     "threat-deep": {"threat_planes": "deep"},
     # the two threat planes and the rows where a threat of the player to move has the parity
@@ -98,14 +81,38 @@ TECHNIQUES: dict[str, dict[str, Any]] = {
     # potential mobility, Rosenbloom 1982): the 8x8 networks of 2026-11-26/28 were 0.31-0.43
     # against gtp-rhino level 3 at 100 simulations a move, 0.70-0.89 at 800
     "othello-mobility": {"threat_planes": "mobility"},
-    # eight planes in the value head's 1x1 convolution, not AlphaZero's one: on 6x6 the one
-    # plane after its ReLU was positive in 16-23% of the cells, and a third of the hidden units
-    # never fired, in the Connect Four runs of 2026-11-26/27 (Leela Chess Zero's value head has
-    # 32 such planes)
-    "value-planes": {"value_planes": 8},
 }
+"""The treatments that are no technique of the registry: other values of a core setting (the
+network, the epochs, the sampled plies, the root noise) or of a technique's setting, each with
+why it was tried."""
+
+ON_HORIZON = ("lr-onecycle", "lr-cosine", "progressive-sims")
+"""The treatments whose schedule spans the run: their ``iterations`` is :data:`HORIZON`."""
+
+ORDER = (
+    "gumbel", "gumbel-16", "solver", "playout-cap", "forced-playouts", "zq-average", "dedupe",
+    "lr-onecycle", "lr-cosine", "window-growth", "progressive-sims", "curriculum", "score-head",
+    "opening-spread", "rollout-mix", "value-weight", "no-dropout", "small-net", "one-epoch",
+    "sampling-6", "noise-1", "threat-planes", "threat-deep", "threat-parity", "othello-mobility",
+    "value-planes",
+)  # fmt: skip
+"""The treatments in the order they run (``all`` combines them in this order; the labels name
+the runs' folders)."""
+
+
+def _settings(label: str) -> dict[str, Any]:
+    """The TrainConfig settings treatment ``label`` changes from the baseline."""
+    registered = label in REGISTERED
+    settings = dict(REGISTRY[label].switches_on if registered else VARIANTS[label])
+    if label in ON_HORIZON:
+        settings["iterations"] = HORIZON
+    return settings
+
+
+TECHNIQUES: dict[str, dict[str, Any]] = {label: _settings(label) for label in ORDER}
 """Technique label -> the TrainConfig settings it changes from the baseline (:data:`HORIZON`:
-the track's horizon)."""
+the track's horizon): the registry's techniques (:data:`REGISTERED`) and the
+:data:`VARIANTS`."""
 
 _GUMBEL_FORCED = (
     "forced playouts act on PUCT's root and visit counts, which Gumbel's sequential halving "

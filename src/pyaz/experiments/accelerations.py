@@ -6,8 +6,9 @@ needs to reach the same strength).
 **What is compared.** The baseline is pyaz-selfplay's current defaults with the track's board
 and evaluation flags, but without the threat planes (as in every measurement before they became
 Connect Four's default, 2026-11-26; the technique ``threat-planes`` turns them on). Each
-technique of :data:`TECHNIQUES` (label -> the ``TrainConfig`` settings it changes, as data) is
-added to the baseline one at a time, and ``all`` adds them
+technique of :data:`TECHNIQUES` (label -> the ``TrainConfig`` settings it changes: the values
+``--technique NAME`` gives, read from the techniques registry :mod:`pyaz.train.techniques`, and
+variants of core settings) is added to the baseline one at a time, and ``all`` adds them
 together, each with the value it uses alone (:func:`combine`; a technique that cannot join
 the ones before it, by :data:`INCOMPATIBLE` or by giving a setting another value, is left out
 of ``all`` and the report says so). ``--option techniques=a,b`` runs a subset (``all`` is
