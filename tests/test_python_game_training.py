@@ -36,6 +36,20 @@ def test_the_yardstick_tells_random_play_from_perfect_play() -> None:
     assert 0.35 < random_play.agreement < 0.45  # 1288 of 3191 on 2026-12-06
 
 
+def test_exhaustive_minimax_is_made_once_for_a_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a run's settings check and its evaluation ask for the same table: it is solved once
+    calls = []
+    solve = exhaustive.solve_all
+    monkeypatch.setattr(exhaustive, "_TABLES", type(exhaustive._TABLES)())
+    monkeypatch.setattr(exhaustive, "solve_all", lambda *a, **k: calls.append(1) or solve(*a, **k))
+    first = exhaustive.check_small(pyaz.make("tictactoe"))
+    assert exhaustive.check_small(pyaz.make("tictactoe")) is first
+    moved = pyaz.make("tictactoe")
+    moved.apply(4)  # another start: another table
+    assert exhaustive.check_small(moved).positions < first.positions
+    assert len(calls) == 2
+
+
 def test_exhaustive_minimax_refuses_a_large_game() -> None:
     with pytest.raises(ValueError, match="far more positions than exhaustive minimax"):
         exhaustive.check_small(pyaz.make("othello", size=6))

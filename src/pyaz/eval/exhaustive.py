@@ -16,13 +16,14 @@ third of the game's longest line of play that its ply lies in (opening, middle, 
 
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
+from collections.abc import Hashable
 from typing import Any
 
 from pyaz.eval.oracle import OraclePosition
 from pyaz.eval.oracle_sets import STAGES, StagedPosition, stratified_sample
 from pyaz.games import is_native
-from pyaz.games.minimax import Minimax, solve_all
+from pyaz.games.minimax import Minimax, position_key, solve_all
 
 __all__ = ["MAX_POSITIONS", "check_small", "decisive_positions", "evaluation_set"]
 
@@ -31,13 +32,28 @@ MAX_POSITIONS = 200_000
 Python game lists about 30,000 a second)."""
 
 
+_TABLES: OrderedDict[Hashable, Minimax] = OrderedDict()
+"""The last few tables :func:`check_small` made, by game class, name and start position: a
+run's settings check and its evaluation ask for the same one."""
+_KEPT_TABLES = 4
+
+
 def check_small(start: Any) -> Minimax:
     """The minimax table of every position reachable from ``start``; ValueError naming the game
     when it reaches more than :data:`MAX_POSITIONS` (at once for pyaz's C++ games, all larger
-    than that on any board; Connect Four has an exact solver instead)."""
+    than that on any board; Connect Four has an exact solver instead). The table is made once
+    for a game class, name and start position, then kept (the last few)."""
     if is_native(start):
         raise ValueError(f"{start.name} has far more positions than exhaustive minimax can list")
-    return solve_all(start, limit=MAX_POSITIONS)
+    key = (type(start), getattr(start, "name", None), position_key(start))
+    if key in _TABLES:
+        _TABLES.move_to_end(key)
+        return _TABLES[key]
+    table = solve_all(start, limit=MAX_POSITIONS)
+    _TABLES[key] = table
+    while len(_TABLES) > _KEPT_TABLES:
+        _TABLES.popitem(last=False)
+    return table
 
 
 def decisive_positions(start: Any) -> list[StagedPosition]:
