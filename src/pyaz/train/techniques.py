@@ -123,7 +123,7 @@ _ENTRIES = (
         effect="Othello 8x8, one run, against gtp-rhino level 3: 0.240 at 100 simulations "
         "(paired -0.055 [-0.128, +0.020]) and 0.560 [0.457, 0.658] at 800 (paired -0.185 "
         "[-0.287, -0.080])",
-        verdict="no gain here",
+        verdict="worse here (behind at 800 simulations)",
         measured="2026-12-03",
         link=NOTEBOOK + "2026-12-03-evening-gumbel-early-puct-later-in-othellos-self-play",
     ),
@@ -156,7 +156,7 @@ _ENTRIES = (
         effect="Othello 8x8, two runs: against gtp-rhino level 1, 0.356 [0.325, 0.388] "
         "(baseline 0.663 [0.588, 0.738]); against level 3, 0.000 (0.100). Connect Four 6x6, "
         "two runs each: 0.887 [0.880, 0.893] against 0.867 [0.863, 0.870]",
-        verdict="no gain here (it hurts against an engine)",
+        verdict="worse here (it hurts against an engine)",
         measured="2026-11-26",
         link=NOTEBOOK + "2026-11-26-random-openings-of-varied-length-and-alphagos-rollout-mix",
     ),
@@ -197,7 +197,7 @@ _ENTRIES = (
         hooks=("pyaz.methods.alphazero.schedules:window_size", _LOOP + "_iteration"),
         effect="Connect Four 6x6, two runs: 0.845 [0.843, 0.847] against the baseline's 0.883 "
         "[0.860, 0.907], below its interval",
-        verdict="no gain here",
+        verdict="worse here (below the baseline's interval)",
         measured="2026-11-27",
         link=NOTEBOOK + "2026-11-27-afternoon-the-networks-threads-four-techniques-at-the-cpu-"
         "scale-value-head-planes",
@@ -405,7 +405,7 @@ _ENTRIES = (
         "minutes: 0.835 [0.830, 0.840] (baseline 0.873 [0.870, 0.877]). Seed 001's targets on "
         "three 5x5 boards, three runs each: lv best on none; only 'lp is weakest on Othello' "
         "is decided",
-        verdict="no gain here; seed 001's claim not reproduced",
+        verdict="worse here on Connect Four 6x6; seed 001's claim not reproduced",
         measured="2026-11-26",
         link=NOTEBOOK + "2026-11-26-the-value-head-techniques-on-connect-four",
     ),
