@@ -1,8 +1,11 @@
 """The game profiles (:mod:`pyaz.games.profiles`): what auto (or none) resolves to in every
 setting of :class:`~pyaz.methods.alphazero.config.TrainConfig`, for every built-in game and a spread
 of boards, as it did before the per-game tables moved into the profiles; the legacy meaning of
-``threat_planes`` auto; the profile of a game without one; what each profile holds; and the
-modules outside games/ that still name a board game (an allow-list that may only shrink)."""
+``threat_planes`` auto; the profile of a game without one; what each profile holds; the
+tables that moved from the modules outside games/ into the profiles (board views, record formats,
+GTP and UCI games, the training method, the default games), as they were; a plug-in registered
+with its profile; and the modules outside games/ that still name a board game (an allow-list that
+may only shrink)."""
 
 from __future__ import annotations
 
@@ -14,13 +17,26 @@ from typing import Any
 import pytest
 
 import pyaz
+from pyaz.cli import selfplay
+from pyaz.cli.gtp import build_parser as gtp_parser
+from pyaz.cli.uci import build_parser as uci_parser
+from pyaz.engines import uci_server
+from pyaz.engines.gtp_server import RULES
 from pyaz.eval import presets
 from pyaz.eval.arena import default_opening_plies
-from pyaz.games import GAMES, make
+from pyaz.eval.oracle_sets import GAME as ORACLE_SET_GAME
+from pyaz.games import DEFAULT_GAME, GAMES, make, plugins, register_game
+from pyaz.games.examples.tictactoe import TicTacToe
 from pyaz.games.profiles import (
+    BOARD_VIEWS,
+    DEFAULT_GTP_GAME,
     DEFAULT_PROFILE,
+    DEFAULT_UCI_GAME,
     ENDINGS,
+    METHODS,
     PROFILES,
+    RECORDS,
+    GameProfile,
     TrainingDefaults,
     Tuned,
     games_where,
@@ -225,6 +241,9 @@ def test_every_profile_belongs_to_a_registered_game_and_holds_known_values() -> 
         assert set(game.opponents) <= known_kinds, name
         assert game.ending in ENDINGS, name
         assert len(game.side_names) == 2, name
+        assert game.board_view in BOARD_VIEWS and game.record in RECORDS, name
+        assert game.method in METHODS, name
+        assert game.gtp is None or game.gtp.default_size in game.gtp.sizes, name
 
 
 def test_every_tuned_value_names_its_date_and_figure() -> None:
@@ -261,24 +280,63 @@ def test_a_matchs_opening_plies_are_the_profiles() -> None:
         assert default_opening_plies(make(name)) == profile(name).opening_plies, name
 
 
+# what the modules outside games/ held before the tables moved into the profiles (2026-12-06)
+BOARD_KINDS = {"connect_four": "columns", "racingkings": "chess"}  # by state name; else stones
+RECORD_FORMATS = {"go": "sgf", "racingkings": "pgn", "racingkings-mod": "pgn"}  # else "moves"
+GTP_RULES = {"go": (tuple(range(5, 20)), 9), "othello": ((4, 6, 8), 8)}  # engines/gtp_server.py
+
+
+def test_the_tables_that_moved_into_the_profiles_are_as_they_were() -> None:
+    for name in GAMES:
+        game = profile(name)
+        assert game.board_view == BOARD_KINDS.get(str(make(name).name), "stones"), name
+        assert game.record == RECORD_FORMATS.get(name, "moves"), name
+        assert game.method == ("kr_dl_uct" if name == "curling" else "alphazero"), name
+    assert DEFAULT_PROFILE.board_view == "stones" and DEFAULT_PROFILE.record == "moves"
+    assert (DEFAULT_PROFILE.gtp, DEFAULT_PROFILE.uci_variant) == (None, "")
+    assert DEFAULT_PROFILE.method == "alphazero"
+    # GTP: the games, their sizes, which plays the way Go is (the others as gtp-rhino)
+    assert RULES == GTP_RULES and list(RULES) == ["go", "othello"]
+    assert games_where(lambda game: game.gtp is not None and game.gtp.stones) == ["go"]
+    # UCI: the variants the server plays and the command's games
+    assert uci_server.VARIANTS == ("racingkings",)
+    assert games_where(lambda game: bool(game.uci_variant)) == ["racingkings"]
+    # the default games of pyaz-demo, pyaz-gtp and pyaz-uci
+    assert (DEFAULT_GAME, DEFAULT_GTP_GAME, DEFAULT_UCI_GAME) == ("othello", "go", "racingkings")
+    gtp_game = next(a for a in gtp_parser()._actions if a.dest == "game")
+    assert (gtp_game.choices, gtp_game.default) == (["go", "othello"], "go")
+    uci_game = next(a for a in uci_parser()._actions if a.dest == "game")
+    assert (uci_game.choices, uci_game.default) == (["racingkings"], "racingkings")
+    assert uci_game.help == "the game (UCI variant) to play: racingkings (default: racingkings)"
+    # the greedy player's disc count, the mentor's game, the oracle sets' header
+    assert games_where(lambda game: game.ending == "disc count") == ["othello"]
+    assert games_where(lambda game: game.threat_analysis) == ["gomoku"]
+    assert ORACLE_SET_GAME == "connect_four"
+
+
+def test_a_game_registered_with_a_profile_takes_its_method(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(plugins, "_REGISTERED", {})
+    shots = GameProfile(opening_plies=0, method="kr_dl_uct")
+    register_game("Shots", TicTacToe, profile=shots)
+    register_game("plain", TicTacToe)
+    assert profile("shots") is profile("SHOTS") is shots
+    assert profile("plain") is DEFAULT_PROFILE
+    modes: list[str] = []
+    monkeypatch.setattr(selfplay, "_train_curling", lambda args, game: modes.append(game) or 0)
+    assert selfplay.main(["--game", "Shots", "--out", str(tmp_path / "run")]) == 0
+    assert selfplay.main(["--game", "curling", "--out", str(tmp_path / "run")]) == 0
+    assert modes == ["Shots", "curling"]
+
+
 SOURCE = Path(pyaz.__file__).parent
 
 STILL_NAMING_GAMES: dict[str, set[str]] = {
     "methods/alphagomoku/pair.py": {"gomoku"},  # seed 004's method plays Gomoku only
     "methods/alphagomoku/pipeline.py": {"gomoku"},
-    "cli/board/sessions.py": {"racingkings", "connect_four"},  # how the page draws each board
-    "cli/demo.py": {"othello"},  # the default game of the command
-    "cli/gtp.py": {"go"},
-    "cli/uci.py": {"racingkings"},
-    "engines/gtp_server.py": {"othello", "go"},  # the GTP games and their rules
-    "engines/uci_server.py": {"go", "racingkings"},  # "go": UCI's command of that name
-    "eval/arena.py": {"othello", "racingkings", "connect_four", "gomoku", "go"},
-    "eval/external.py": {"othello", "go", "racingkings"},
-    "eval/match_files.py": {"racingkings-mod", "go", "racingkings"},
-    "eval/oracle_sets.py": {"connect_four"},
-    "eval/players.py": {"gomoku", "othello"},  # the mentor's game; the greedy player's discs
     "experiments/acceleration_report.py": {"othello", "connect4"},  # the experiment's tracks
-    "experiments/acceleration_techniques.py": {"othello", "connect4", "reversi", "connect_four"},
+    "experiments/acceleration_techniques.py": {"othello", "connect4", "connect_four"},
     "experiments/accelerations.py": {"othello", "connect4"},
     "experiments/alphagomoku.py": {"gomoku"},  # the seeds' experiments: their games
     "experiments/curriculum.py": {"racingkings-mod"},
@@ -293,6 +351,11 @@ STILL_NAMING_GAMES: dict[str, set[str]] = {
 """The modules outside games/ whose code (docstrings aside: an example names a game) holds a
 board game's registry name or alias as a string, and the names each holds. A game's knowledge
 belongs to its profile (:mod:`pyaz.games.profiles`): this list may only shrink."""
+
+NOT_GAME_NAMES: dict[str, set[str]] = {
+    "engines/uci_server.py": {"go"},  # UCI's command "go", not the game
+}
+"""The strings of a module that are a game's name but mean something else there."""
 
 
 def _game_names() -> set[str]:
@@ -334,7 +397,19 @@ def test_no_new_module_outside_games_names_a_game() -> None:
         module = path.relative_to(SOURCE).as_posix()
         if module.startswith("games/"):
             continue
-        held = _names_held(path, names) - STILL_NAMING_GAMES.get(module, set())
+        allowed = STILL_NAMING_GAMES.get(module, set()) | NOT_GAME_NAMES.get(module, set())
+        held = _names_held(path, names) - allowed
         if held:
             new[module] = sorted(held)
     assert not new, f"put what these modules know of a game into its profile: {new}"
+
+
+def test_the_list_of_modules_naming_games_holds_only_what_they_name() -> None:
+    # a module that no longer names a game leaves the list: the list shrinks as they do
+    names = _game_names()
+    stale = {
+        module: sorted(listed - _names_held(SOURCE / module, names))
+        for module, listed in {**STILL_NAMING_GAMES, **NOT_GAME_NAMES}.items()
+        if not (SOURCE / module).exists() or listed - _names_held(SOURCE / module, names)
+    }
+    assert not stale, f"take these names off the list, the modules no longer hold them: {stale}"

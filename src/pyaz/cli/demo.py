@@ -10,7 +10,7 @@ import time
 import pyaz
 from pyaz.cli import exit_from_main
 from pyaz.cli.options import add_game_arguments, given_game_options
-from pyaz.games import GAMES
+from pyaz.games import DEFAULT_GAME, GAMES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     add_game_arguments(
-        parser, required=False, game_help=f"game name: {', '.join(GAMES)} (default: othello)"
+        parser, required=False, game_help=f"game name: {', '.join(GAMES)} (default: {DEFAULT_GAME})"
     )
     parser.add_argument(
         "--games",
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        state = pyaz.make(args.game or "othello", **given_game_options(args))
+        state = pyaz.make(args.game or DEFAULT_GAME, **given_game_options(args))
     except (ValueError, TypeError) as error:
         print(f"pyaz-demo: {error}", file=sys.stderr)
         return 2

@@ -13,6 +13,8 @@ import sys
 from pyaz.cli import exit_from_main, options
 from pyaz.engines.gtp_server import RULES, GtpServer
 from pyaz.engines.search import setup_logging
+from pyaz.games import GAMES
+from pyaz.games.profiles import DEFAULT_GTP_GAME
 
 DEFAULT_SIMULATIONS = 1000
 
@@ -34,9 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--game",
         choices=sorted(RULES),
-        default="go",
+        default=DEFAULT_GTP_GAME,
         help="the game to play: go (GTP vertices such as D4, row 1 at the bottom) or othello "
-        "(vertices such as D3, row 1 at the top, as gtp-rhino) (default: go)",
+        f"(vertices such as D3, row 1 at the top, as gtp-rhino) (default: {DEFAULT_GTP_GAME})",
     )
     parser.add_argument(
         "--size",
@@ -109,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             fixed_size = model.config.height
             if args.size is not None and args.size != fixed_size:
                 parser.error(f"--size {args.size} differs from the network's {fixed_size}")
-        if model is not None and args.game == "go":
+        if model is not None and "history" in GAMES[args.game].options:  # Go's earlier positions
             go_options["history"] = model.go_history()
         engine = options.engine_from_arguments(args, model)  # ValueError: runtime and model
         server = GtpServer(

@@ -1,6 +1,7 @@
 """``pyaz-selfplay``: train a player by self-play (the main job), in one of two modes picked by
-the game: board games (:class:`~pyaz.methods.alphazero.loop.TrainingLoop`) or curling (``--game
-curling``: :class:`~pyaz.methods.kr_dl_uct.loop.CurlingTrainingLoop`). Every option is generated
+the method the game's profile names (:attr:`~pyaz.games.profiles.GameProfile.method`): board
+games (:class:`~pyaz.methods.alphazero.loop.TrainingLoop`) or curling (``--game curling``:
+:class:`~pyaz.methods.kr_dl_uct.loop.CurlingTrainingLoop`). Every option is generated
 from the one declaration of its setting (:class:`~pyaz.methods.alphazero.config.TrainConfig`,
 :class:`~pyaz.methods.kr_dl_uct.config.CurlingConfig`).
 
@@ -42,6 +43,7 @@ from pyaz.common.settings import (
 )
 from pyaz.eval.presets import starts_process
 from pyaz.games import canonical_name
+from pyaz.games.profiles import profile
 from pyaz.methods.alphazero.config import TrainConfig
 from pyaz.methods.alphazero.loop import TrainingLoop
 from pyaz.methods.alphazero.preset_files import load_preset, preset_names, train_config
@@ -345,8 +347,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
-    if game_of(args) == "curling":
-        return _train_curling(args)
+    game = game_of(args)
+    if profile(game).method == "kr_dl_uct":  # curling, or a game registered with its method
+        return _train_curling(args, game)
     try:
         ray = ray_settings(args)
     except ValueError as error:
@@ -412,8 +415,8 @@ def main(argv: list[str] | None = None) -> int:
             engine.close()
 
 
-def _train_curling(args: argparse.Namespace) -> int:
-    """The curling mode: seed 002's loop
+def _train_curling(args: argparse.Namespace, game: str) -> int:
+    """The curling mode of ``game``: seed 002's loop
     (:class:`~pyaz.methods.kr_dl_uct.loop.CurlingTrainingLoop`)."""
     from pyaz.methods.kr_dl_uct.loop import CurlingTrainingLoop
 
@@ -433,7 +436,7 @@ def _train_curling(args: argparse.Namespace) -> int:
         lambda: curling_settings_from(args),
         build,
         args.out,
-        f"pyaz-selfplay --game curling --out {args.out} --resume",
+        f"pyaz-selfplay --game {game} --out {args.out} --resume",
         plot,
         "plots, metrics, checkpoints, net.torchscript.pt, win_table.npy",
     )

@@ -14,12 +14,14 @@ import sys
 from pyaz.cli import exit_from_main, options
 from pyaz.engines.search import setup_logging
 from pyaz.engines.uci_server import DEPTH_SIMULATIONS, MAX_MOVE_OVERHEAD, MAX_NODES, UciServer
+from pyaz.games.profiles import DEFAULT_UCI_GAME, games_where
 
 DEFAULT_NODES = 1000
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line options of ``pyaz-uci``."""
+    games = games_where(lambda game: bool(game.uci_variant))  # the games UCI engines play
     parser = argparse.ArgumentParser(
         prog="pyaz-uci",
         description=(
@@ -35,9 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--game",
-        choices=["racingkings"],
-        default="racingkings",
-        help="the game (UCI variant) to play: racingkings (default: racingkings)",
+        choices=games,
+        default=DEFAULT_UCI_GAME,
+        help=f"the game (UCI variant) to play: {', '.join(games)} (default: {DEFAULT_UCI_GAME})",
     )
     options.add_model_arguments(parser)
     parser.add_argument(

@@ -34,6 +34,8 @@ from pyaz._core import Go, Othello
 from pyaz._version import __version__
 from pyaz.engines.search import EngineSearch, ThinkResult
 from pyaz.engines.text_streams import shown, tolerant
+from pyaz.games import make
+from pyaz.games.profiles import DEFAULT_GTP_GAME, GtpRules, games_where, profile
 
 __all__ = ["GtpCommandError", "GtpServer"]
 
@@ -96,19 +98,29 @@ _Board = Go | Othello
 
 
 class _Rules:
-    """What the server needs to know of a game: the state, vertices, restarts and scoring."""
+    """What the server needs to know of a game: the state, vertices, restarts and scoring;
+    ``gtp`` its profile's :class:`~pyaz.games.profiles.GtpRules`."""
 
-    def __init__(self, game: str, size: int, komi: float | None, options: dict[str, Any]) -> None:
+    def __init__(
+        self, game: str, gtp: GtpRules, size: int, komi: float | None, options: dict[str, Any]
+    ) -> None:
         self.game = game
+        self.gtp = gtp
         self.size = size
         self.komi = komi
         self.options = options
 
     def new_state(self) -> _Board:
-        return self._new_go() if self.game == "go" else Othello(self.size)
-
-    def _new_go(self) -> Go:
-        return Go(self.size, komi=self.komi, max_game_length=BIG_GAME_LENGTH, **self.options)
+        if not self.gtp.stones:
+            return make(self.game, size=self.size)  # type: ignore[return-value]
+        state = make(
+            self.game,
+            size=self.size,
+            komi=self.komi,
+            max_game_length=BIG_GAME_LENGTH,
+            **self.options,
+        )
+        return state  # type: ignore[return-value]
 
     def restart(self, state: _Board, colour: int) -> _Board:
         """The position of ``state`` (which may be over) with ``colour`` to move."""
@@ -116,7 +128,7 @@ class _Rules:
             board = state.board().ravel()
             black = [int(i) for i in (board == 1).nonzero()[0]]
             white = [int(i) for i in (board == 2).nonzero()[0]]
-            return self._new_go().with_stones(black, white, colour)
+            return self.new_state().with_stones(black, white, colour)  # type: ignore[union-attr]
         lines = [line for line in str(state).splitlines() if not line.endswith(" to move")]
         lines.append(f"{'XO'[colour]} to move")
         return Othello.from_text("\n".join(lines))
@@ -140,10 +152,13 @@ class _Rules:
 
 
 RULES: dict[str, tuple[tuple[int, ...], int]] = {
-    "go": (tuple(range(5, 20)), 9),
-    "othello": ((4, 6, 8), 8),
+    name: (rules.sizes, rules.default_size)
+    for name in games_where(lambda game: game.gtp is not None)
+    for rules in [profile(name).gtp]
+    if rules is not None
 }
-"""The games: name -> (the board sizes it is played on, the default size)."""
+"""The games: name -> (the board sizes it is played on, the default size), as their profiles'
+:class:`~pyaz.games.profiles.GtpRules` say."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +171,7 @@ class _Position:
 
 
 class GtpServer:
-    """A GTP engine for ``game`` ("go" or "othello") playing with ``engine``.
+    """A GTP engine for ``game`` (one of :data:`RULES`: Go or Othello) playing with ``engine``.
 
     ``simulations`` is the number of new simulations per ``genmove``; ``max_seconds`` (if
     given) caps the time per move, and so do the clock commands (``time_settings``,
@@ -170,7 +185,7 @@ class GtpServer:
         self,
         engine: EngineSearch,
         *,
-        game: str = "go",
+        game: str = DEFAULT_GTP_GAME,
         size: int | None = None,
         komi: float | None = None,
         simulations: int = 1000,
@@ -195,7 +210,9 @@ class GtpServer:
         self.max_seconds = max_seconds
         self.resign_threshold = resign_threshold
         self.allowed_sizes = allowed
-        self.rules = _Rules(game, size, komi, dict(go_options or {}) if game == "go" else {})
+        gtp = profile(game).gtp
+        assert gtp is not None  # a game of RULES
+        self.rules = _Rules(game, gtp, size, komi, dict(go_options or {}) if gtp.stones else {})
         self.moves: list[tuple[int, int]] = []
         self.position = self._replay([])
         self.time_control: TimeControl | None = None
@@ -228,7 +245,7 @@ class GtpServer:
             "time_left": self._time_left,
             "set_free_handicap": self._set_free_handicap,
         }
-        if game != "go":
+        if not gtp.stones:
             for go_only in ("kgs-genmove_cleanup", "final_status_list", "set_free_handicap"):
                 del self.commands[go_only]
 
@@ -383,7 +400,7 @@ class GtpServer:
             raise GtpCommandError(f"syntax error: komi {error}") from None
         if not math.isfinite(komi):
             raise GtpCommandError(f"syntax error: komi {shown(args[0])} is not finite")
-        if self.rules.game == "go" and komi != self.rules.komi:
+        if self.rules.gtp.stones and komi != self.rules.komi:
             self.rules.komi = komi
             self.position = self._replay(self.moves)
         return ""
@@ -428,7 +445,7 @@ class GtpServer:
     def _genmove(self, args: list[str], command: str = "genmove") -> str:
         self._arity(args, 1, f"{command} takes a color")
         colour = self._colour(args[0])
-        if self.rules.game == "othello" and self.state.is_terminal():
+        if not self.rules.gtp.stones and self.state.is_terminal():
             return "pass"
         action, position = self._choose(colour)
         if action is None:

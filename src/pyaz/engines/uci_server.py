@@ -30,6 +30,7 @@ from typing import TextIO
 from pyaz._core import RacingKings
 from pyaz._version import __version__
 from pyaz.engines.search import EngineSearch, ThinkResult, value_to_centipawns
+from pyaz.games.profiles import games_where, profile
 
 __all__ = [
     "DEPTH_SIMULATIONS",
@@ -52,7 +53,11 @@ MAX_NODES = 100_000_000
 MAX_MOVE_OVERHEAD = 5000
 """The largest ``Move Overhead`` option in milliseconds, as ``uci`` advertises it."""
 
-VARIANTS = ("racingkings",)
+VARIANTS = tuple(
+    profile(name).uci_variant for name in games_where(lambda game: bool(game.uci_variant))
+)
+"""The ``UCI_Variant`` values the engine plays, as the games' profiles name them."""
+
 GO_INT_WORDS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
 
 
@@ -232,7 +237,8 @@ class UciServer:
     def _uci(self, args: list[str]) -> None:
         self.send(f"id name {self.name} {__version__} ({self.engine.description})")
         self.send("id author the pyaz developers")
-        self.send("option name UCI_Variant type combo default racingkings var racingkings")
+        variants = " ".join(f"var {variant}" for variant in VARIANTS)
+        self.send(f"option name UCI_Variant type combo default {VARIANTS[0]} {variants}")
         self.send(f"option name Nodes type spin default {self.nodes} min 1 max {MAX_NODES}")
         self.send(
             f"option name Move Overhead type spin default {self.move_overhead_ms} "
@@ -259,7 +265,8 @@ class UciServer:
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip().lower(), value.strip()
         if name == "uci_variant" and value.lower() not in VARIANTS:
-            raise ValueError(f"unsupported UCI_Variant {value!r}; this engine plays racingkings")
+            plays = " or ".join(VARIANTS)
+            raise ValueError(f"unsupported UCI_Variant {value!r}; this engine plays {plays}")
         if name == "nodes":
             self.nodes = _spin_value("Nodes", value, 1, MAX_NODES)
         elif name == "move overhead":

@@ -44,6 +44,7 @@ from pyaz.engines.process import ClosesOnExit, find_engine
 from pyaz.engines.uci import UciEngineNotFoundError, UciError, start_uci_engine
 from pyaz.eval.players import Resignation
 from pyaz.games import BoardState, make, same_position
+from pyaz.games.profiles import profile
 
 __all__ = [
     "FAIRY_STOCKFISH_HINT",
@@ -139,15 +140,17 @@ class GtpPlayer(_ExternalPlayer):
         self.name = name
         self.genmove_command = genmove_command
         self.game = str(start_state.name)
-        if self.game not in ("go", "othello"):
+        rules = profile(self.game).gtp
+        if rules is None:
             engine.close()
             raise ValueError(f"GTP players play Go or Othello, not {self.game}")
+        self.stones = rules.stones  # Go's way, else gtp-rhino's (GtpRules)
         self._state: BoardState = start_state.clone()
         self._pending: int | None = None
 
     # GTP text of an action and back
     def _vertex(self, action: int) -> str:
-        if self.game == "go":
+        if self.stones:
             return str(self._state.action_to_vertex(action))  # type: ignore[union-attr]
         return str(self._state.action_to_str(action))
 
@@ -159,14 +162,14 @@ class GtpPlayer(_ExternalPlayer):
         self._state = state.clone()
         self._pending = None
         size = int(state.size)  # type: ignore[union-attr]
-        if self.game != "go" and not same_position(state, make("othello", size=size)):
+        if not self.stones and not same_position(state, make(self.game, size=size)):
             raise ValueError(
                 "a GTP Othello engine can only start from the standard position; give it "
                 "the opening's moves through observe() instead (pyaz-arena does)"
             )
         self.engine.boardsize(size)
         self.engine.clear_board()
-        if self.game == "go":
+        if self.stones:
             self.engine.komi(float(state.komi))  # type: ignore[union-attr]
             board = state.board().ravel()
             for colour, code in (("b", 1), ("w", 2)):
@@ -176,7 +179,7 @@ class GtpPlayer(_ExternalPlayer):
     def choose(self, state: BoardState) -> int:
         """``genmove`` for the side to move; the engine's move as a pyaz action."""
         if not same_position(self._state, state):
-            if self.game != "go":
+            if not self.stones:
                 raise EngineError(
                     f"{self.name} was not told of every move: its game is at ply "
                     f"{self._state.ply}, the position asked about at ply {state.ply}"
@@ -193,7 +196,7 @@ class GtpPlayer(_ExternalPlayer):
             try:
                 action = int(
                     state.vertex_to_action(reply)  # type: ignore[union-attr]
-                    if self.game == "go"
+                    if self.stones
                     else state.str_to_action(reply)
                 )
             except ValueError as error:
@@ -215,10 +218,10 @@ class GtpPlayer(_ExternalPlayer):
         is_pass = action == pass_action
         pending, self._pending = self._pending, None
         if pending is not None and action != pending:
-            if self.game == "go" or pending != pass_action:
+            if self.stones or pending != pass_action:
                 self.engine.send("undo")
             pending = None
-        if pending is None and not (is_pass and self.game == "othello"):
+        if pending is None and not (is_pass and not self.stones):
             try:
                 self.engine.play(colour, "pass" if is_pass else self._vertex(action))
             except GtpError as error:
@@ -304,7 +307,7 @@ def _go_flags(state: BoardState) -> list[str]:
 def _started(player: GtpPlayer, state: BoardState) -> GtpPlayer:
     """Checks the engine accepts the game's setup now, so that errors show at once."""
     try:
-        player.reset(state if player.game == "go" else make("othello", size=state.size))  # type: ignore[union-attr]
+        player.reset(state if player.stones else make(player.game, size=state.size))  # type: ignore[union-attr]
     except BaseException:
         player.close()
         raise
@@ -368,21 +371,25 @@ def gtp_player(name: str, state: BoardState, command: Sequence[str]) -> GtpPlaye
     return _started(GtpPlayer(engine, name, state), state)
 
 
-def fairy_stockfish_player(name: str, skill: int, depth: int, movetime_ms: int) -> UciPlayer:
-    """Fairy-Stockfish playing Racing Kings at ``Skill Level`` ``skill``, ``go depth DEPTH
-    movetime MOVETIME`` (depth 0: no depth limit)."""
+def fairy_stockfish_player(
+    name: str, state: BoardState, skill: int, depth: int, movetime_ms: int
+) -> UciPlayer:
+    """Fairy-Stockfish playing ``state``'s game (Racing Kings: the ``UCI_Variant`` its profile
+    names) at ``Skill Level`` ``skill``, ``go depth DEPTH movetime MOVETIME`` (depth 0: no depth
+    limit)."""
     engine = start_uci_engine(
         ["fairy-stockfish"],
         install_hint=FAIRY_STOCKFISH_HINT,
-        variant="racingkings",
+        variant=profile(str(state.name)).uci_variant,
         options={"Skill Level": skill},
     )
     return UciPlayer(engine, name, depth, movetime_ms)
 
 
-def uci_player(name: str, command: Sequence[str]) -> UciPlayer:
-    """Any UCI engine that plays Racing Kings, ``go movetime 100``."""
-    engine = start_uci_engine(command, install_hint=ANY_ENGINE_HINT, variant="racingkings")
+def uci_player(name: str, state: BoardState, command: Sequence[str]) -> UciPlayer:
+    """Any UCI engine that plays ``state``'s game (Racing Kings), ``go movetime 100``."""
+    variant = profile(str(state.name)).uci_variant
+    engine = start_uci_engine(command, install_hint=ANY_ENGINE_HINT, variant=variant)
     return UciPlayer(engine, name, 0, 100)
 
 

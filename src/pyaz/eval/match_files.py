@@ -1,5 +1,7 @@
-"""Match records written out: one SGF file per game for Go, ``games.pgn`` for Racing Kings,
-``games.txt`` (one game per line) for the other games, and the JSON summary of a match.
+"""Match records written out in the format of the game's profile
+(:attr:`~pyaz.games.profiles.GameProfile.record`): one SGF file per game (Go), ``games.pgn``
+(Racing Kings), ``games.txt`` (one game per line) for the other games; and the JSON summary of a
+match.
 
 Files are UTF-8 whatever the locale; a write that fails raises ``OSError`` whose ``filename``
 is the file being written (a full disk included, which Python reports without a name)."""
@@ -16,6 +18,7 @@ from typing import Any
 from pyaz.eval.arena import MatchResult
 from pyaz.eval.parallel import MatchPlan, start_state
 from pyaz.games import BoardState
+from pyaz.games.profiles import profile
 
 __all__ = [
     "check_writable",
@@ -176,11 +179,12 @@ def write_move_lists(
 def write_games(
     out: Path, plan: MatchPlan, start: BoardState, games: list[dict[str, Any]], event: str
 ) -> list[Path]:
-    """Writes the games in the game's format; the files written."""
+    """Writes the games in the game's format (its profile's record); the files written."""
     out.mkdir(parents=True, exist_ok=True)
-    if plan.game == "go":
+    record = profile(plan.game).record
+    if record == "sgf":
         return write_sgf_games(out, start, games, event)
-    if plan.game in ("racingkings", "racingkings-mod"):
+    if record == "pgn":
         return write_pgn_games(out, start, games, event)
     return write_move_lists(out, start, games, event, plan.a, plan.b)
 

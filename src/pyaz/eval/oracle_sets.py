@@ -43,7 +43,6 @@ from pyaz.eval.oracle import (
 )
 from pyaz.eval.players import Player
 from pyaz.eval.stats import wilson_interval
-from pyaz.games import make
 from pyaz.search.solver import solve_value
 
 __all__ = [
@@ -71,6 +70,9 @@ FORMAT = "pyaz-oracle-set/1"
 
 MAX_SET_BYTES = 16 * 2**20
 """The largest set file read (a position takes under 100 bytes)."""
+
+GAME = str(ConnectFour().name)
+"""The registry name of the game the sets are of, as a set file's header names it."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ def _random_line(width: int, height: int, plies: int, rng: random.Random) -> tup
     """The columns of ``plies`` random moves from the start (a game that ends sooner starts
     over)."""
     while True:
-        state = make("connect_four", width=width, height=height)
+        state = ConnectFour(width, height)
         moves: list[int] = []
         while len(moves) < plies and not state.is_terminal():
             moves.append(rng.choice(state.legal_actions()))
@@ -130,12 +132,12 @@ def _random_line(width: int, height: int, plies: int, rng: random.Random) -> tup
 
 
 def _replay(width: int, height: int, moves: Sequence[int]) -> ConnectFour:
-    state = make("connect_four", width=width, height=height)
+    state = ConnectFour(width, height)
     for column in moves:
         if not state.is_legal(column):
             raise ValueError(f"move {column} of {list(moves)} is not legal on {width}x{height}")
         state.apply(column)
-    return state  # type: ignore[return-value]
+    return state
 
 
 def draw_positions(
@@ -183,7 +185,7 @@ def write_set(path: Path, width: int, height: int, per_stage: int, seed: int = 0
     position; returns how many positions it holds. A file holding another set is refused."""
     header = {
         "format": FORMAT,
-        "game": "connect_four",
+        "game": GAME,
         "width": width,
         "height": height,
         "per_stage": per_stage,

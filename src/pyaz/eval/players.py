@@ -17,6 +17,7 @@ from pyaz._core import Status
 from pyaz.games import BoardState, same_position
 from pyaz.games.curling import NUM_ACTIONS, CurlingState, Target, action_to_target
 from pyaz.games.openspiel import OpenSpielState, load_pyspiel
+from pyaz.games.profiles import profile
 from pyaz.games.state import BoardGameState
 from pyaz.search import Evaluator, Search
 
@@ -151,9 +152,10 @@ class OpenSpielMctsPlayer(_SimplePlayer):
 
 
 class GreedyPlayer(_SimplePlayer):
-    """A one-ply player. Othello: the move that leaves the most own discs (the classic greedy
-    baseline); other games: a move that wins at once, else one that stops the opponent's
-    immediate win, else a random one. Ties are broken at random (seeded)."""
+    """A one-ply player. A game that ends by the disc count (its profile's ending: Othello):
+    the move that leaves the most own discs (the classic greedy baseline); other games: a move
+    that wins at once, else one that stops the opponent's immediate win, else a random one. Ties
+    are broken at random (seeded)."""
 
     def __init__(self, seed: int = 0, name: str = "greedy") -> None:
         self.name = name
@@ -162,7 +164,7 @@ class GreedyPlayer(_SimplePlayer):
     def choose(self, state: BoardState) -> int:
         """The greedy move in ``state``."""
         actions = state.legal_actions()
-        if state.name == "othello":
+        if profile(str(state.name)).ending == "disc count":
             me = int(state.to_move()) + 1
             scores = [int((state.child(a).board() == me).sum()) for a in actions]
             best = max(scores)
@@ -363,8 +365,9 @@ MENTOR_SIZES = (9, 15)
 
 
 def _mentor_game_problem(state: BoardState, what: str) -> str | None:
-    """Why the mentor does not play ``state``'s game, or None when it does."""
-    if str(state.name) != "gomoku":
+    """Why the mentor does not play ``state``'s game (one whose profile has the threat
+    analysis: Gomoku), or None when it does."""
+    if not profile(str(state.name)).threat_analysis:
         return f"{what} plays Gomoku only, not {state.name}"
     size = int(state.size)  # type: ignore[union-attr]
     low, high = MENTOR_SIZES

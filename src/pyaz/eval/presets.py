@@ -460,7 +460,7 @@ def _fairy_stockfish(spec: _Spec) -> Player:
     spec.check_range("the Skill Level", skill, -20, 20)
     spec.check_range("the depth", depth, 0, 100)
     spec.check_range("the movetime (ms)", movetime, 1, 10**7)
-    return external.fairy_stockfish_player(spec.text, skill, depth, movetime)
+    return external.fairy_stockfish_player(spec.text, spec.state, skill, depth, movetime)
 
 
 def _lichess(spec: _Spec) -> Player:
@@ -469,7 +469,7 @@ def _lichess(spec: _Spec) -> Player:
     if level not in external.LICHESS_LEVELS:
         raise ValueError(f"{spec.label}: the lichess level must be in 1..8, got {level}")
     skill, movetime, depth = external.LICHESS_LEVELS[level]
-    return external.fairy_stockfish_player(spec.text, skill, depth, movetime)
+    return external.fairy_stockfish_player(spec.text, spec.state, skill, depth, movetime)
 
 
 def _gtp(spec: _Spec) -> Player:
@@ -481,7 +481,7 @@ def _gtp(spec: _Spec) -> Player:
 def _uci(spec: _Spec) -> Player:
     command = external.split_command(spec.text, spec.rest, "uci")
     spec.need()
-    return external.uci_player(spec.text, command)
+    return external.uci_player(spec.text, spec.state, command)
 
 
 PresetSpec = _Spec

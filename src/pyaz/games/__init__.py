@@ -12,6 +12,7 @@ satisfies, and :data:`BoardState`, the C++ board games (finitely many integer ac
 
 from pyaz.games.plugins import allow_code_reference, is_code_reference, register_game
 from pyaz.games.registry import (
+    DEFAULT_GAME,
     GAMES,
     BoardState,
     GameSpec,
@@ -25,6 +26,7 @@ from pyaz.games.registry import (
 from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
 
 __all__ = [
+    "DEFAULT_GAME",
     "GAMES",
     "BoardGameState",
     "BoardState",

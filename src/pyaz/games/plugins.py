@@ -26,10 +26,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyaz.common.shown import cut
 from pyaz.games.state import BoardGameState
+
+if TYPE_CHECKING:  # the profiles import the registry, which imports this module
+    from pyaz.games.profiles import GameProfile
 
 __all__ = [
     "BUNDLED",
@@ -44,6 +47,7 @@ __all__ = [
     "plugin_names",
     "refuse_code_reference",
     "register_game",
+    "registered_profile",
 ]
 
 ENTRY_POINT_GROUP = "pyaz.games"
@@ -68,13 +72,15 @@ _CODE_REFERENCE = re.compile(rf"({_IDENTIFIERS}):({_IDENTIFIERS})")
 @dataclass(frozen=True)
 class PluginGame:
     """A game from outside the C++ core: its name, the factory that builds its start state
-    from keyword options, what it is, and where it came from ("registered", "entry point
-    mypkg.games:MyGame", "bundled", "module path")."""
+    from keyword options, what it is, where it came from ("registered", "entry point
+    mypkg.games:MyGame", "bundled", "module path"), and the profile it was registered with
+    (None: the neutral one, :data:`pyaz.games.profiles.DEFAULT_PROFILE`)."""
 
     name: str
     factory: Callable[..., Any]
     summary: str = ""
     source: str = "registered"
+    profile: GameProfile | None = None
 
 
 _REGISTERED: dict[str, PluginGame] = {}
@@ -125,13 +131,20 @@ def allow_code_reference(name: str) -> None:
 
 
 def register_game(
-    name: str, factory: Callable[..., Any], *, summary: str = "", replace: bool = False
+    name: str,
+    factory: Callable[..., Any],
+    *,
+    summary: str = "",
+    replace: bool = False,
+    profile: GameProfile | None = None,
 ) -> None:
     """Makes ``pyaz.make(name, **options)`` return ``factory(**options)``, the start state of
-    a game following :class:`~pyaz.games.state.BoardGameState`. ``name`` is looked up as the
-    built-in names are (case-insensitive); ValueError if it is empty, has a ':' (module paths
-    and ``openspiel:`` use it), is a built-in or bundled game's name or alias, or is
-    registered already (unless ``replace``); TypeError if ``factory`` is not callable."""
+    a game following :class:`~pyaz.games.state.BoardGameState`, and
+    :func:`pyaz.games.profiles.profile` return ``profile`` (what pyaz knows of the game beyond
+    its rules; None: the neutral profile). ``name`` is looked up as the built-in names are
+    (case-insensitive); ValueError if it is empty, has a ':' (module paths and ``openspiel:``
+    use it), is a built-in or bundled game's name or alias, or is registered already (unless
+    ``replace``); TypeError if ``factory`` is not callable."""
     if not isinstance(name, str):
         raise TypeError(f"a game name must be a str, got {cut(repr(name), 80)}")
     key = _key(name)
@@ -143,7 +156,15 @@ def register_game(
         raise ValueError(f"a game {key!r} is registered already (pass replace=True)")
     if not callable(factory):
         raise TypeError(f"the factory of {name!r} must be callable, got {cut(repr(factory), 80)}")
-    _REGISTERED[key] = PluginGame(key, factory, summary)
+    _REGISTERED[key] = PluginGame(key, factory, summary, profile=profile)
+
+
+def registered_profile(name: str) -> GameProfile | None:
+    """The profile the game of the registry name ``name`` was registered with
+    (:func:`register_game`), or None (no profile given, or no game registered by that name).
+    Imports nothing."""
+    game = _REGISTERED.get(name)
+    return None if game is None else game.profile
 
 
 def _is_builtin(key: str) -> bool:

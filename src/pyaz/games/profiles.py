@@ -2,15 +2,18 @@
 
 A profile holds the input-plane variants a network may add for the game, the board symmetries that
 training augments with, the random plies that open a match, the exact oracle and the evaluation
-opponents that play it, how a person at the text board is told the sides and the result, and the
-tuned training defaults (:class:`TrainingDefaults`): what ``auto`` (or none) takes in each setting
-of :class:`~pyaz.methods.alphazero.config.TrainConfig`, each value a :class:`Tuned` record with the
+opponents that play it, how a person at the text board is told the sides and the result, how the
+board page draws it, the format its match records are written in, how it is played over GTP or
+UCI, the method that ``pyaz-selfplay`` trains it with, and the tuned training defaults
+(:class:`TrainingDefaults`): what ``auto`` (or none) takes in each setting of
+:class:`~pyaz.methods.alphazero.config.TrainConfig`, each value a :class:`Tuned` record with the
 date and the figure that chose it (docs/results.md has each figure's row).
 
-:func:`profile` returns a game's profile by any of its registry names; a game without one (a new
-game, a plug-in) gets :data:`DEFAULT_PROFILE`, the neutral one: no extra planes, the eight
-dihedral symmetries, two opening plies, no oracle or opponents of its own, and the general
-training defaults.
+:func:`profile` returns a game's profile by any of its registry names (a plug-in's is the one given
+to :func:`pyaz.register_game`); a game without one (a new game, a plug-in) gets
+:data:`DEFAULT_PROFILE`, the neutral one: no extra planes, the eight dihedral symmetries, two
+opening plies, no oracle or opponents of its own, stones on cells, records as move lists, neither
+GTP nor UCI, the AlphaZero method, and the general training defaults.
 
 >>> profile("connect4").training.opening_spread.value
 24
@@ -26,13 +29,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from pyaz.games.plugins import registered_profile
 from pyaz.games.registry import canonical_name
 
 __all__ = [
+    "BOARD_VIEWS",
+    "DEFAULT_GTP_GAME",
     "DEFAULT_PROFILE",
+    "DEFAULT_UCI_GAME",
     "ENDINGS",
+    "METHODS",
     "PROFILES",
+    "RECORDS",
     "GameProfile",
+    "GtpRules",
     "TrainingDefaults",
     "Tuned",
     "games_where",
@@ -92,7 +102,45 @@ class TrainingDefaults:
 
 ENDINGS = ("", "area score", "disc count", "termination")
 """How the text board tells a finished game's ending beside the winner (:attr:`GameProfile.ending`):
-nothing, the Tromp-Taylor area score, the discs of each side, the way the game ended."""
+nothing, the Tromp-Taylor area score, the discs of each side, the way the game ended. In a game
+that ends by the disc count, the greedy player (:class:`~pyaz.eval.players.GreedyPlayer`) plays
+the move that leaves it the most discs."""
+
+BOARD_VIEWS = ("stones", "columns", "chess")
+"""How the board page (``pyaz-board``) draws a game (:attr:`GameProfile.board_view`): pieces on
+the cells (a move is a cell, or a pass); discs dropped into columns (a move is a column, labelled
+1, 2, ...); chess pieces (a move goes from one square to another, files a..h, ranks 8..1)."""
+
+RECORDS = ("moves", "sgf", "pgn")
+"""The format of a game's match records (:attr:`GameProfile.record`, written by
+:func:`pyaz.eval.match_files.write_games`): ``games.txt``, one game a line in the game's move
+text; one SGF file a game; ``games.pgn``, the games in PGN."""
+
+METHODS = ("alphazero", "kr_dl_uct")
+"""The methods (:mod:`pyaz.methods`) that ``pyaz-selfplay`` trains a game with
+(:attr:`GameProfile.method`): the AlphaZero loop of the board games, or seed 002's KR-DL-UCT loop
+of continuous shots."""
+
+
+@dataclass(frozen=True)
+class GtpRules:
+    """How a game is played over GTP: by ``pyaz-gtp``
+    (:class:`~pyaz.engines.gtp_server.GtpServer`) and by the GTP engines of
+    :mod:`pyaz.eval.external`.
+
+    - ``sizes``: the board sizes ``pyaz-gtp`` plays, ``default_size`` the one it starts on;
+    - ``stones``: played the way Go is (GNU Go, Pachi): any position is set up by placing its
+      stones, the board takes a komi and the Go options (superko, suicide, history), a pass is
+      sent as a move, vertices are GTP's (``action_to_vertex``), and the server answers Go's
+      own commands (``final_status_list``, ``kgs-genmove_cleanup``, ``set_free_handicap``).
+      Otherwise the way gtp-rhino plays Othello: an engine's game starts from the standard
+      position and follows every move, a pass is not sent (the engine sees that the side has no
+      move), and ``genmove`` in a finished game answers ``pass``.
+    """
+
+    sizes: tuple[int, ...]
+    default_size: int
+    stones: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,6 +160,11 @@ class GameProfile:
     - ``ending``: what the text board tells of a finished game (:data:`ENDINGS`);
     - ``pass_when_stuck``: whether a pass is legal only when no other move is, so that a side
       without a move passes without being asked;
+    - ``board_view``: how the board page draws it (:data:`BOARD_VIEWS`);
+    - ``record``: the format of its match records (:data:`RECORDS`);
+    - ``gtp``: how it is played over GTP (:class:`GtpRules`; None: not over GTP);
+    - ``uci_variant``: its ``UCI_Variant`` name, where UCI engines play it (empty: not over UCI);
+    - ``method``: the method ``pyaz-selfplay`` trains it with (:data:`METHODS`);
     - ``training``: the tuned training defaults (:class:`TrainingDefaults`).
     """
 
@@ -124,6 +177,11 @@ class GameProfile:
     side_names: tuple[str, str] = ("first player", "second player")
     ending: str = ""
     pass_when_stuck: bool = False
+    board_view: str = "stones"
+    record: str = "moves"
+    gtp: GtpRules | None = None
+    uci_variant: str = ""
+    method: str = "alphazero"
     training: TrainingDefaults = TrainingDefaults()
 
 
@@ -139,6 +197,7 @@ OTHELLO = GameProfile(
     side_names=_STONES,
     ending="disc count",
     pass_when_stuck=True,
+    gtp=GtpRules(sizes=(4, 6, 8), default_size=8),
     training=TrainingDefaults(
         epochs_by_board=(
             (
@@ -162,6 +221,7 @@ CONNECT_FOUR = GameProfile(
     oracle=True,
     opponents=("perfect",),
     side_names=("X", "O"),
+    board_view="columns",
     training=TrainingDefaults(
         threat_planes=Tuned(
             "parity",
@@ -228,6 +288,8 @@ GO = GameProfile(
     opponents=("gnugo", "pachi", "gtp"),
     side_names=_STONES,
     ending="area score",
+    record="sgf",
+    gtp=GtpRules(sizes=tuple(range(5, 20)), default_size=9, stones=True),
 )
 
 RACING_KINGS = GameProfile(
@@ -235,9 +297,15 @@ RACING_KINGS = GameProfile(
     opponents=("fairy-stockfish", "lichess", "uci"),
     side_names=("White", "Black"),
     ending="termination",
+    board_view="chess",
+    record="pgn",
+    uci_variant="racingkings",  # as Fairy-Stockfish and lichess name it
 )
 
-CURLING = GameProfile(opening_plies=0)  # a shot with execution noise: no two games alike
+CURLING = GameProfile(
+    opening_plies=0,  # a shot with execution noise: no two games alike
+    method="kr_dl_uct",  # seed 002's loop: continuous shots
+)
 
 PROFILES: dict[str, GameProfile] = {
     "othello": OTHELLO,
@@ -250,17 +318,28 @@ PROFILES: dict[str, GameProfile] = {
 }
 """The built-in games' profiles by their registry names (one profile may serve two names)."""
 
+DEFAULT_GTP_GAME = "go"
+"""The game ``pyaz-gtp`` plays when none is named: Go, the protocol's own."""
+
+DEFAULT_UCI_GAME = "racingkings"
+"""The game ``pyaz-uci`` plays when none is named."""
+
 
 def profile(name: str) -> GameProfile:
     """The profile of the game named ``name`` (any of its registry names or aliases, or the
-    name its states carry): :data:`DEFAULT_PROFILE` for a game without one of its own, the
-    registry's or not (a plug-in). TypeError for a name that is no str."""
+    name its states carry): a built-in game's of :data:`PROFILES`, a game's given to
+    :func:`~pyaz.games.plugins.register_game`, else :data:`DEFAULT_PROFILE` (a game without one
+    of its own, the registry's or not). TypeError for a name that is no str."""
     if not isinstance(name, str):
         raise TypeError(f"a game name must be a str, got {name!r}")
     try:
-        return PROFILES.get(canonical_name(name), DEFAULT_PROFILE)
+        canonical = canonical_name(name)
     except ValueError:
         return DEFAULT_PROFILE  # a game the registry does not hold
+    if canonical in PROFILES:
+        return PROFILES[canonical]
+    registered = registered_profile(canonical)  # a game registered with its profile
+    return DEFAULT_PROFILE if registered is None else registered
 
 
 def games_where(test: Callable[[GameProfile], bool]) -> list[str]:

@@ -20,6 +20,9 @@ from pyaz.games.state import BoardGameState
 BoardState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings
 
 
+DEFAULT_GAME = "othello"
+"""The game a command plays when none is named (``pyaz-demo``)."""
+
 INT_RANGE = (-(2**31), 2**31 - 1)
 """The integers a game option takes at most (the C++ rules count in 32 bits); each game
 checks its own, narrower range."""

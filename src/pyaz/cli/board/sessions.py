@@ -26,6 +26,7 @@ from pyaz.cli.play import outcome, side_name
 from pyaz.eval import presets
 from pyaz.eval.players import Player, Resignation, SearchPlayer, close_player
 from pyaz.games import BoardGameState, BoardState, canonical_name, make
+from pyaz.games.profiles import profile
 
 HUMAN = "human"
 SLICES = 10  # an engine's search is run in this many slices, each followed by a snapshot
@@ -34,7 +35,6 @@ MAX_SEARCHES = 4  # searches running at once in a board
 SLOT_WAIT = 2.0  # seconds a request waits for a free search slot before it is refused
 PV_DEPTH = 4  # moves of the principal variation shown
 Cell = list[int] | None
-BOARD_KINDS = {"connect_four": "columns", "racingkings": "chess"}  # how the page draws; else stones
 
 
 def shown(value: Any) -> str:
@@ -50,12 +50,13 @@ def _square(text: str) -> list[int]:
 
 def move_cells(state: BoardState, action: int) -> tuple[Cell, Cell]:
     """(from, to) board cells of ``action`` ([row, col], row 0 at the top as ``str(state)``
-    draws it); ``from`` is None except in Racing Kings, ``to`` None for a pass."""
-    name = str(state.name)
-    if name == "racingkings":
+    draws it); ``from`` is None except in a game drawn as chess (Racing Kings), ``to`` None
+    for a pass."""
+    view = profile(str(state.name)).board_view
+    if view == "chess":
         uci = str(state.uci(action))  # type: ignore[union-attr]
         return _square(uci[:2]), _square(uci[2:4])
-    if name == "connect_four":
+    if view == "columns":
         column = state.board()[:, action]
         empty = [r for r in range(len(column)) if column[r] == 0]
         return None, [empty[-1] if empty else 0, int(action)]
@@ -80,11 +81,11 @@ def _grid_cell(state: Any, action: int) -> Cell:
 def labels(state: BoardState) -> tuple[list[str], list[str]]:
     """(column labels left to right, row labels top to bottom) as the game's notation names
     them."""
-    name = str(state.name)
+    view = profile(str(state.name)).board_view
     rows, cols = (int(n) for n in state.board().shape)
-    if name == "racingkings":
+    if view == "chess":
         return list("abcdefgh"), [str(8 - r) for r in range(8)]
-    if name == "connect_four":
+    if view == "columns":
         return [str(c + 1) for c in range(cols)], ["" for _ in range(rows)]
     point = getattr(state, "coord_to_action", lambda row, col: row * cols + col)
     if not hasattr(state, "coord_to_action") and int(state.num_actions) != rows * cols:
@@ -272,8 +273,8 @@ class Session:
         with self.lock:
             state = self.state
             cols, rows = labels(state)
-            name = str(state.name)
-            board = state.piece_board() if name == "racingkings" else state.board()  # type: ignore[union-attr]
+            view = profile(str(state.name)).board_view
+            board = state.piece_board() if view == "chess" else state.board()  # type: ignore[union-attr]
             human_turn = not self.over and not self.engine_to_move()
             legal = [_move(state, action) for action in state.legal_actions()] if human_turn else []
             if self.resigned is not None:
@@ -288,7 +289,7 @@ class Session:
                 "id": self.id,
                 "game": self.game,
                 "options": self.options,
-                "kind": BOARD_KINDS.get(name, "stones"),
+                "kind": view,
                 "board": board.tolist(),
                 "col_labels": cols,
                 "row_labels": rows,
