@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -241,6 +242,24 @@ inline void Tree::keep_subtree(std::int32_t new_root, Tree& spare) {
     const std::int64_t spare_used = spare.used_.load();
     spare.used_.store(used_.load());
     used_.store(spare_used);
+}
+
+// The fewest nodes a tree for `state`'s game needs: the root and one child per action, so that
+// the first simulation always expands the root (a smaller max_nodes leaves a search that can
+// never visit a move).
+template <class Game>
+std::int64_t min_tree_nodes(const Game& state) {
+    return 1 + static_cast<std::int64_t>(state.num_actions());
+}
+
+// Fails (std::invalid_argument naming max_nodes) unless a tree of `max_nodes` can search `state`.
+template <class Game>
+void check_tree_room(const Game& state, std::int64_t max_nodes) {
+    if (max_nodes < min_tree_nodes(state)) {
+        fail("max_nodes must be >= " + std::to_string(min_tree_nodes(state)) + " for a " +
+             std::string(Game::kName) + " search (the root and a node per action), got " +
+             std::to_string(max_nodes));
+    }
 }
 
 }  // namespace pyaz
