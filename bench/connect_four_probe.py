@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     for iteration, path in _networks(args.run, args.iterations).items():
         began = time.perf_counter()
-        model = load_model(path)
+        model = load_model(path, "az")
         raw = {phase: _raw_agreement(model, positions) for phase, positions in sets.items()}
         for part in ("policy", "value", "value-rank"):
             record(f"iter {iteration}", part, {k: v[part] for k, v in raw.items()})

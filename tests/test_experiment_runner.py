@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from pyaz.cli import experiment as cli
-from pyaz.common.run import PROGRESS_FILE, TrainingRun
+from pyaz.common.run import FINISHED_FILE, PROGRESS_FILE, TrainingRun, run_finished
 from pyaz.experiments import EXPERIMENTS, get_experiment
-from pyaz.experiments.base import Experiment, RunSpec
+from pyaz.experiments.base import DONE_FILE, Experiment, RunSpec
 from pyaz.experiments.runner import Progress, is_done, run_experiment, run_progress, run_share
 
 
@@ -228,6 +228,19 @@ def test_each_run_shows_its_step_and_eta_while_it_plays(tmp_path: Path) -> None:
     assert all(eta <= 2 for eta in etas)  # 0.15 s a step, at most 5 steps left
     saved = json.loads((tmp_path / "w" / "runs" / "slow" / PROGRESS_FILE).read_text())
     assert (saved["step"], saved["total"], saved["first"]) == (6, 6, 0)
+
+
+def test_a_unit_is_marked_done_apart_from_the_training_run_it_holds(tmp_path: Path) -> None:
+    """The runner's ``DONE`` marks a unit of the experiment (its target returned), the run's
+    ``FINISHED`` a training run (its last step committed): a unit of one run gets both, and
+    ``DONE`` lists ``FINISHED`` among the files its results need."""
+    out = tmp_path / "w"
+    run_experiment(Watched(), out, write=lambda _: None)
+    folder = out / "runs" / "slow"
+    assert run_finished(folder) and is_done(out, Watched().runs("full")[0])
+    assert json.loads((folder / FINISHED_FILE).read_text()) == {"method": "sleeper", "step": 6}
+    files = json.loads((folder / DONE_FILE).read_text())["files"]
+    assert FINISHED_FILE in files and DONE_FILE not in files
 
 
 def test_run_progress_sums_side_by_side_loops_and_their_shares_left(tmp_path: Path) -> None:

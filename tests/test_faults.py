@@ -27,6 +27,7 @@ import torch
 
 from pyaz.cli import selfplay
 from pyaz.common.faults import FAULT_ENV, fault_point
+from pyaz.common.run import run_finished
 from pyaz.common.runlog import read_metrics
 from pyaz.experiments.base import Experiment, RunSpec
 from pyaz.experiments.runner import run_experiment
@@ -64,7 +65,7 @@ TRAINING_FAULTS = {
     "before-replace/checkpoint.pt:1": 0,  # iteration 1: no checkpoint at all yet
     "before-replace/checkpoint.pt:2": 1,  # as after-replace/best.torchscript.pt:2
     "after-replace/checkpoint.pt:2": 2,  # committed; the old buffer not yet removed
-    "after-replace/checkpoint.pt:3": 3,  # the last iteration committed; no plots, no "done"
+    "after-replace/checkpoint.pt:3": 3,  # the last iteration committed; no plots, no FINISHED
 }
 
 TIMINGS = {
@@ -141,6 +142,7 @@ def assert_same_run(run: Path, reference: Path) -> None:
     for key in arrays:
         np.testing.assert_array_equal(arrays[key], expected[key], err_msg=key)
     assert [p.name for p in run.glob("buffer-*.npz")] == [mine["buffer"]]
+    assert run_finished(run) and run_finished(reference)
     assert not list(run.rglob("*.tmp"))
     scripted = torch.jit.load(str(run / "best.torchscript.pt"))
     assert tensors_equal(dict(scripted.state_dict()), mine["best"]["state_dict"])
@@ -284,7 +286,7 @@ def test_a_killed_experiment_resumes_without_redoing_finished_runs(
     assert summary(out) == summary(experiment_reference)
     for k in range(2):
         run, expected = out / "runs" / f"run-{k}", experiment_reference / "runs" / f"run-{k}"
-        assert (run / "DONE").exists()
+        assert (run / "DONE").exists() and run_finished(run)  # the unit, and its training run
         assert records(run) == records(expected)
         assert tensors_equal(
             load(run / "checkpoint.pt")["best"], load(expected / "checkpoint.pt")["best"]

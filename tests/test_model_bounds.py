@@ -74,8 +74,8 @@ def hostile_export(tmp_path: Path) -> tuple[Path, Path]:
 LOADS = {
     "pyaz.load_model(file)": lambda folder: pyaz.load_model(folder / "best.torchscript.pt"),
     "pyaz.load_model(folder)": pyaz.load_model,
-    "nets.load_model(file)": lambda folder: nets.load_model(folder / "best.torchscript.pt"),
-    "nets.load_model(folder, cached)": lambda folder: nets.load_model(folder, cached=True),
+    "load_model(file, az)": lambda folder: nets.load_model(folder / "best.torchscript.pt", "az"),
+    "load_model(folder, az, cached)": lambda folder: nets.load_model(folder, "az", cached=True),
     "nets.model_kind(file)": lambda folder: nets.model_kind(folder / "best.torchscript.pt"),
 }
 
@@ -246,7 +246,7 @@ def test_a_fifo_is_refused_without_hanging(tmp_path: Path, where: str) -> None:
 
     def load() -> None:
         try:
-            nets.load_model(tmp_path if where == "run folder" else fifo)
+            nets.load_model(tmp_path if where == "run folder" else fifo, "az")
             outcome.append(None)
         except BaseException as error:  # recorded for the assertions
             outcome.append(error)

@@ -1,7 +1,9 @@
 """One model file format and one loader (issue 26, item 2): every kind of network pyaz saves
 carries the header (format, version, kind, game, board, architecture, pyaz version), and
 ``pyaz.load_model`` reads every kind, old files without the header too, running nothing from
-them; bad files, the wrong kind and the wrong game are one-line errors naming the file.
+them, and returns one typed record for each (issue 75, item 2), out of which each method's
+accessor reads its own network; bad files, the wrong kind and the wrong game are one-line errors
+naming the file.
 """
 
 from __future__ import annotations
@@ -18,10 +20,22 @@ import torch
 import pyaz
 from pyaz import nets
 from pyaz.eval.presets import make_player
-from pyaz.methods.alphagomoku.pair import NetworkPair, load_pair, save_pair
-from pyaz.methods.kr_dl_uct.loop import load_curling_net
+from pyaz.methods.alphagomoku.pair import (
+    NetworkPair,
+    PairModule,
+    load_pair,
+    network_pair,
+    save_pair,
+)
+from pyaz.methods.kr_dl_uct.loop import curling_network, load_curling_net
 from pyaz.methods.kr_dl_uct.net import CurlingNet
-from pyaz.methods.reinforce.net import SmallConfig, SmallPolicyNet, load_network, save_network
+from pyaz.methods.reinforce.net import (
+    SmallConfig,
+    SmallPolicyNet,
+    load_network,
+    save_network,
+    zetago_network,
+)
 from pyaz.nets import PolicyValueNet, net_config_for, net_state
 from pyaz.nets.files import HEADER_KEY, model_bytes, model_header, read_model_file
 
@@ -70,11 +84,11 @@ def test_every_kind_round_trips_through_pyaz_load_model(tmp_path: Path) -> None:
     az = pyaz.load_model(files["az"])
     assert isinstance(az, nets.LoadedModel) and az.iteration == 3
     assert same_weights(az.net, az_net()) and az.settings["game"] == "connect_four"
-    pair = pyaz.load_model(files["alphagomoku-pair"])
+    pair = network_pair(pyaz.load_model(files["alphagomoku-pair"]))
     assert isinstance(pair, NetworkPair) and same_weights(pair.black, az_net("gomoku", size=9))
-    zetago = pyaz.load_model(files["zetago-policy"])
+    zetago = zetago_network(pyaz.load_model(files["zetago-policy"]))
     assert isinstance(zetago, SmallPolicyNet) and same_weights(zetago, small_zetago())
-    curling = pyaz.load_model(files["curling"])
+    curling = curling_network(pyaz.load_model(files["curling"]))
     assert isinstance(curling, CurlingNet) and same_weights(curling, curling_net())
     assert not curling.training and not zetago.training and not az.net.training
     for kind, path in files.items():  # each kind's own loader reads its file
@@ -83,6 +97,69 @@ def test_every_kind_round_trips_through_pyaz_load_model(tmp_path: Path) -> None:
     assert isinstance(load_network(files["zetago-policy"]), SmallPolicyNet)
     assert isinstance(load_curling_net(files["curling"]), CurlingNet)
     assert nets.load_model(files["az"]).iteration == 3
+
+
+def test_pyaz_load_model_returns_one_typed_record_for_every_kind(tmp_path: Path) -> None:
+    files = save_every_kind(tmp_path)
+    modules = {
+        "az": PolicyValueNet,
+        "alphagomoku-pair": PairModule,
+        "zetago-policy": SmallPolicyNet,
+        "curling": CurlingNet,
+    }
+    games = {"az": "connect_four", "alphagomoku-pair": "gomoku", "zetago-policy": "go",
+             "curling": "curling"}  # fmt: skip
+    iterations = {"az": 3, "alphagomoku-pair": None, "zetago-policy": None, "curling": 2}
+    assert pyaz.load_model is nets.load_model  # one loader, defined once
+    for kind, path in files.items():
+        for loaded in (pyaz.load_model(path), pyaz.load_model(path, kind=kind, game=games[kind])):
+            assert type(loaded) is nets.LoadedModel, kind
+            assert (loaded.kind, loaded.path, loaded.game) == (kind, path, games[kind])
+            assert isinstance(loaded.module, modules[kind]) and not loaded.module.training
+            assert loaded.iteration == iterations[kind], kind
+            assert loaded.config == (az_net().config if kind == "az" else None), kind
+    pair = pyaz.load_model(files["alphagomoku-pair"])
+    assert isinstance(pair.module, PairModule) and network_pair(pair) is pair.module.pair
+    assert pair.module.black is network_pair(pair).black
+    assert set(pair.module.state_dict()) == {
+        f"{colour}.{name}" for colour in ("black", "white") for name in az_net().state_dict()
+    }
+    cached = pyaz.load_model(files["curling"], cached=True)
+    assert pyaz.load_model(files["curling"], "curling", cached=True) is not cached  # per kind
+    assert pyaz.load_model(files["curling"], cached=True) is cached
+    with pytest.raises(ValueError, match="unknown model kind 'chess'"):
+        pyaz.load_model(files["az"], kind="chess")
+
+
+def test_a_methods_accessor_refuses_another_kind_naming_both(tmp_path: Path) -> None:
+    files = save_every_kind(tmp_path)
+    accessors: dict[str, Any] = {
+        "az": lambda loaded: loaded.net,
+        "alphagomoku-pair": network_pair,
+        "zetago-policy": zetago_network,
+        "curling": curling_network,
+    }
+    for wanted, accessor in accessors.items():
+        for found, path in files.items():
+            loaded = pyaz.load_model(path)
+            if found == wanted:
+                assert accessor(loaded) is not None
+                continue
+            with pytest.raises(ValueError) as raised:
+                accessor(loaded)
+            assert one_line(raised) == (
+                f"{path} is {nets.MODEL_KINDS[found]} (kind {found}), not "
+                f"{nets.MODEL_KINDS[wanted]} (kind {wanted})"
+            )
+    with pytest.raises(ValueError, match=r"\(kind curling\), not an AlphaZero network"):
+        pyaz.load_model(files["curling"]).evaluator()  # what plays an AlphaZero network only
+    odd = nets.LoadedModel(curling_net(), None, path=files["curling"], kind="zetago-policy")
+    with pytest.raises(ValueError) as raised:  # a record built by hand: the module's type too
+        zetago_network(odd)
+    assert one_line(raised) == (
+        f"{files['curling']}: a ZetaGo policy network whose module is a CurlingNet, not a "
+        "_PolicyNet"
+    )
 
 
 def test_the_header_of_each_kind(tmp_path: Path) -> None:
@@ -125,8 +202,8 @@ def test_the_curling_loop_writes_the_header(tmp_path: Path) -> None:
     model = read_model_file(out / "nets" / "iter-00001.pt", "curling")
     assert model.header is not None and model.header["arch"] == {"channels": 4, "blocks": 1}
     assert model.payload["iteration"] == 1
-    assert same_weights(pyaz.load_model(out / "nets" / "iter-00001.pt"), loop.net)
-    assert same_weights(pyaz.load_model(out), loop.net)  # its checkpoint.pt, no header
+    assert same_weights(curling_network(pyaz.load_model(out / "nets" / "iter-00001.pt")), loop.net)
+    assert same_weights(curling_network(pyaz.load_model(out)), loop.net)  # checkpoint.pt, no header
 
 
 def old_files(folder: Path) -> dict[str, Path]:
@@ -160,16 +237,19 @@ def old_files(folder: Path) -> dict[str, Path]:
 def test_old_files_without_the_header_still_load(tmp_path: Path) -> None:
     files = old_files(tmp_path)
     expected = {
-        "az-iter.pt": nets.LoadedModel,
-        "az-bare.pt": nets.LoadedModel,
-        "alphagomoku-pair.pt": NetworkPair,
-        "zetago-policy.pt": SmallPolicyNet,
-        "curling-iter.pt": CurlingNet,
-        "curling-checkpoint.pt": CurlingNet,
+        "az-iter.pt": lambda loaded: loaded.net,
+        "az-bare.pt": lambda loaded: loaded.net,
+        "alphagomoku-pair.pt": network_pair,
+        "zetago-policy.pt": zetago_network,
+        "curling-iter.pt": curling_network,
+        "curling-checkpoint.pt": curling_network,
     }
-    for name, kind in expected.items():
-        assert isinstance(pyaz.load_model(files[name]), kind), name
+    for name, accessor in expected.items():
+        loaded = pyaz.load_model(files[name])
+        assert isinstance(loaded, nets.LoadedModel) and loaded.game is None, name
+        assert isinstance(accessor(loaded), torch.nn.Module | NetworkPair), name
         assert read_model_file(files[name]).header is None
+    assert pyaz.load_model(files["curling-checkpoint.pt"]).iteration == 1
     assert pyaz.load_model(files["az-iter.pt"]).iteration == 5
     assert load_pair(files["alphagomoku-pair.pt"]).settings == {"c_puct": 2.0}
     assert same_weights(load_network(files["zetago-policy.pt"]), small_zetago())
@@ -181,12 +261,12 @@ def test_run_folders_of_each_method(tmp_path: Path) -> None:
     gomoku = tmp_path / "gomoku-run"
     gomoku.mkdir()
     shutil.copy(files["alphagomoku-pair"], gomoku / "pair.pt")
-    assert isinstance(pyaz.load_model(gomoku), NetworkPair)
+    assert isinstance(network_pair(pyaz.load_model(gomoku)), NetworkPair)
     zetago = tmp_path / "zetago-run"
     zetago.mkdir()
     shutil.copy(files["zetago-policy"], zetago / "net.pt")
     torch.save({"net": small_zetago().state_dict(), "iteration": 1}, zetago / "checkpoint.pt")
-    assert isinstance(pyaz.load_model(zetago), SmallPolicyNet)
+    assert isinstance(zetago_network(pyaz.load_model(zetago)), SmallPolicyNet)
     go = pyaz.make("go", size=5)
     assert make_player(f"model:{zetago}:3", go).name == f"model:{zetago}:3"
     assert make_player(f"model:{gomoku}", pyaz.make("gomoku", size=9)).name == f"model:{gomoku}"
@@ -248,7 +328,7 @@ def test_a_config_with_a_bad_threat_search_is_a_one_line_error(tmp_path: Path) -
 def test_the_wrong_kind_names_both_kinds(tmp_path: Path) -> None:
     files = save_every_kind(tmp_path)
     cases = [
-        (lambda p: nets.load_model(p), files["zetago-policy"], "a ZetaGo policy network"),
+        (lambda p: nets.load_model(p, "az"), files["zetago-policy"], "a ZetaGo policy network"),
         (load_pair, files["az"], "an AlphaZero network"),
         (load_network, files["alphagomoku-pair"], "an AlphaGomoku network pair"),
         (load_curling_net, files["zetago-policy"], "a ZetaGo policy network"),
@@ -263,7 +343,7 @@ def test_the_wrong_kind_names_both_kinds(tmp_path: Path) -> None:
         assert f"not {need} (kind " in one_line(raised)
     old = old_files(tmp_path)["zetago-policy.pt"]  # a headerless file: its kind inferred
     with pytest.raises(ValueError, match=r"is a ZetaGo policy network .*not an AlphaZero"):
-        nets.load_model(old)
+        nets.load_model(old, "az")
 
 
 def test_another_games_file_names_both_games(tmp_path: Path) -> None:

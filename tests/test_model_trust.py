@@ -305,7 +305,7 @@ def test_a_broken_model_file_is_a_one_line_error_naming_it(
     shutil.copy(run / "nets" / "iter-00001.pt", path)
     damaged(path, damage)
     with pytest.raises(ValueError) as raised:
-        nets.load_model(path)
+        nets.load_model(path, "az")
     message = one_line(str(raised.value))
     assert message.startswith(f"{path} is not a pyaz network file: ")
     assert "Errno" not in message

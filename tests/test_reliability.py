@@ -414,7 +414,7 @@ def test_a_run_killed_before_its_first_checkpoint_starts_clean(
 def test_resume_rederives_best_and_drops_uncommitted_files(tmp_path: Path) -> None:
     import torch
 
-    from pyaz.nets import load_net
+    from pyaz.nets import load_model
 
     out = tmp_path / "run"
     assert train(out, 2) == 0
@@ -425,7 +425,7 @@ def test_resume_rederives_best_and_drops_uncommitted_files(tmp_path: Path) -> No
     assert train(out, 2, "--resume") == 0  # nothing left to play: only the repairs
     assert not (out / "nets" / "iter-00003.pt").exists() and not list(out.rglob("*.tmp"))
     scripted = torch.jit.load(str(out / "best.torchscript.pt"))
-    best = load_net(str(out / "nets" / "iter-00002.pt"))
+    best = load_model(str(out / "nets" / "iter-00002.pt"), "az").net
     planes = torch.rand(3, 2, 4, 4)
     best.eval()
     with torch.no_grad():

@@ -7,7 +7,10 @@ records (timings aside), the same checkpoint (networks, optimisers, pool, buffer
 states). AlphaGomoku's phase 2 depends on the mentor's time limit, so with it the test checks
 the steps instead: each once, none lost. Also: a differing setting is a ValueError naming it,
 a second process is refused, config.json is never overwritten by another run, a damaged last
-metrics line goes with a note, old folders resume or say what to do.
+metrics line goes with a note, old folders resume or say what to do. Every loop commits the one
+checkpoint layout (side files, then ``checkpoint.pt`` naming them, the others removed) and marks
+a finished run (``FINISHED``); a folder written before (no mark, a stale buffer, the empty
+``FINISHED`` of ZetaGo's runs) resumes and counts as finished as it did.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,7 +31,7 @@ import torch
 
 from pyaz.common.faults import FAULT_ENV
 from pyaz.common.folder_lock import FolderInUseError
-from pyaz.common.run import TrainingRun
+from pyaz.common.run import FINISHED_FILE, TrainingRun, run_finished
 from pyaz.common.runlog import read_metrics
 from pyaz.methods.alphagomoku.pipeline import AlphaGomokuConfig, AlphaGomokuRun
 from pyaz.methods.alphazero.config import TrainConfig
@@ -159,6 +163,9 @@ FAULTS = [
     ("curling", "self-play:1", 0),
     ("curling", "train-epoch:2", 1),
     ("curling", "after-replace/checkpoint.pt:2", 1),  # iteration 1 committed
+    ("zetago", "before-replace/FINISHED", 4),  # the last step committed, not marked finished
+    ("alphazero", "after-replace/checkpoint.pt:2", 2),  # the last; buffer-00001.npz not removed
+    ("curling", "before-replace/FINISHED", 2),
 ]
 
 
@@ -191,6 +198,47 @@ def test_a_run_killed_anywhere_resumes_from_its_folder_to_the_uninterrupted_run(
     assert json.loads((folder / "config.json").read_text()) == json.loads(
         (expected / "config.json").read_text()
     )
+    assert run_finished(folder) and run_finished(expected)
+    if kind in ("alphazero", "curling"):  # the one buffer, the one that the checkpoint names
+        assert [p.name for p in folder.glob("buffer-*.npz")] == [checkpoint(folder)["buffer"]]
+
+
+MORE = {"zetago": 5, "alphazero": 3}
+"""The iterations that the old-folder test resumes a finished run to (the others: none)."""
+
+
+@pytest.mark.parametrize("kind", ["zetago", "alphagomoku", "alphazero", "curling"])
+def test_a_finished_folder_of_an_older_pyaz_counts_as_finished_and_resumes(
+    tmp_path: Path, reference: dict[str, Path], kind: str
+) -> None:
+    """A finished run folder as pyaz wrote it before the mark: the same files (checkpoint.pt
+    and the buffer-NNNNN.npz it names have not changed) but no FINISHED, and the buffer that a
+    kill between a commit and the removal of the one before left. Opened again it plays
+    nothing, keeps the buffer that its checkpoint names and gets its mark; given more
+    iterations it loses the mark, resumes from its checkpoint and gets it back."""
+    folder = tmp_path / "run"
+    shutil.copytree(reference[kind], folder)
+    (folder / FINISHED_FILE).unlink()
+    saved, before = checkpoint(folder), records(folder)
+    if "buffer" in saved and isinstance(saved["buffer"], str):
+        shutil.copy(folder / saved["buffer"], folder / "buffer-00001.npz")
+    assert not run_finished(folder)
+    torch.set_num_threads(1)
+    assert RUNS[kind][0].from_folder(folder).run() == []  # nothing played again
+    assert run_finished(folder) and records(folder) == before
+    assert same(checkpoint(folder), saved)
+    assert sorted(p.name for p in folder.glob("buffer-*.npz")) == (
+        [saved["buffer"]] if kind in ("alphazero", "curling") else []
+    )
+    if kind not in MORE:
+        return
+    longer = RUNS[kind][0].from_folder(folder, iterations=MORE[kind])
+    assert not run_finished(folder)  # steps left: not finished until they are played
+    longer.run()
+    played = [r["iteration"] for r in read_metrics(folder) if r["kind"] == "iteration"]
+    assert played == list(range(1, MORE[kind] + 1))
+    marker = json.loads((folder / FINISHED_FILE).read_text())
+    assert marker == {"method": RUNS[kind][0].NAME, "step": MORE[kind]}
 
 
 @pytest.mark.parametrize("fault", ["train-epoch:5", "after-append/metrics.jsonl:3"])
@@ -376,6 +424,72 @@ def test_the_base_tags_records_commits_and_resumes_without_torch(tmp_path: Path)
         ReinforceTrainer.from_folder(folder)
     LateCounter(tmp_path / "late").close()
     assert not (tmp_path / "late" / "checkpoint.pt").exists()
+
+
+def test_a_run_is_marked_finished_when_its_last_step_is_committed(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    run = Counter(folder, steps=2)
+    run.advance()
+    assert not run_finished(folder)
+    run.advance()  # the last step: committed, then marked
+    assert json.loads((folder / FINISHED_FILE).read_text()) == {"method": "counter", "step": 2}
+    assert run_finished(folder) and run.advance() is None
+    run.close()
+    longer = Counter.from_folder(folder, steps=3)  # a longer run: not finished when it opens
+    assert not run_finished(folder)
+    longer.close()  # as if killed: the folder still says so
+    assert not run_finished(folder)
+    assert [r["total"] for r in Counter.from_folder(folder).run()] == [6]
+    assert json.loads((folder / FINISHED_FILE).read_text()) == {"method": "counter", "step": 3}
+    (folder / FINISHED_FILE).unlink()  # finished before the mark existed, or killed before it
+    assert Counter.from_folder(folder).run() == [] and run_finished(folder)
+    (folder / FINISHED_FILE).write_text("")  # the empty mark of ZetaGo's runs before
+    assert run_finished(folder) and not run_finished(tmp_path / "elsewhere")
+
+
+class Parts(Counter):
+    """A counter that commits its total as a side file, ``part-NNNNN.json``, which the
+    checkpoint names, and the step's record as ``history/step-NNNNN.json``, which stays."""
+
+    NAMED_FILES = ("part-*.json",)
+
+    def checkpoint_files(self) -> dict[str, bytes]:
+        part = json.dumps({"total": self.total}).encode()
+        return {f"part-{self.step:05d}.json": part, f"history/step-{self.step:05d}.json": part}
+
+    def state_bytes(self) -> bytes:
+        return json.dumps({"step": self.step, "part": f"part-{self.step:05d}.json"}).encode()
+
+    def restore(self, path: Path) -> int:
+        saved = json.loads(path.read_bytes())
+        self.total = json.loads(self.read_named_file(saved["part"], "part"))["total"]
+        return int(saved["step"])
+
+
+def test_side_files_are_committed_before_the_checkpoint_that_names_them(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    Parts(folder, steps=3).run()
+    assert sorted(p.name for p in folder.glob("part-*.json")) == ["part-00003.json"]
+    assert len(list((folder / "history").iterdir())) == 4  # steps 0 to 3: the run's history
+    (folder / "part-00004.json").write_text('{"total": 99}')  # a kill before the commit
+    (folder / "part-00002.json").write_text('{"total": 3}')  # a kill before the removal
+    resumed = Parts.from_folder(folder, steps=4)
+    assert resumed.total == 6
+    assert sorted(p.name for p in folder.glob("part-*.json")) == ["part-00003.json"]
+    assert [r["total"] for r in resumed.run()] == [10]
+    assert sorted(p.name for p in folder.glob("part-*.json")) == ["part-00004.json"]
+    for name, error in [
+        ("../part-00004.json", "names '../part-00004.json', no file that a counter run writes"),
+        ("history/step-00004.json", "names 'history/step-00004.json', no file"),
+        ("part-00005.json", "No such file or directory"),
+    ]:
+        (folder / "checkpoint.pt").write_text(json.dumps({"step": 4, "part": name}))
+        with pytest.raises((ValueError, OSError), match=re.escape(error)):
+            Parts.from_folder(folder)
+        assert (folder / "part-00004.json").exists()  # nothing removed by a failed resume
+    os.mkfifo(folder / "part-00005.json")
+    with pytest.raises(ValueError, match="is not a regular file, so no part pyaz wrote"):
+        Parts.from_folder(folder)  # refused, not opened: nothing hangs
 
 
 class Prelude(Counter):

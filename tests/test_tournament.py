@@ -116,15 +116,15 @@ def test_cli_round_robin_writes_table_csv_games_and_plot(runs: Path, tmp_path: P
 
 
 def test_load_checkpoint_reads_both_formats(runs: Path) -> None:
-    model = nets.load_model(runs / "a" / "nets" / "iter-00002.pt")
+    model = nets.load_model(runs / "a" / "nets" / "iter-00002.pt", "az")
     assert model.iteration == 2 and isinstance(model.module, nets.PolicyValueNet)
-    loaded = nets.load_model(runs / "b" / "checkpoint.pt")
+    loaded = nets.load_model(runs / "b" / "checkpoint.pt", "az")
     best = loaded.module
     assert loaded.iteration == 7
     expected = tiny_net(10).state_dict()
     assert all(torch.equal(best.state_dict()[k], v) for k, v in expected.items())
     with pytest.raises(ValueError, match=r"junk\.pt is not a pyaz network file"):
-        nets.load_model(runs / "c" / "junk.pt")
+        nets.load_model(runs / "c" / "junk.pt", "az")
     assert default_name(runs / "a" / "nets" / "iter-00002.pt") == "a/iter-00002"
     assert default_name(runs / "b" / "checkpoint.pt") == "b"
     assert default_name(runs / "c" / "net.pt") == "net"

@@ -20,7 +20,7 @@ from pyaz.cli import selfplay as cli
 from pyaz.common.runlog import read_metrics
 from pyaz.methods.alphazero.config import TrainConfig
 from pyaz.methods.alphazero.preset_files import load_preset, preset_names
-from pyaz.nets import load_net
+from pyaz.nets import load_model
 from pyaz.train.curriculum import Curriculum
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.trainer import combine, loss_terms
@@ -176,8 +176,8 @@ def test_runs_and_refuses_to_overwrite(tmp_path: Path) -> None:
         assert (out / name).exists(), name
     assert (out / "losses.png").exists() and (out / "win_ratio.png").exists()
     assert sorted(p.name for p in (out / "nets").iterdir()) == ["iter-00001.pt", "iter-00002.pt"]
-    assert load_net(str(out / "checkpoint.pt")).config.actions == 4
-    assert load_net(str(out / "nets" / "iter-00002.pt")).config.actions == 4
+    assert load_model(str(out / "checkpoint.pt"), "az").net.config.actions == 4
+    assert load_model(str(out / "nets" / "iter-00002.pt"), "az").net.config.actions == 4
     scripted = torch.jit.load(str(out / "best.torchscript.pt"))
     logits, value = scripted(torch.zeros(1, 2, 4, 4))
     assert logits.shape == (1, 4) and value.shape == (1, 1)

@@ -355,3 +355,34 @@ def test_bad_input(tmp_path: object) -> None:
         from pyaz.methods.reinforce import ReinforceConfig, ReinforceTrainer
 
         ReinforceTrainer(_small(), ReinforceConfig(baseline=True), Path(str(tmp_path)) / "run")
+
+
+def test_a_finished_stage_is_marked_by_its_run_and_not_trained_again(tmp_path: object) -> None:
+    """A stage's folder gets the mark of a finished run (:func:`pyaz.common.run.run_finished`,
+    written atomically by the trainer), and a second call trains nothing. A folder of an older
+    pyaz, with the empty ``FINISHED`` that these runs wrote, is skipped alike; one whose run
+    finished but was killed before its mark plays no iteration again and gets it."""
+    import json
+    from pathlib import Path
+
+    from pyaz.common.run import FINISHED_FILE, run_finished
+    from pyaz.common.runlog import read_metrics
+    from pyaz.methods.reinforce.runs import train_small
+
+    reinforce = {"iterations": 1, "games": 2, "minibatch": 8, "checkpoint_every": 1}
+    config = {"small": {"filters": 4, "layers": 2}, "reinforce": reinforce}
+    folder = Path(str(tmp_path)) / "5x5"
+    train_small(folder, config)
+    assert json.loads((folder / FINISHED_FILE).read_text()) == {"method": "zetago", "step": 1}
+    stamp = (folder / "checkpoint.pt").stat().st_mtime_ns
+    train_small(folder, config)
+    assert (folder / "checkpoint.pt").stat().st_mtime_ns == stamp
+    (folder / FINISHED_FILE).unlink()  # killed after the last commit, before the mark
+    train_small(folder, config)
+    assert run_finished(folder) and (folder / "checkpoint.pt").stat().st_mtime_ns == stamp
+    assert [r["iteration"] for r in read_metrics(folder)] == [1]
+    old = Path(str(tmp_path)) / "old"
+    old.mkdir()
+    (old / FINISHED_FILE).write_text("")  # as these runs wrote it before
+    train_small(old, config)
+    assert [p.name for p in old.iterdir()] == [FINISHED_FILE]

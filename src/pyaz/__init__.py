@@ -19,7 +19,7 @@ The names below are the public entry points.
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyaz._core import (
     ConnectFour,
@@ -38,6 +38,11 @@ from pyaz.games import GAMES, BoardState, GameState, make, random_game_lengths, 
 from pyaz.games.sgf import go_from_sgf, go_to_sgf
 from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
 from pyaz.search import Search, SelfPlay, SelfPlayRecords, Solution, solve, solve_value
+
+if TYPE_CHECKING:  # what the lazy names below are, for type checkers
+    from pyaz.eval.presets import make_player
+    from pyaz.nets.evaluator import TorchEvaluator
+    from pyaz.nets.loading import load_model
 
 __all__ = [
     "GAMES",
@@ -84,7 +89,7 @@ Go.from_sgf = staticmethod(go_from_sgf)  # type: ignore[method-assign]
 # These load torch (or the engine clients) only when asked for.
 _LAZY = {
     "TorchEvaluator": ("pyaz.nets.evaluator", "TorchEvaluator"),
-    "load_model": ("pyaz.nets.kinds", "load_any"),  # any kind of model file
+    "load_model": ("pyaz.nets.loading", "load_model"),  # any kind of model file
     "make_player": ("pyaz.eval.presets", "make_player"),
 }
 

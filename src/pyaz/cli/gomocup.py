@@ -67,7 +67,7 @@ def preset_factory(spec: str) -> PlayerFactory:
         what = "network" if kind == "model" else "pair"
         path, _ = presets.PresetSpec(inner, Gomoku(15), 0, None).path_and_simulations(1, what)
         if kind == "model":
-            load_model(path, cached=True)  # the players made below read the same cached copy
+            load_model(path, "az", cached=True)  # the players made below read the same cached copy
         else:
             load_pair(path)  # ValueError naming the file if it is no pair; nothing runs from it
     made: dict[tuple[int, bool], Player] = {}

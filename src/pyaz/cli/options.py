@@ -212,7 +212,7 @@ def load_engine_model(path: str | None, game: str | None = None) -> LoadedModel 
     try:
         from pyaz.nets import load_model
 
-        model = load_model(path)
+        model = load_model(path, "az")
         if game is not None:
             model.check(make(game))
     except (OSError, ValueError, RuntimeError) as error:

@@ -27,15 +27,33 @@ A subclass builds its state (networks, optimisers, buffers, random generators), 
 (:meth:`TrainingRun.run_step`), the fault point ``step``, its records appended to
 metrics.jsonl (and CSV and TensorBoard, :class:`~pyaz.common.runlog.RunLog`) each with the step
 under :attr:`TrainingRun.STEP_KEY`, then a checkpoint when :meth:`TrainingRun.should_checkpoint`
-says so and after the last step: the latest files, then the checkpoint's bytes
-(:meth:`TrainingRun.state_bytes`) written atomically (temporary file, fsync, rename), which is
-the commit point. A run killed anywhere resumes from its last commit and repeats what came after,
-logging nothing twice. One line that stays (tqdm; off with ``progress=False``) says the time,
-the steps done, the budget that ends the run and an ETA
-(:func:`~pyaz.common.progress_line.progress_line`); the stage bars of a step go below it.
-One summary line per step goes above it; a resumed run says where it
-resumes and what it keeps of the step in progress (:meth:`TrainingRun.resumed_work`); a run
-with :attr:`TrainingRun.LIVE_PLOTS` redraws its plots while it runs and after Ctrl-C
+says so and after the last step.
+
+A checkpoint has one layout for every loop, and :meth:`TrainingRun.save_checkpoint` alone
+writes it, each file atomically (temporary file, fsync, rename): first the step's side files
+(:meth:`TrainingRun.checkpoint_files`: a replay buffer too large to pickle with the state, the
+step's network under ``nets/``), then the latest files (:meth:`TrainingRun.write_latest`), then
+``checkpoint.pt`` (:data:`CHECKPOINT_FILE`, the bytes of :meth:`TrainingRun.state_bytes`),
+which names the side files it needs (those matching :attr:`TrainingRun.NAMED_FILES`). Writing
+``checkpoint.pt`` is the commit point; after it the side files that it does not name are
+removed, and so they are when a run opens (:meth:`TrainingRun.restore` reads the named ones with
+:meth:`TrainingRun.read_named_file`): a kill before the commit or before that removal leaves
+nothing behind. A run killed anywhere resumes from its last commit and repeats what came after,
+logging nothing twice.
+
+A run whose last step is committed is marked finished: :data:`FINISHED_FILE` (``{"method",
+"step"}``, written atomically), which :func:`run_finished` asks of a folder without opening its
+run. A run that is opened again with steps left (more ``iterations``) loses the mark until it
+ends; a finished run killed before its mark was written gets it when it is opened and run
+again, with no step played. An empty ``FINISHED``, as ZetaGo's runs wrote it before, counts
+alike. (An experiment's ``DONE`` marks a unit of the experiment, which may hold several runs:
+see :data:`pyaz.experiments.base.DONE_FILE`.)
+
+One line that stays (tqdm; off with ``progress=False``) says the time, the steps done, the
+budget that ends the run and an ETA (:func:`~pyaz.common.progress_line.progress_line`); the
+stage bars of a step go below it. One summary line per step goes above it; a resumed run says
+where it resumes and what it keeps of the step in progress (:meth:`TrainingRun.resumed_work`);
+a run with :attr:`TrainingRun.LIVE_PLOTS` redraws its plots while it runs and after Ctrl-C
 (:class:`~pyaz.common.plots.LivePlots`); and :data:`PROGRESS_FILE` says where the run is to
 another process (an experiment's runner).
 
@@ -46,13 +64,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fnmatch
 import os
 import sys
 import tempfile
 import time
 import warnings
 from collections.abc import Callable, Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar, Self, TypeVar
 
 from tqdm import tqdm
@@ -69,6 +88,7 @@ from pyaz.common.runlog import (
     check_writable,
     damaged_lines,
     lock_run_folder,
+    read_plain_file,
     read_run_config,
     remove_networks_after,
     remove_temporaries,
@@ -77,7 +97,22 @@ from pyaz.common.runlog import (
 )
 from pyaz.common.settings import refuse_saved_engines
 
-__all__ = ["PROGRESS_FILE", "TrainingRun", "atomic_write_with", "config_from"]
+__all__ = [
+    "CHECKPOINT_FILE",
+    "FINISHED_FILE",
+    "PROGRESS_FILE",
+    "TrainingRun",
+    "atomic_write_with",
+    "config_from",
+    "run_finished",
+]
+
+CHECKPOINT_FILE = "checkpoint.pt"
+"""The commit point of every run: the state of its last committed step (see the module
+docstring)."""
+FINISHED_FILE = "FINISHED"
+"""Written atomically when a run's last step is committed: ``{"method": ..., "step": ...}``
+(see :func:`run_finished`)."""
 
 PROGRESS_FILE = ".progress.json"
 """Rewritten after every step: ``step``, ``total`` (0: not known), ``first`` (the step this
@@ -86,6 +121,14 @@ share of the run done, now and at the opening; null: not known); hidden, as noth
 from it."""
 
 Config = TypeVar("Config")
+
+
+def run_finished(folder: str | os.PathLike[str]) -> bool:
+    """Whether the training run in ``folder`` finished: its :data:`FINISHED_FILE` is there (the
+    empty one that ZetaGo's runs wrote before :class:`TrainingRun` kept the mark counts too).
+    A run that finished before the mark existed has none: opening it again
+    (:meth:`TrainingRun.run`) plays no step and writes it."""
+    return (Path(folder) / FINISHED_FILE).is_file()
 
 
 def config_from(config_class: type[Config], settings: Mapping[str, Any]) -> Config:
@@ -123,7 +166,12 @@ class TrainingRun:
     STEP_KEY: ClassVar[str] = "iteration"
     """The key of every metrics record that holds its step (records of later steps than the
     checkpoint's are dropped on resume)."""
-    CHECKPOINT: ClassVar[str] = "checkpoint.pt"
+    CHECKPOINT: ClassVar[str] = CHECKPOINT_FILE
+    NAMED_FILES: ClassVar[tuple[str, ...]] = ()
+    """Glob patterns (relative to the folder) of the side files that a checkpoint names (a
+    replay buffer file per step, say ``buffer-*.npz``): a file matching one that the last
+    committed checkpoint does not name is removed after each commit and when the run opens.
+    The other :meth:`checkpoint_files` (the step's network) stay."""
     INITIAL_CHECKPOINT: ClassVar[bool] = True
     """Whether a new run commits step 0 (its initial state) when it opens; a loop whose initial
     state follows from its settings alone may do without."""
@@ -161,6 +209,8 @@ class TrainingRun:
         self._bar: Any = None  # the progress line, from the first step on
         self._plots: LivePlots | None = None  # with LIVE_PLOTS, from the first step on
         self._own_lock = lock is None
+        self._named: set[str] = set()  # the side files the last checkpoint names
+        self._marked = False  # FINISHED_FILE written by this process
         if lock is not None:
             check_writable(self.folder)
         self._lock = lock_run_folder(self.folder) if lock is None else lock.acquire()
@@ -181,6 +231,9 @@ class TrainingRun:
             if restored:
                 self.step = self.restore(checkpoint)
                 self.write_latest()  # a kill may have left them one step ahead
+            self._remove_unnamed()  # a kill may have left the next step's, or the last one's
+            if not self.finished():  # steps left (a longer run): not finished until they are
+                (self.folder / FINISHED_FILE).unlink(missing_ok=True)
             for note in damaged_lines(self.folder):
                 print(f"note: {note}", file=sys.stderr)
             last = self.step if restored else -1  # without a checkpoint no step was committed
@@ -230,12 +283,22 @@ class TrainingRun:
         raise NotImplementedError
 
     def state_bytes(self) -> bytes:
-        """Everything a resumed run needs, as the checkpoint's bytes (the step included)."""
+        """Everything a resumed run needs, as the checkpoint's bytes (the step included), with
+        the names of its side files (:attr:`NAMED_FILES`) that :meth:`checkpoint_files` gives."""
         raise NotImplementedError
 
+    def checkpoint_files(self) -> dict[str, bytes]:
+        """The files committed with the step beside the checkpoint: {path relative to the
+        folder: bytes}, each written atomically before it (default: none). Those that match
+        :attr:`NAMED_FILES` are the checkpoint's side files, which it names; the others (the
+        step's network, ``nets/iter-NNNNN.pt``) are the run's history (those of steps after the
+        checkpoint are removed when the run opens)."""
+        return {}
+
     def restore(self, path: Path) -> int:
-        """Restores the state from the checkpoint at ``path``; returns its step. A damaged
-        or foreign checkpoint is a one-line ValueError naming ``path``."""
+        """Restores the state from the checkpoint at ``path``, with the side files it names
+        read by :meth:`read_named_file`; returns its step. A damaged or foreign checkpoint is a
+        one-line ValueError naming ``path``."""
         raise NotImplementedError
 
     def start(self) -> list[dict[str, Any]] | None:
@@ -321,15 +384,63 @@ class TrainingRun:
         return cls.from_settings(folder, {**saved, **changes}, progress, lock)
 
     def save_checkpoint(self) -> None:
-        """Commits the current state: the latest files, then the checkpoint."""
+        """Commits the current state (see the module docstring): the step's files
+        (:meth:`checkpoint_files`), the latest files, then the checkpoint, which names its side
+        files; then the side files it does not name are removed."""
+        files = self.checkpoint_files()
+        for relative, data in files.items():
+            atomic_write_bytes(self.folder / relative, data)
         self.write_latest()
         atomic_write_bytes(self.folder / self.CHECKPOINT, self.state_bytes())
+        self._named = {relative for relative in files if self._is_named(relative)}
+        self._remove_unnamed()
+
+    def read_named_file(self, name: str, what: str = "file") -> bytes:
+        """For :meth:`restore`: the bytes of the side file ``name`` (relative to the folder)
+        that the checkpoint being restored names; it stays, and the side files that restore
+        does not read are removed. A name that matches none of :attr:`NAMED_FILES` (or leaves
+        the folder) is a ValueError naming the checkpoint; a path that is no regular file
+        (``what``: what pyaz wrote there, for the message) a ValueError naming it, refused
+        before it is read; OSError when it cannot be read."""
+        if not self._is_named(name):
+            raise ValueError(
+                f"{self.folder / self.CHECKPOINT} names {name!r}, no file that a {self.NAME} "
+                "run writes"
+            )
+        self._named.add(name)
+        return read_plain_file(self.folder / name, what)
+
+    def _is_named(self, name: object) -> bool:
+        """Whether ``name`` is a path in the folder that matches one of :attr:`NAMED_FILES`."""
+        if not isinstance(name, str) or not name or "\\" in name:
+            return False
+        path = PurePosixPath(name)
+        if path.is_absolute() or ".." in path.parts:
+            return False
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.NAMED_FILES)
+
+    def _remove_unnamed(self) -> None:
+        """Removes the side files (:attr:`NAMED_FILES`) that the last checkpoint does not
+        name."""
+        for pattern in self.NAMED_FILES:
+            for path in self.folder.glob(pattern):
+                named = path.relative_to(self.folder).as_posix() in self._named
+                if not named and not path.is_dir():
+                    path.unlink()
+
+    def _mark_finished(self) -> None:
+        """Writes :data:`FINISHED_FILE` (once a process): the last step is committed."""
+        if not self._marked:
+            marker = {"method": self.NAME, "step": self.step}
+            write_json_atomic(self.folder / FINISHED_FILE, marker)
+            self._marked = True
 
     def advance(self) -> list[dict[str, Any]] | None:
         """Plays the next step, logs its records and commits it when due; returns the records
         logged, or None when no step was left. Loops that share a machine can alternate
         steps."""
         if self.finished():
+            self._mark_finished()  # a finished run killed before its mark, too
             return None
         if self._bar is None:  # the stage bars of a step go below it (position 0 is taken)
             self._bar = tqdm(bar_format="{desc}", position=0, disable=not self.progress)
@@ -343,6 +454,8 @@ class TrainingRun:
         records = self.run_step(self.step + 1)
         self.step += 1
         logged += self._commit(records, self.should_checkpoint() or self.finished())
+        if self.finished():
+            self._mark_finished()
         self._bar.set_description_str(self._progress_line())
         self._write_progress()
         if self._plots is not None:

@@ -35,6 +35,7 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 import time
 import warnings
@@ -66,6 +67,7 @@ __all__ = [
     "export_csv",
     "lock_run_folder",
     "read_metrics",
+    "read_plain_file",
     "read_run_config",
     "truncate_after",
     "write_json_atomic",
@@ -156,6 +158,24 @@ def _fsync_dir(directory: Path) -> None:
 
 
 # --------------------------------------------------------------------------- reading
+
+
+def read_plain_file(path: str | os.PathLike[str], what: str) -> bytes:
+    """The bytes of ``path``, a file that pyaz wrote as ``what`` (such as "buffer"). A path that
+    is no regular file (a FIFO, a device, a folder) is a one-line ValueError naming it, refused
+    before anything is read, so that nothing hangs; OSError (FileNotFoundError included) when
+    it cannot be opened."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
+    except OSError:
+        os.close(descriptor)
+        raise
+    if not regular:
+        os.close(descriptor)
+        raise ValueError(f"{path} is not a regular file, so no {what} pyaz wrote")
+    with os.fdopen(descriptor, "rb") as file:
+        return file.read()
 
 
 def read_metrics(

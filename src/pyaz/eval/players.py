@@ -329,7 +329,7 @@ def network_player(
     if isinstance(model, str | os.PathLike):
         from pyaz.nets import load_model
 
-        model = load_model(model, cached=True)
+        model = load_model(model, "az", cached=True)
     return SearchPlayer(
         model.evaluator(device, runtime),
         simulations,

@@ -422,7 +422,7 @@ def _model(spec: _Spec) -> Player:
         method = _Spec(f"{preset}:{rest}", spec.state, spec.seed, spec.runtime)
         method.text = spec.text  # the player keeps the name it was asked for
         return builder(method)
-    model = load_model(path, cached=True)
+    model = load_model(path, "az", cached=True)
     model.check(spec.state)
     return network_player(
         model, simulations, name=spec.text, seed=spec.seed, runtime=spec.runtime, **options

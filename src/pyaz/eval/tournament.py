@@ -150,7 +150,7 @@ def checkpoint_contestants(
             player.name = name
             contestants.append(Contestant(name, player, path))
             continue
-        model = load_model(path)
+        model = load_model(path, "az")
         model.check(state)
         player = network_player(
             model, simulations, name, seed=seed + index, device=device, runtime=runtime
@@ -530,7 +530,7 @@ def rate_run_iterations(
     from pyaz.nets import load_model
 
     for k in chosen:
-        model = load_model(files[k])
+        model = load_model(files[k], "az")
         model.check(state)
         name = f"iter-{k:05d}"
         player = network_player(model, simulations, name, seed=seed + k, device=device)

@@ -5,7 +5,7 @@ A run is a function ``target(folder, **kwargs)`` named as ``"module:function"`` 
 worker process can import it) with picklable arguments. It must be resumable: called again on a
 folder that holds an unfinished run, it goes on from where that run stopped (the training loops
 do, through their checkpoints). The runner (:mod:`pyaz.experiments.runner`) marks a finished
-run with a ``DONE`` file and never runs it again.
+run with a ``DONE`` file (:data:`DONE_FILE`) and never runs it again.
 """
 
 from __future__ import annotations
@@ -37,7 +37,17 @@ SCALES = ("short", "cpu", "full")
 paper's own settings (days to weeks, a GPU for the big networks)."""
 
 DONE_FILE = "DONE"
-"""Written into a run's folder when its target returned: the run is finished."""
+"""Written atomically into a run's folder by the runner when its target returned: the unit of
+the experiment is finished (``{"seconds", "files"}``: the seconds it took and the files its
+results live in, which must still be there for the report).
+
+It stays apart from the mark of a finished training run
+(:data:`~pyaz.common.run.FINISHED_FILE`, :func:`~pyaz.common.run.run_finished`), which
+:class:`~pyaz.common.run.TrainingRun` writes when the last step of one run is committed,
+because a unit of an experiment is not one training run: a target may train several runs in
+subfolders (side by side, ZetaGo's three stages), or none (an evaluation), and does more after
+them (plots); only its return says that all of it is done, and the list of files is the
+runner's, for its report."""
 
 SELFPLAY = "pyaz.experiments.runs:train_selfplay"
 SIDE_BY_SIDE = "pyaz.experiments.runs:train_side_by_side"

@@ -79,7 +79,9 @@ def _run_files(folder: Path) -> list[str]:
 
 
 def is_done(out: Path, spec: RunSpec) -> bool:
-    """Whether the run has finished: its ``DONE`` file exists. A finished run whose files are
+    """Whether the run has finished: its ``DONE`` file exists (a unit of the experiment, not
+    the mark of one training run: see :data:`~pyaz.experiments.base.DONE_FILE`; a ``DONE`` of
+    an older pyaz, the seconds alone, counts too). A finished run whose files are
     gone since (its ``DONE`` lists them) is a ValueError naming the run folder and the first
     missing file: its results cannot be reported, and running it again in place would resume
     from what is left; deleting the folder runs it again."""

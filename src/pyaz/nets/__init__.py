@@ -1,11 +1,11 @@
 """The networks layer: policy-value networks (:mod:`pyaz.nets.model`), the one model file
 format (:mod:`pyaz.nets.files`: a header with the kind, game, architecture and pyaz version
-beside the payload), the loader of AlphaZero networks (:func:`load_model`) and of any kind
-(:func:`load_any`, ``pyaz.load_model``), the one reader of torch files, which runs nothing
-from them (:func:`read_torch_file`; no TorchScript archive is executed), the bounds a file's
-sizes must keep before anything is built from it (:mod:`pyaz.nets.bounds`), and the evaluators
-that run a network for the search on an inference runtime (:mod:`pyaz.nets.runtimes`: ONNX
-Runtime by default on a CPU, TorchScript, OpenVINO)."""
+beside the payload), the one loader of every kind of model file (:func:`load_model`,
+``pyaz.load_model``, which returns a :class:`LoadedModel`), the one reader of torch files,
+which runs nothing from them (:func:`read_torch_file`; no TorchScript archive is executed), the
+bounds a file's sizes must keep before anything is built from it (:mod:`pyaz.nets.bounds`), and
+the evaluators that run a network for the search on an inference runtime
+(:mod:`pyaz.nets.runtimes`: ONNX Runtime by default on a CPU, TorchScript, OpenVINO)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getatt
         read_torch_file,
         write_model_file,
     )
-    from pyaz.nets.kinds import load_any, model_kind, model_path
     from pyaz.nets.loading import (
         CHECKPOINT_FILE,
         RUN_CONFIG_FILE,
@@ -34,8 +33,9 @@ if TYPE_CHECKING:  # the names with their types, for mypy (at run time: __getatt
         check_network,
         is_torchscript,
         load_model,
-        load_net,
         model_file,
+        model_kind,
+        model_path,
         net_file_bytes,
         run_config,
         run_dir_of,
@@ -68,9 +68,9 @@ _NAMES = {  # module: the names it gives
     "evaluator": "TorchEvaluator",
     "files": "read_torch_file MODEL_KINDS ModelFile model_bytes model_header read_model_file "
     "write_model_file",
-    "kinds": "load_any model_kind model_path",
     "loading": "net_file_bytes CHECKPOINT_FILE RUN_CONFIG_FILE TORCHSCRIPT_FILE LoadedModel "
-    "check_network is_torchscript load_model load_net model_file run_config run_dir_of",
+    "check_network is_torchscript load_model model_file model_kind model_path run_config "
+    "run_dir_of",
     "model": "ARCHITECTURES PRESETS AzgNet NetConfig PolicyValueNet ResidualBlock ResNet "
     "net_config_for net_from_state net_state to_torchscript THREAT_MODES "
     "check_game_planes torchscript_bytes",
@@ -101,9 +101,7 @@ __all__ = [
     "check_game_planes",
     "check_network",
     "is_torchscript",
-    "load_any",
     "load_model",
-    "load_net",
     "make_evaluator",
     "model_bytes",
     "model_file",

@@ -1,10 +1,12 @@
-"""The one checkpoint writer and reader of the training loops (board games and curling).
-
-An iteration is saved as: the replay buffer (``buffer-NNNNN.npz``), the per-iteration files (the
-network of the iteration under ``nets/``, the TorchScript export, ...), and last
-``checkpoint.pt``, which names the buffer: writing it is the commit point. Every file is
-written atomically (a temporary file, fsync, rename), so a kill at any moment leaves the
-previous iteration's checkpoint intact, and a resumed run starts from the last committed one.
+"""The checkpoint of the board-game and curling loops, in the one layout that
+:class:`~pyaz.common.run.TrainingRun` commits for every loop (see :mod:`pyaz.common.run`):
+``checkpoint.pt`` holds the loop's state (networks, optimiser, random states, counters, the
+settings) and names, under ``"buffer"``, its replay buffer, ``buffer-NNNNN.npz`` (``NNNNN``: the
+step), a side file written before it (:meth:`~pyaz.common.run.TrainingRun.checkpoint_files`).
+TrainingRun writes both, and removes the buffers that the checkpoint does not name; what is here
+is what the two loops share beside it: the buffer's name, and the checks of both files when they
+are read back. Earlier pyaz versions wrote the same files (through a writer of their own that
+this layout replaces), so their run folders resume as they are.
 """
 
 from __future__ import annotations
@@ -14,70 +16,39 @@ import math
 import os
 import re
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from pyaz.common.runlog import atomic_write_bytes
-from pyaz.nets.files import read_torch_file, torch_bytes
+from pyaz.common.run import CHECKPOINT_FILE
+from pyaz.common.runlog import read_plain_file
+from pyaz.nets.files import read_torch_file
 
 __all__ = [
+    "BUFFER_FILES",
     "CHECKPOINT_FILE",
+    "buffer_file",
     "read_checkpoint",
-    "torch_bytes",
-    "write_files",
-    "write_iteration",
 ]
 
-CHECKPOINT_FILE = "checkpoint.pt"
+BUFFER_FILES = "buffer-*.npz"
+"""The replay buffers' names (a loop's :attr:`~pyaz.common.run.TrainingRun.NAMED_FILES`)."""
 
 
-def write_iteration(
-    run_dir: str | os.PathLike[str],
-    iteration: int,
-    checkpoint: Mapping[str, Any],
-    buffer: bytes,
-    files: Mapping[str, bytes] | None = None,
-) -> None:
-    """Saves finished iteration ``iteration`` into ``run_dir``.
-
-    ``buffer`` is the replay buffer's serialised bytes (``buffer-NNNNN.npz``); ``files`` maps
-    paths relative to ``run_dir`` to their bytes; ``checkpoint`` is the loop's state, written
-    last as ``checkpoint.pt`` with the buffer's file name under ``"buffer"``. Older buffers are
-    removed once the checkpoint names the new one.
-    """
-    run_dir = Path(run_dir)
-    buffer_name = f"buffer-{iteration:05d}.npz"
-    atomic_write_bytes(run_dir / buffer_name, buffer)
-    write_files(run_dir, files or {})
-    atomic_write_bytes(
-        run_dir / CHECKPOINT_FILE, torch_bytes({**checkpoint, "buffer": buffer_name})
-    )
-    _remove_other_buffers(run_dir, buffer_name)
+def buffer_file(step: int) -> str:
+    """The name of the replay buffer committed with ``step``, which the checkpoint names."""
+    return f"buffer-{step:05d}.npz"
 
 
-def _remove_other_buffers(run_dir: Path, buffer_name: str) -> None:
-    for old in run_dir.glob("buffer-*.npz"):
-        if old.name != buffer_name:
-            old.unlink()
-
-
-def write_files(run_dir: str | os.PathLike[str], files: Mapping[str, bytes]) -> None:
-    """Writes ``files`` (paths relative to ``run_dir`` -> bytes), each atomically. A loop calls
-    it on resume too, to re-derive the files that name the latest network (``best.*``): a run
-    killed after writing them but before its checkpoint left them one iteration ahead."""
-    for relative, data in files.items():
-        path = Path(run_dir) / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(path, data)
-
-
-def read_checkpoint(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], bytes]:
-    """The state saved by :func:`write_iteration` and its buffer's bytes, for a resume. The
-    buffers the checkpoint does not name are removed: a run killed between its commit and their
-    removal left the previous one.
+def read_checkpoint(
+    run_dir: str | os.PathLike[str], read: Callable[[str, str], bytes] | None = None
+) -> tuple[dict[str, Any], bytes]:
+    """The state in ``run_dir``'s ``checkpoint.pt`` and the bytes of the buffer it names.
+    ``read(name, what)`` reads the buffer: a loop's
+    :meth:`~pyaz.common.run.TrainingRun.read_named_file` (so that the run keeps it and removes
+    the others); by default :func:`~pyaz.common.runlog.read_plain_file`, which removes nothing.
 
     Nothing in the files is executed (see :func:`~pyaz.nets.files.read_torch_file`; the buffer
     is checked as an .npz archive of plain arrays, every array decoded). A checkpoint or buffer
@@ -95,12 +66,8 @@ def read_checkpoint(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], by
     name = data["buffer"]
     if not isinstance(name, str) or not re.fullmatch(r"buffer-\d{5,}\.npz", name):
         raise ValueError(f"{path} is not a pyaz training checkpoint: its buffer is {name!r}")
-    buffer_path = run_dir / name
-    if buffer_path.exists() and not buffer_path.is_file():  # a FIFO would block for ever
-        raise ValueError(f"{buffer_path} is not a regular file, so no buffer pyaz wrote")
-    buffer = buffer_path.read_bytes()
-    _check_npz(buffer_path, buffer)
-    _remove_other_buffers(run_dir, name)
+    buffer = read_plain_file(run_dir / name, "buffer") if read is None else read(name, "buffer")
+    _check_npz(run_dir / name, buffer)
     return data, buffer
 
 

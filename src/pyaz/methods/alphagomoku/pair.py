@@ -11,7 +11,9 @@ A pair is saved as one model file of kind ``"alphagomoku-pair"`` (:func:`save_pa
 of :mod:`pyaz.nets.files` beside ``{"black": net_state, "white": net_state, "single": bool,
 "settings": {...}}``); ``single`` marks the single-network ablation (one network for both
 colours, stored twice). A pair file written before the header (``"format":
-"pyaz-alphagomoku-pair-1"``) still loads.
+"pyaz-alphagomoku-pair-1"``) still loads. ``pyaz.load_model`` reads a pair file as it reads
+every model (a :class:`~pyaz.nets.LoadedModel` whose module is a :class:`PairModule`), and
+:func:`network_pair` reads the pair out of it (:func:`load_pair` does both).
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from torch import nn
 
 from pyaz.games import BoardState
 from pyaz.nets import PolicyValueNet, net_from_state, net_state
 from pyaz.nets.bounds import shortened
-from pyaz.nets.files import ModelFile, read_model_file, write_model_file
-from pyaz.nets.loading import LoadedModel
+from pyaz.nets.files import ModelFile, write_model_file
+from pyaz.nets.loading import LoadedModel, load_model, settings_game
 from pyaz.nets.runtimes import make_evaluator
 
 __all__ = [
@@ -37,7 +40,9 @@ __all__ = [
     "WHITE",
     "NetworkPair",
     "PairEvaluator",
+    "PairModule",
     "load_pair",
+    "network_pair",
     "pair_from_file",
     "save_pair",
     "side_to_move",
@@ -171,24 +176,36 @@ def save_pair(pair: NetworkPair, path: str | os.PathLike[str]) -> Path:
     return write_model_file(path, "alphagomoku-pair", payload, "gomoku", options, black["config"])
 
 
+class PairModule(nn.Module):
+    """A loaded pair as one torch module, the ``module`` of the
+    :class:`~pyaz.nets.LoadedModel` that ``pyaz.load_model`` returns for a pair file: its
+    ``black`` and ``white`` networks as submodules (one network twice when ``single``), and
+    ``pair``, the :class:`NetworkPair` they form, which :func:`network_pair` returns."""
+
+    def __init__(self, pair: NetworkPair) -> None:
+        super().__init__()
+        self.black = pair.black
+        self.white = pair.white
+        self.pair = pair
+
+
+def network_pair(loaded: LoadedModel) -> NetworkPair:
+    """The AlphaGomoku pair of ``loaded``, what ``pyaz.load_model`` returned for a pair file;
+    a one-line ValueError naming both kinds when it holds another kind of model."""
+    return loaded.module_of("alphagomoku-pair", PairModule).pair
+
+
 def load_pair(path: str | os.PathLike[str]) -> NetworkPair:
-    """Reads a pair written by :func:`save_pair` (``path`` or a run folder holding
-    :data:`PAIR_FILE`), in eval mode, running nothing from the file (see
-    :func:`~pyaz.nets.files.read_model_file`). FileNotFoundError when missing (OSError when
-    unreadable); a one-line ValueError naming the file for a file that holds no pair (empty,
-    truncated, not a torch file, other objects, another kind of model) or a pair whose networks
-    play different games."""
-    file = Path(path)
-    if file.is_dir():
-        file = file / PAIR_FILE
-    if not file.is_file():
-        raise FileNotFoundError(f"AlphaGomoku pair {str(path)!r} not found")
-    model = read_model_file(file, "alphagomoku-pair", what="an AlphaGomoku pair file")
-    return pair_from_file(model)
+    """The pair at ``path`` (a file written by :func:`save_pair`, or a run folder holding
+    :data:`PAIR_FILE`), in eval mode: :func:`network_pair` of ``pyaz.load_model(path,
+    "alphagomoku-pair")``, with its errors (FileNotFoundError when missing; a one-line
+    ValueError naming the file for a file that holds no pair, another kind of model included,
+    or a pair whose networks play different games)."""
+    return network_pair(load_model(path, "alphagomoku-pair"))
 
 
-def pair_from_file(model: ModelFile) -> NetworkPair:
-    """The pair in a model file of kind ``"alphagomoku-pair"`` (see :func:`load_pair`), each
+def pair_from_file(model: ModelFile) -> LoadedModel:
+    """The record of a model file of kind ``"alphagomoku-pair"`` (see ``pyaz.load_model``), each
     network checked before it is built (:func:`~pyaz.nets.model.net_from_state`: bounded
     sizes, weights of the config's shapes, finite); a one-line ValueError naming the file
     otherwise."""
@@ -204,4 +221,7 @@ def pair_from_file(model: ModelFile) -> NetworkPair:
         net.eval()
     saved = data.get("settings")
     settings: dict[str, Any] = dict(saved) if isinstance(saved, dict) else {}
-    return NetworkPair(black, white, bool(data.get("single")), settings, file)
+    pair = NetworkPair(black, white, bool(data.get("single")), settings, file)
+    game = model.game or settings_game(settings)
+    module = PairModule(pair).eval()
+    return LoadedModel(module, None, settings, file, kind="alphagomoku-pair", game=game)

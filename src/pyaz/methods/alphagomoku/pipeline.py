@@ -25,9 +25,9 @@ phase 1 (whose black targets are all z = 1) and stops learning, Adam's recovers.
 :func:`train_alphagomoku` runs it in a folder (:class:`AlphaGomokuRun`, a
 :class:`~pyaz.common.run.TrainingRun`): ``checkpoint.pt`` (committed after every step: phase 1,
 each imitation round, each self-play iteration), ``pair.pt`` (the strongest pair),
-``metrics.jsonl`` (one record per step), ``progress.json`` (the phases done and their times) and
-``config.json``. A folder of a pyaz before the run framework (``progress.json`` without
-``checkpoint.pt``) is refused with what to do.
+``metrics.jsonl`` (one record per step), ``progress.json`` (the phases done and their times),
+``config.json`` and, once the last step is committed, ``FINISHED``. A folder of a pyaz before
+the run framework (``progress.json`` without ``checkpoint.pt``) is refused with what to do.
 """
 
 from __future__ import annotations
@@ -61,9 +61,8 @@ from pyaz.methods.alphagomoku.data import (
 from pyaz.methods.alphagomoku.pair import BLACK, PAIR_FILE, WHITE, NetworkPair, load_pair, save_pair
 from pyaz.methods.alphagomoku.players import pair_player
 from pyaz.nets import PolicyValueNet, net_config_for
-from pyaz.nets.files import read_torch_file
+from pyaz.nets.files import read_torch_file, torch_bytes
 from pyaz.search import SelfPlay
-from pyaz.train.checkpoint import torch_bytes
 from pyaz.train.trainer import OPTIMIZERS, Trainer, TrainSettings
 
 __all__ = ["AlphaGomokuConfig", "AlphaGomokuRun", "train_alphagomoku"]

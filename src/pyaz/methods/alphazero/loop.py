@@ -45,6 +45,7 @@ from pyaz._core import GomokuMentor
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun
+from pyaz.common.runlog import atomic_write_bytes
 from pyaz.eval import presets
 from pyaz.eval.players import SearchPlayer, close_player
 from pyaz.games import make, random_game_lengths
@@ -81,16 +82,12 @@ from pyaz.nets import (
     torchscript_bytes,
 )
 from pyaz.nets.evaluator import TorchEvaluator
+from pyaz.nets.files import torch_bytes
 from pyaz.nets.loading import net_file_bytes
 from pyaz.nets.runtimes import make_evaluator
 from pyaz.nets.threat_search import ThreatSearchEvaluator, append_threat_search
 from pyaz.search import SelfPlayRecords
-from pyaz.train.checkpoint import (
-    CHECKPOINT_FILE,
-    read_checkpoint,
-    write_files,
-    write_iteration,
-)
+from pyaz.train.checkpoint import BUFFER_FILES, buffer_file, read_checkpoint
 from pyaz.train.curriculum import Curriculum
 from pyaz.train.replay import ReplayBuffer
 from pyaz.train.trainer import EpochStats, Trainer, TrainSettings
@@ -113,14 +110,15 @@ the settings as they are."""
 class TrainingLoop(TrainingRun):
     """Runs a ``TrainConfig`` in ``run_dir``; see the module docstring. ``self_play`` plays the
     self-play games elsewhere (e.g. :class:`pyaz.distributed.RaySelfPlay`); by default they are
-    played in this process. Its checkpoint is :func:`~pyaz.train.checkpoint.write_iteration`'s
-    (the buffer, ``nets/iter-NNNNN.pt`` and ``best.torchscript.pt``, then ``checkpoint.pt``),
-    from iteration 1 on."""
+    played in this process. Its checkpoint has the one layout of
+    :class:`~pyaz.common.run.TrainingRun` (:mod:`pyaz.train.checkpoint`): the buffer
+    (``buffer-NNNNN.npz``) and ``nets/iter-NNNNN.pt``, then ``best.torchscript.pt``, then
+    ``checkpoint.pt``, from iteration 1 on."""
 
     RESUMABLE = RESUMABLE
     NAME = "alphazero"
     CONFIG = TrainConfig
-    CHECKPOINT = CHECKPOINT_FILE
+    NAMED_FILES = (BUFFER_FILES,)
     INITIAL_CHECKPOINT = False  # iteration 0 is the seed's network: nothing to resume from
     LIVE_PLOTS = True  # win_ratio.png, losses.png, stage_times.png while it runs
 
@@ -629,25 +627,35 @@ class TrainingLoop(TrainingRun):
 
     # -- checkpoints ----------------------------------------------------------------------------
 
-    def save_checkpoint(self) -> None:
+    def checkpoint_files(self) -> dict[str, bytes]:
+        """The iteration's buffer (which the checkpoint names) and best network."""
         iteration = self.step
-        state = {
-            "best": net_state(self.best),
-            "current": net_state(self.current),
-            "optimizer": self.trainer.optimizer.state_dict(),
-            "rng": self.rng.bit_generator.state,
-            "torch_rng": torch.get_rng_state(),
-            "counters": dict(self.counters),
-            "config": self.settings,  # config.json's
-        }
-        files = {
+        return {
+            buffer_file(iteration): self.buffer.to_bytes(),
             f"nets/iter-{iteration:05d}.pt": net_file_bytes(
                 self.best, self.config.game, self.config.game_options, iteration
             ),
-            **self._latest_files(),
         }
-        write_iteration(self.folder, iteration, state, self.buffer.to_bytes(), files)
-        remove_parts(self.folder, iteration)  # committed: the buffer holds its games
+
+    def state_bytes(self) -> bytes:
+        return torch_bytes(
+            {
+                "best": net_state(self.best),
+                "current": net_state(self.current),
+                "optimizer": self.trainer.optimizer.state_dict(),
+                "rng": self.rng.bit_generator.state,
+                "torch_rng": torch.get_rng_state(),
+                "counters": dict(self.counters),
+                "config": self.settings,  # config.json's
+                "buffer": buffer_file(self.step),
+            }
+        )
+
+    def save_checkpoint(self) -> None:
+        """:class:`~pyaz.common.run.TrainingRun`'s commit; then the iteration's self-play parts
+        go."""
+        super().save_checkpoint()
+        remove_parts(self.folder, self.step)  # committed: the buffer holds its games
 
     def _latest_files(self) -> dict[str, bytes]:
         """The files that hold the latest best network, rewritten at every checkpoint: none
@@ -657,10 +665,11 @@ class TrainingLoop(TrainingRun):
         return {TORCHSCRIPT_FILE: torchscript_bytes(self.best)}
 
     def write_latest(self) -> None:
-        write_files(self.folder, self._latest_files())  # on resume: maybe an uncommitted one's
+        for name, data in self._latest_files().items():  # on resume: maybe an uncommitted one's
+            atomic_write_bytes(self.folder / name, data)
 
     def restore(self, path: Path) -> int:
-        data, buffer = read_checkpoint(path.parent)
+        data, buffer = read_checkpoint(path.parent, self.read_named_file)
         started = data["config"].get("score_weight", 0.0)
         if started != self.config.score_weight:  # a run saved before score_weight existed
             raise ValueError(

@@ -44,7 +44,7 @@ from tqdm import tqdm
 from pyaz.common.faults import fault_point
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.run import TrainingRun, config_from
-from pyaz.common.runlog import read_run_config
+from pyaz.common.runlog import atomic_write_bytes, read_run_config
 from pyaz.common.workers import die_with_parent
 from pyaz.eval.arena import MatchResult
 from pyaz.games import curling
@@ -65,13 +65,9 @@ from pyaz.methods.kr_dl_uct.selfplay import (
     unpack_planes,
 )
 from pyaz.nets.evaluator import denormals_flushed
-from pyaz.nets.files import ModelFile, model_bytes, read_model_file
-from pyaz.train.checkpoint import (
-    CHECKPOINT_FILE,
-    read_checkpoint,
-    write_files,
-    write_iteration,
-)
+from pyaz.nets.files import ModelFile, model_bytes, torch_bytes
+from pyaz.nets.loading import LoadedModel, load_model, saved_iteration
+from pyaz.train.checkpoint import BUFFER_FILES, buffer_file, read_checkpoint
 
 
 class CurlingTrainingLoop(TrainingRun):
@@ -81,14 +77,15 @@ class CurlingTrainingLoop(TrainingRun):
     holds and releases; without it the loop holds its own until :meth:`run` ends), and with
     ``resume`` settings that differ from the run's config.json other than
     :data:`~pyaz.methods.kr_dl_uct.config.RESUMABLE` are refused and the last checkpoint restored
-    (see :class:`~pyaz.common.run.TrainingRun`). Its checkpoint is
-    :func:`~pyaz.train.checkpoint.write_iteration`'s (the shots, ``nets/iter-NNNNN.pt``,
-    ``net.torchscript.pt`` and ``win_table.npy``, then ``checkpoint.pt``)."""
+    (see :class:`~pyaz.common.run.TrainingRun`). Its checkpoint has the one layout of
+    :class:`~pyaz.common.run.TrainingRun` (:mod:`pyaz.train.checkpoint`): the shots
+    (``buffer-NNNNN.npz``) and ``nets/iter-NNNNN.pt``, then ``net.torchscript.pt`` and
+    ``win_table.npy``, then ``checkpoint.pt``."""
 
     RESUMABLE = RESUMABLE
     NAME = "curling"
     CONFIG = CurlingConfig
-    CHECKPOINT = CHECKPOINT_FILE
+    NAMED_FILES = (BUFFER_FILES,)
     INITIAL_CHECKPOINT = False  # step 0 is the supervised start (:meth:`start`)
 
     def __init__(
@@ -399,27 +396,32 @@ class CurlingTrainingLoop(TrainingRun):
 
     # -- checkpoints ----------------------------------------------------------------------------
 
-    def save_checkpoint(self) -> None:
+    def checkpoint_files(self) -> dict[str, bytes]:
+        """The iteration's shots (which the checkpoint names) and network."""
         iteration = self.step
         blob = io.BytesIO()
         np.savez_compressed(blob, **self.buffer.arrays())  # type: ignore[arg-type]
         net = {"channels": self.config.channels, "blocks": self.config.blocks}
-        state = {
-            "net": self.net.state_dict(),
-            "net_config": net,
-            "optimizer": self.optimizer.state_dict(),
-            "rng": self.rng.bit_generator.state,
-            "torch_rng": torch.get_rng_state(),
-            "counters": dict(self.counters),
-            "ends_seen": self.ends_seen.tolist(),
-            "config": self.settings,  # config.json's
-        }
         payload = {"net": self.net.state_dict(), **net, "iteration": iteration}
-        files = {
+        return {
+            buffer_file(iteration): blob.getvalue(),
             f"nets/iter-{iteration:05d}.pt": model_bytes("curling", payload, "curling", {}, net),
-            **self._latest_files(),
         }
-        write_iteration(self.folder, iteration, state, blob.getvalue(), files)
+
+    def state_bytes(self) -> bytes:
+        return torch_bytes(
+            {
+                "net": self.net.state_dict(),
+                "net_config": {"channels": self.config.channels, "blocks": self.config.blocks},
+                "optimizer": self.optimizer.state_dict(),
+                "rng": self.rng.bit_generator.state,
+                "torch_rng": torch.get_rng_state(),
+                "counters": dict(self.counters),
+                "ends_seen": self.ends_seen.tolist(),
+                "config": self.settings,  # config.json's
+                "buffer": buffer_file(self.step),
+            }
+        )
 
     def _latest_files(self) -> dict[str, bytes]:
         """The files that hold the latest network and P_win table, rewritten at every
@@ -443,10 +445,11 @@ class CurlingTrainingLoop(TrainingRun):
         return scripted.getvalue()
 
     def write_latest(self) -> None:
-        write_files(self.folder, self._latest_files())
+        for name, data in self._latest_files().items():
+            atomic_write_bytes(self.folder / name, data)
 
     def restore(self, path: Path) -> int:
-        data, buffer = read_checkpoint(path.parent)
+        data, buffer = read_checkpoint(path.parent, self.read_named_file)
         saved = data["net_config"]
         if (saved["channels"], saved["blocks"]) != (self.config.channels, self.config.blocks):
             raise ValueError(
@@ -466,14 +469,24 @@ class CurlingTrainingLoop(TrainingRun):
 
 
 def load_curling_net(path: str | Path) -> CurlingNet:
-    """A network saved by the loop (``nets/iter-NNNNN.pt``, a model file of kind ``"curling"``,
-    or ``checkpoint.pt``), in eval mode, running nothing from the file; a one-line ValueError
-    naming the file for anything else (see :func:`~pyaz.nets.files.read_model_file`)."""
-    return curling_net_from_file(read_model_file(path, "curling", what="a curling network file"))
+    """The network at ``path`` (``nets/iter-NNNNN.pt``, a model file of kind ``"curling"``, or
+    ``checkpoint.pt``), in eval mode: :func:`curling_network` of ``pyaz.load_model(path,
+    "curling")``, with its errors (nothing runs from the file; a one-line ValueError naming
+    the file for anything else)."""
+    return curling_network(load_model(path, "curling"))
 
 
-def curling_net_from_file(model: ModelFile) -> CurlingNet:
-    """The network in a model file of kind ``"curling"`` (see :func:`load_curling_net`)."""
+def curling_network(loaded: LoadedModel) -> CurlingNet:
+    """The curling network of ``loaded``, what ``pyaz.load_model`` returned for a curling
+    network file; a one-line ValueError naming both kinds when it holds another kind of
+    model."""
+    return loaded.module_of("curling", CurlingNet)
+
+
+def curling_net_from_file(model: ModelFile) -> LoadedModel:
+    """The record of a model file of kind ``"curling"`` (see ``pyaz.load_model``): its
+    :class:`CurlingNet`, checked before it is built; a one-line ValueError naming the file
+    otherwise."""
     data = model.payload
     try:
         net = curling_net_from_state(data.get("net_config", data), data["net"])
@@ -481,7 +494,8 @@ def curling_net_from_file(model: ModelFile) -> CurlingNet:
         first = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
         raise ValueError(f"{model.path}: a broken curling network ({first})") from None
     net.eval()
-    return net
+    iteration = saved_iteration(data)
+    return LoadedModel(net, None, {}, model.path, iteration, "curling", model.game)
 
 
 def read_config(run_dir: str | Path) -> CurlingConfig:

@@ -150,13 +150,13 @@ def build_network_player(spec: PresetSpec) -> ShotPlayer:
     """``kr-dl:PATH[:SIMS]``: KR-DL-UCT with a curling network (a file or a run folder's
     ``checkpoint.pt``) and its run's settings (config.json beside it, else the defaults) and
     win table."""
-    from pyaz.methods.kr_dl_uct.loop import read_config
-    from pyaz.nets.kinds import load_any, model_path
+    from pyaz.methods.kr_dl_uct.loop import load_curling_net, read_config
+    from pyaz.nets.loading import model_path
 
     spec.need("curling")
     path, simulations = spec.path_and_simulations(DEFAULT_SIMULATIONS)
     file = model_path(path)
-    net = load_any(file, kind="curling")
+    net = load_curling_net(file)
     run = file.parent.parent if file.parent.name == "nets" else file.parent
     config = read_config(run) if (run / "config.json").is_file() else CurlingConfig()
     return ShotPlayer(kr_player(simulations, net, run_table(run, config), config), spec.text)

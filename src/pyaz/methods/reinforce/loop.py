@@ -42,8 +42,7 @@ from pyaz.methods.reinforce.net import (
 )
 from pyaz.methods.reinforce.play import play_games
 from pyaz.nets.evaluator import denormals_flushed
-from pyaz.nets.files import read_torch_file
-from pyaz.train.checkpoint import torch_bytes
+from pyaz.nets.files import read_torch_file, torch_bytes
 
 LOG_PROB_FLOOR = -7.0  # log(0.0009): see reinforce_loss
 NET_FILE = "net.pt"
@@ -242,8 +241,9 @@ class ReinforceTrainer(TrainingRun):
     :class:`~pyaz.common.run.TrainingRun` (its lock, resume and commit rules): the run's
     ``config.json`` (the :class:`ReinforceConfig` fields and ``network``, the network's
     description), ``metrics.jsonl`` (one record per iteration), ``checkpoint.pt`` (every
-    ``checkpoint_every`` iterations and after the last) and ``net.pt`` (the latest committed
-    network, :func:`pyaz.methods.reinforce.net.load_network`).
+    ``checkpoint_every`` iterations and after the last), ``net.pt`` (the latest committed
+    network, :func:`pyaz.methods.reinforce.net.load_network`) and ``FINISHED`` once the last
+    iteration is committed (:func:`~pyaz.common.run.run_finished`).
 
     A resumed run (``resume``; None: when the folder holds a checkpoint) continues exactly as the
     uninterrupted run would (the networks, optimiser, pool, buffer and random state are saved):

@@ -23,7 +23,8 @@ from torch import nn
 
 from pyaz._core import Go
 from pyaz.nets.bounds import check_sizes, checked_module, shortened
-from pyaz.nets.files import ModelFile, read_model_file, write_model_file
+from pyaz.nets.files import ModelFile, write_model_file
+from pyaz.nets.loading import LoadedModel, load_model
 
 __all__ = [
     "PolicyNet",
@@ -41,6 +42,7 @@ __all__ = [
     "num_policy_actions",
     "policy_logits",
     "save_network",
+    "zetago_network",
 ]
 
 
@@ -380,19 +382,26 @@ def _build(described: Any) -> PolicyNet:
 
 
 def load_network(path: str | Path) -> PolicyNet:
-    """The network saved at ``path`` by :func:`save_network` (in eval mode), running nothing
-    from the file (see :func:`~pyaz.nets.files.read_model_file`; a file written before the
-    model header loads too). FileNotFoundError when missing; a one-line ValueError naming the
-    file for a file that holds no ZetaGo network."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no ZetaGo network at {path}")
-    return network_from_file(read_model_file(path, "zetago-policy", what="a ZetaGo network file"))
+    """The network saved at ``path`` by :func:`save_network` (or a run folder's ``net.pt``), in
+    eval mode: :func:`zetago_network` of ``pyaz.load_model(path, "zetago-policy")``, with its
+    errors (nothing runs from the file, a file written before the model header loads too;
+    FileNotFoundError when missing; a one-line ValueError naming the file for a file that holds
+    no ZetaGo network)."""
+    return zetago_network(load_model(path, "zetago-policy"))
 
 
-def network_from_file(model: ModelFile) -> PolicyNet:
-    """The network in a model file of kind ``"zetago-policy"`` (see :func:`load_network`),
-    checked before it is built (sizes within :data:`ZETAGO_LIMITS`, then
+def zetago_network(loaded: LoadedModel) -> PolicyNet:
+    """The ZetaGo policy network of ``loaded``, what ``pyaz.load_model`` returned for a ZetaGo
+    network file; a one-line ValueError naming both kinds when it holds another kind of model."""
+    net = loaded.module_of("zetago-policy", _PolicyNet)
+    if not isinstance(net, SmallPolicyNet | TransferNet):
+        raise ValueError(f"{loaded.path}: a ZetaGo network of unknown type {type(net).__name__}")
+    return net
+
+
+def network_from_file(model: ModelFile) -> LoadedModel:
+    """The record of a model file of kind ``"zetago-policy"`` (see ``pyaz.load_model``): its
+    network, checked before it is built (sizes within :data:`ZETAGO_LIMITS`, then
     :func:`~pyaz.nets.bounds.checked_module`: parameter count, weights of the description's
     shapes, finite); a one-line ValueError naming the file otherwise."""
     described = model.payload.get("zetago")
@@ -404,7 +413,7 @@ def network_from_file(model: ModelFile) -> PolicyNet:
         first = shortened(str(error) or type(error).__name__)
         raise ValueError(f"{model.path}: a broken ZetaGo network ({first})") from None
     net.eval()
-    return net
+    return LoadedModel(net, None, {}, model.path, kind="zetago-policy", game=model.game)
 
 
 def load_transfer_source(path: str | Path, size: int) -> SmallPolicyNet:

@@ -1,7 +1,10 @@
 """Seed 003's training runs as functions of a folder (resumable), for ``pyaz-experiment zetago``:
 the 5x5 network, then the 9x9 network with transfer from it (trained as many iterations as its
 source) and the same 9x9 network without transfer (twice as many), each a
-:class:`~pyaz.methods.reinforce.loop.ReinforceTrainer` in its own subfolder.
+:class:`~pyaz.methods.reinforce.loop.ReinforceTrainer` in its own subfolder. A finished stage
+is skipped: its folder holds the mark of a finished run
+(:func:`~pyaz.common.run.run_finished`, which the trainer writes; the empty ``FINISHED`` that
+these functions wrote before counts too).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 import torch
 
+from pyaz.common.run import run_finished
 from pyaz.methods.reinforce.loop import ReinforceConfig, ReinforceTrainer
 from pyaz.methods.reinforce.net import (
     SmallConfig,
@@ -24,14 +28,13 @@ from pyaz.methods.reinforce.net import (
 __all__ = ["STAGES", "train_pipeline", "train_small"]
 
 STAGES = ("5x5", "9x9-transfer", "9x9-scratch")
-FINISHED = "FINISHED"
 
 
 def _train(folder: Path, net: SmallPolicyNet | TransferNet, reinforce: dict[str, Any]) -> None:
-    if (folder / FINISHED).exists():
+    """The run in ``folder``, started or resumed, unless it finished (the trainer marks it)."""
+    if run_finished(folder):
         return
     ReinforceTrainer(net, ReinforceConfig(**reinforce), folder).run()
-    (folder / FINISHED).write_text("")
 
 
 def train_small(folder: Path, config: dict[str, Any]) -> None:
