@@ -13,6 +13,12 @@ from the start of Connect Four 7x6, three ways:
 The ratios (native over each) are measured in the same run, the sides interleaved round by
 round; the row's value is the Python game's simulations per second.
 
+The tutorial's two tic-tac-toes (docs/tutorial-python-game.md) the same way, 800 simulations a
+move search from the empty board: the game written in Python (``pyaz.make("tictactoe")``,
+through the adapter) against its C++ port (``pyaz.make("tictactoe_cpp")``), which search the
+same tree (the same visits for the same seed: tests/test_python_game_search.py); the ratio is
+the C++ port's speed over the Python game's.
+
 Beside them, the peer the issue names: UCT with one random rollout a leaf (c = 2), 800
 simulations a move from the start of OpenSpiel's ``connect_four``, pyaz's search over the
 pyspiel game (through the Python adapter) against OpenSpiel's own C++ ``MCTSBot`` on the same
@@ -133,6 +139,34 @@ def test_python_game_search_against_the_native_game(
         "unit": "sims/s",
         "value": statistics.median(python_rates),
         "peer": "the native C++ game (slower by the ratio)",
+        "peer_value": statistics.median(native_rates),
+        "ratio": statistics.median(ratios),
+        "round_ratios": ratios,
+    }
+    benchmark.extra_info.update(info)
+    record_row(info)
+
+
+@pytest.mark.benchmark(group="python-game")
+def test_python_tictactoe_against_its_cpp_port(
+    benchmark: Any,
+    pyaz: Any,
+    bench_cfg: BenchConfig,
+    record_row: Callable[[dict[str, Any]], None],
+) -> None:
+    native = _move_search(pyaz, lambda: pyaz.make("tictactoe_cpp"))
+    python = _move_search(pyaz, lambda: pyaz.make("tictactoe"))
+    native_rates, python_rates = _paired_rates(
+        native, python, bench_cfg.rounds, 0.5 * bench_cfg.scale
+    )
+    benchmark.pedantic(python, rounds=1, iterations=1)
+    ratios = [n / p for n, p in zip(native_rates, python_rates, strict=True)]
+    info = {
+        "game": "tic-tac-toe",
+        "measure": "PUCT sims/s, the tutorial's Python game",
+        "unit": "sims/s",
+        "value": statistics.median(python_rates),
+        "peer": "its C++ port, tictactoe_cpp (slower by the ratio)",
         "peer_value": statistics.median(native_rates),
         "ratio": statistics.median(ratios),
         "round_ratios": ratios,

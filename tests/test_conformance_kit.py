@@ -1,6 +1,7 @@
 """The conformance kit (:mod:`pyaz.testing`): it passes on every built-in game and on a game
 written in Python (the bundled tic-tac-toe of the tutorial), and each check fails on a
-tic-tac-toe broken the way that check looks for."""
+tic-tac-toe broken the way that check looks for. The tutorial's C++ port of tic-tac-toe
+(``tictactoe_cpp``) counts what the Python game counts at every depth to the end."""
 
 from __future__ import annotations
 
@@ -29,9 +30,16 @@ from pyaz.testing import (
 )
 from pyaz.testing.checks import PROTOCOL_MEMBERS
 
+# Tic-tac-toe's published counts: 255,168 games, 1440 of them over at ply 5.
+TIC_TAC_TOE_PERFT = {1: 9, 2: 72, 3: 504, 4: 3024, 5: 15120, 6: 54720}
+
+# The rest, to the last ply, as the Python game counts them (python_perft); with the games over
+# before each depth counted too, the last is the published 255,168 games.
+TIC_TAC_TOE_TO_THE_END = {**TIC_TAC_TOE_PERFT, 7: 148_176, 8: 200_448, 9: 127_872}
+
 # (options, {depth: perft}) of each built-in game: the counts the games' own tests assert
 # (test_othello.py, test_connect_four.py, test_go.py, test_racing_kings.py); Gomoku has no win
-# before ply 9, so its counts are 225 * 224 * ...
+# before ply 9, so its counts are 225 * 224 * ...; tic-tac-toe's C++ port the Python game's
 BUILT_IN: dict[str, tuple[dict[str, Any], dict[int, int]]] = {
     "othello": ({}, {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396}),
     "connect_four": ({}, {1: 7, 2: 49, 3: 343, 4: 2401, 5: 16807}),
@@ -39,10 +47,8 @@ BUILT_IN: dict[str, tuple[dict[str, Any], dict[int, int]]] = {
     "go": ({"size": 5}, {1: 26, 2: 25 * 25 + 26}),
     "racingkings": ({}, {1: 21, 2: 421, 3: 11_264}),
     "racingkings-mod": ({}, {}),
+    "tictactoe_cpp": ({}, TIC_TAC_TOE_TO_THE_END),
 }
-
-# Tic-tac-toe's published counts: 255,168 games, 1440 of them over at ply 5.
-TIC_TAC_TOE_PERFT = {1: 9, 2: 72, 3: 504, 4: 3024, 5: 15120, 6: 54720}
 
 
 def test_the_table_names_every_built_in_game() -> None:
@@ -62,6 +68,15 @@ def test_the_kit_passes_on_a_game_written_in_python() -> None:
     assert report.game == "tictactoe" and report.skipped == []
     assert "[0, 1, 2, 3, 4, 5, 6, 7] keep the start" in str(report)
     assert check_game(TicTacToe).skipped == ["symmetries", "perft"]  # none declared, none given
+
+
+def test_the_cpp_port_of_tictactoe_counts_as_the_python_game() -> None:
+    python, port = TicTacToe(), pyaz.make("tictactoe_cpp")
+    counts = {depth: python_perft(python, depth) for depth in range(1, 10)}
+    assert counts == TIC_TAC_TOE_TO_THE_END
+    assert {depth: pyaz.perft(port, depth) for depth in range(1, 10)} == counts
+    # the games over before the last ply counted too: every game once, the published 255,168
+    assert python_perft(python, 9, True) == pyaz.perft(port, 9, True) == 255_168
 
 
 def test_python_perft_counts_as_pyaz_perft_does() -> None:

@@ -5,7 +5,8 @@ The reference no one here wrote is the native search itself: a Python object tha
 delegates to a native Connect Four state must get exactly the visits that the native search
 gets on the same positions, for each search rule. Tic-tac-toe (pyaz's bundled Python game)
 checks what a game of its own brings: the solver on a won position, self-play through a
-network callback, and errors raised by the game's own methods during a run.
+network callback, and errors raised by the game's own methods during a run; and it searches
+as its C++ port (``tictactoe_cpp``, the tutorial's second half) does, visit for visit.
 """
 
 from __future__ import annotations
@@ -115,6 +116,59 @@ def test_the_solver_proves_a_won_tictactoe_position() -> None:
     assert search.proven_value() == 1
     assert search.principal_variation()[:1] == [2]
     assert search.choose_action() == 2
+
+
+def _played(name: str, moves: tuple[int, ...]) -> pyaz.BoardState:
+    state = pyaz.make(name)
+    for move in moves:
+        state.apply(move)
+    return state
+
+
+def _cells_net(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A fixed function of tic-tac-toe's planes (logits by cell, a value by the marks)."""
+    flat = planes.reshape(planes.shape[0], -1)
+    logits = flat[:, :9] * 0.7 - flat[:, 9:] * 0.4 + np.arange(9) * 0.1
+    values = np.tanh(flat[:, :9].sum(axis=1) * 0.2 - flat[:, 9:].sum(axis=1) * 0.15)
+    return logits.astype(np.float32), values.astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    ("options", "evaluator"),
+    [
+        ({}, "uniform"),
+        ({}, _cells_net),
+        ({"rule": "gumbel", "gumbel_actions": 4}, _cells_net),
+        ({"rule": "uct"}, "rollout"),
+        ({"solver": True}, "rollout"),
+    ],
+    ids=["puct-uniform", "puct-net", "gumbel-net", "uct-rollout", "solver-rollout"],
+)
+@pytest.mark.parametrize("moves", [(), (4,), (0, 3, 1, 4), (0, 4, 8, 2)])
+def test_the_python_tictactoe_searches_as_its_cpp_port(
+    options: dict, evaluator: object, moves: tuple[int, ...]
+) -> None:
+    python = pyaz.Search(_played("tictactoe", moves), seed=7, **options)
+    port = pyaz.Search(_played("tictactoe_cpp", moves), seed=7, **options)
+    assert (type(python._impl).__name__, type(port._impl).__name__) == (
+        "PythonGameSearch",
+        "TicTacToeSearch",
+    )
+    python.run(400, evaluator)  # type: ignore[arg-type]
+    port.run(400, evaluator)  # type: ignore[arg-type]
+    assert python.visit_counts().tolist() == port.visit_counts().tolist()
+    assert python.root_value == pytest.approx(port.root_value)
+    assert python.principal_variation() == port.principal_variation()
+
+
+def test_self_play_over_the_python_tictactoe_records_what_its_cpp_port_does() -> None:
+    options = {"simulations": 30, "seed": 3, "threads": 1, "parallel_games": 2}
+    python = pyaz.SelfPlay(pyaz.make("tictactoe"), **options).play(4, _cells_net)
+    port = pyaz.SelfPlay(pyaz.make("tictactoe_cpp"), **options).play(4, _cells_net)
+    assert python.num_games == port.num_games == 4
+    np.testing.assert_array_equal(python.planes, port.planes)
+    np.testing.assert_array_equal(python.policy, port.policy)
+    np.testing.assert_array_equal(python.outcome, port.outcome)
 
 
 def test_many_threads_search_a_python_game() -> None:

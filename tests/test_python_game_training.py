@@ -3,7 +3,8 @@ tic-tac-toe trains with ``pyaz-selfplay`` and is measured against exhaustive min
 decisive position it can reach; an OpenSpiel game trains and plays OpenSpiel's own MCTS bot.
 
 The yardstick no one here wrote: tic-tac-toe's 5,478 reachable positions (a published count)
-solved by plain minimax, and OpenSpiel's C++ MCTSBot."""
+solved by plain minimax, and OpenSpiel's C++ MCTSBot. The tutorial's C++ port of tic-tac-toe
+(``tictactoe_cpp``) has the same decisive positions, solved the same."""
 
 from __future__ import annotations
 
@@ -30,6 +31,19 @@ def test_tictactoes_decisive_positions_are_solved_exactly() -> None:
     assert [p.stage for p in sample] == ["opening"] * 10 + ["middle"] * 10 + ["end"] * 10
 
 
+def _solved(position: oracle_sets.StagedPosition) -> tuple:
+    return (position.moves, position.stage, position.position.value, position.position.good_moves)
+
+
+def test_the_cpp_port_of_tictactoe_has_the_same_decisive_positions() -> None:
+    python = exhaustive.decisive_positions(pyaz.make("tictactoe"))
+    port = exhaustive.decisive_positions(pyaz.make("tictactoe_cpp"))
+    assert len(port) == len(python) == 3191
+    assert [_solved(p) for p in port] == [_solved(p) for p in python]
+    assert exhaustive.check_small(pyaz.make("tictactoe_cpp")).positions == 5478
+    assert [p.position.key for p in port] == [p.position.key for p in python]  # same boards
+
+
 def test_the_yardstick_tells_random_play_from_perfect_play() -> None:
     positions = exhaustive.decisive_positions(pyaz.make("tictactoe"))
     random_play = oracle_sets.agreement_by_stage(RandomPlayer(seed=0), positions)["all"]
@@ -51,8 +65,12 @@ def test_exhaustive_minimax_is_made_once_for_a_start(monkeypatch: pytest.MonkeyP
 
 
 def test_exhaustive_minimax_refuses_a_large_game() -> None:
-    with pytest.raises(ValueError, match="far more positions than exhaustive minimax"):
-        exhaustive.check_small(pyaz.make("othello", size=6))
+    # refused once it has listed more than MAX_POSITIONS, native or not, however long its lines
+    message = "has more positions than exhaustive minimax can list \\(more than 200,000"
+    for name, options in (("othello", {"size": 6}), ("go", {"size": 9})):
+        with pytest.raises(ValueError, match=f"^{name} {message}"):
+            exhaustive.check_small(pyaz.make(name, **options))
+    assert exhaustive.count_positions(pyaz.make("go", size=19), 1000) == 1001
 
 
 def test_tictactoe_trains_with_the_main_command_towards_perfect_play(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
-// Python bindings of Othello, Connect Four, Gomoku and Go: the generic binder (bind_game.h)
-// plus each game's constructor and extras.
+// Python bindings of Othello, Connect Four, Gomoku, Go and tic-tac-toe: the generic binder
+// (bind_game.h) plus each game's constructor and extras.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -14,6 +14,7 @@
 #include "games/go.h"
 #include "games/gomoku.h"
 #include "games/othello.h"
+#include "games/tictactoe.h"
 
 namespace py = pybind11;
 
@@ -179,6 +180,19 @@ void register_games(py::module_& m) {
     bind_grid_coordinates(gomoku);
 
     register_go(m);
+
+    auto tictactoe = bind_game<TicTacToe>(
+        m, "TicTacToe",
+        "Tic-tac-toe in C++, registered as 'tictactoe_cpp': the tutorial's game written in Python "
+        "(pyaz.games.examples.tictactoe, registered as 'tictactoe') ported for speed, with the same "
+        "actions, moves and planes. Actions are the cells r*3 + c from the top left, written 'a1' "
+        "(top left) to 'c3'; X moves first.");
+    tictactoe.def(py::init<>())
+        .def_property_readonly("size", &TicTacToe::size)
+        .def_static("from_text", &TicTacToe::from_text, py::arg("text"),
+                    "Parses a board (str() output or three rows of '.XO'); the mark counts say "
+                    "who is to move.");
+    bind_grid_coordinates(tictactoe);
 }
 
 }  // namespace pyaz

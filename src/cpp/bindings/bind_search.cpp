@@ -25,6 +25,7 @@
 #include "games/gomoku.h"
 #include "games/othello.h"
 #include "games/racing_kings.h"
+#include "games/tictactoe.h"
 #include "search/mcts.h"
 #include "search/selfplay.h"
 
@@ -554,11 +555,13 @@ void register_search(py::module_& m) {
     bind_search<Gomoku>(m, "GomokuSearch");
     bind_search<Go>(m, "GoSearch");
     bind_search<RacingKings>(m, "RacingKingsSearch");
+    bind_search<TicTacToe>(m, "TicTacToeSearch");
     bind_self_play<Othello>(m);
     bind_self_play<ConnectFour>(m);
     bind_self_play<Gomoku>(m);
     bind_self_play<Go>(m);
     bind_self_play<RacingKings>(m);
+    bind_self_play<TicTacToe>(m);
     // Last: any object converts to a PythonGame (python_game.h), so the native overloads of
     // self_play and check_self_play must be tried first.
     bind_search<PythonGame>(m, "PythonGameSearch");

@@ -7,7 +7,7 @@ import numpy
 import numpy.typing
 import typing
 from . import curling
-__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'ConnectFourSolver', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'PythonGameSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'check_self_play', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
+__all__: list[str] = ['ConnectFour', 'ConnectFourSearch', 'ConnectFourSolver', 'Go', 'GoSearch', 'Gomoku', 'GomokuMentor', 'GomokuSearch', 'Othello', 'OthelloSearch', 'PythonGameSearch', 'RacingKings', 'RacingKingsSearch', 'RacingKingsTermination', 'Status', 'TicTacToe', 'TicTacToeSearch', 'check_self_play', 'curling', 'go_policy_play', 'perft', 'random_game_lengths', 'random_playouts', 'search_defaults', 'self_play', 'self_play_defaults']
 class Status:
     """
     Game outcome, or ONGOING.
@@ -542,6 +542,104 @@ class Go:
         """
         Positional superko in force.
         """
+class TicTacToe:
+    """
+    Tic-tac-toe in C++, registered as 'tictactoe_cpp': the tutorial's game written in Python (pyaz.games.examples.tictactoe, registered as 'tictactoe') ported for speed, with the same actions, moves and planes. Actions are the cells r*3 + c from the top left, written 'a1' (top left) to 'c3'; X moves first.
+    """
+    @staticmethod
+    def from_text(text: str) -> TicTacToe:
+        """
+        Parses a board (str() output or three rows of '.XO'); the mark counts say who is to move.
+        """
+    def __copy__(self) -> TicTacToe:
+        ...
+    def __deepcopy__(self, memo: dict) -> TicTacToe:
+        ...
+    def __init__(self) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __str__(self) -> str:
+        ...
+    def action_to_coord(self, action: typing.SupportsInt | typing.SupportsIndex) -> tuple[int, int]:
+        """
+        (row, col) of a board action; row 0 is the top.
+        """
+    def action_to_str(self, action: typing.SupportsIndex) -> str:
+        ...
+    def apply(self, action: typing.SupportsIndex) -> None:
+        """
+        Applies a legal action in place; ValueError if it is illegal or the game is over.
+        """
+    def board(self) -> numpy.typing.NDArray[numpy.int8]:
+        """
+        int8 (H, W): 0 empty, 1 first player, 2 second player; row 0 is the top.
+        """
+    def child(self, action: typing.SupportsIndex) -> TicTacToe:
+        """
+        A new state with the action applied; this one is unchanged.
+        """
+    def clone(self) -> TicTacToe:
+        ...
+    def coord_to_action(self, row: typing.SupportsInt | typing.SupportsIndex, col: typing.SupportsInt | typing.SupportsIndex) -> int:
+        ...
+    def encode(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        Network input, float32 (C, H, W), from the side to move's point of view.
+        """
+    def is_legal(self, action: typing.SupportsIndex) -> bool:
+        ...
+    def is_terminal(self) -> bool:
+        ...
+    def legal_actions(self) -> list[int]:
+        """
+        Legal actions, ascending; empty when the game is over.
+        """
+    def legal_mask(self) -> numpy.typing.NDArray[numpy.bool]:
+        """
+        Boolean mask over the action space.
+        """
+    def play(self, moves: typing.Any) -> TicTacToe:
+        """
+        Applies a move list (a string such as 'd3 c3' or a sequence of ints/strs); all or nothing: on an illegal move the state is unchanged and ValueError names the move.
+        """
+    def status(self) -> Status:
+        ...
+    def str_to_action(self, text: str) -> int:
+        ...
+    def to_move(self) -> int:
+        """
+        0: the first player (X, Black); 1: the second (O, White).
+        """
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        ...
+    @property
+    def has_score(self) -> bool:
+        """
+        Whether self-play records a final score margin (Othello, Go) beside the outcome.
+        """
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def num_actions(self) -> int:
+        """
+        Size of the action space.
+        """
+    @property
+    def planes_shape(self) -> tuple[int, int, int]:
+        """
+        Shape (C, H, W) of encode().
+        """
+    @property
+    def ply(self) -> int:
+        """
+        Number of actions applied so far.
+        """
+    @property
+    def size(self) -> int:
+        ...
 class RacingKingsTermination:
     """
     Why a Racing Kings game ended.
@@ -1042,6 +1140,66 @@ class RacingKingsSearch:
     @property
     def tree_size(self) -> int:
         ...
+class TicTacToeSearch:
+    def __init__(self, state: TicTacToe, **kwargs) -> None:
+        ...
+    def advance(self, action: typing.SupportsIndex) -> None:
+        ...
+    def choose_action(self, temperature: float = 0.0, seed: typing.SupportsIndex = 0) -> int:
+        ...
+    def improved_policy(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        Gumbel's improved policy softmax(logits + sigma(completed Q)) over the root's actions.
+        """
+    def policy(self, temperature: float = 1.0) -> numpy.typing.NDArray[numpy.float32]:
+        ...
+    def policy_target(self) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        The policy target self-play records for the root.
+        """
+    def principal_variation(self, max_depth: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        """
+        The most visited line from the root (each expanded node's most visited child), at most max_depth moves.
+        """
+    def priors(self) -> numpy.typing.NDArray[numpy.float32]:
+        ...
+    def proven_value(self) -> int | None:
+        """
+        The solver's proven result of the root for the player to move: 1, 0, -1 or None.
+        """
+    def pruned_visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        """
+        The root's visit counts after KataGo's policy target pruning (forced playouts).
+        """
+    def q_values(self) -> numpy.typing.NDArray[numpy.float32]:
+        ...
+    def run(self, simulations: typing.SupportsIndex, evaluator: typing.Any = 'uniform') -> None:
+        ...
+    def set_root(self, state: TicTacToe) -> None:
+        ...
+    def visit_counts(self) -> numpy.typing.NDArray[numpy.int32]:
+        ...
+    @property
+    def collisions(self) -> int:
+        ...
+    @property
+    def pending_visits(self) -> int:
+        ...
+    @property
+    def root_state(self) -> TicTacToe:
+        ...
+    @property
+    def root_value(self) -> float:
+        ...
+    @property
+    def root_visits(self) -> int:
+        ...
+    @property
+    def tree_full(self) -> bool:
+        ...
+    @property
+    def tree_size(self) -> int:
+        ...
 class PythonGameSearch:
     def __init__(self, state: typing.Any, **kwargs) -> None:
         ...
@@ -1203,6 +1361,11 @@ def check_self_play(start: RacingKings, **kwargs) -> None:
     Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
     """
 @typing.overload
+def check_self_play(start: TicTacToe, **kwargs) -> None:
+    """
+    Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
+    """
+@typing.overload
 def check_self_play(start: typing.Any, **kwargs) -> None:
     """
     Checks self-play options for `start` as self_play() does (ValueError or TypeError naming the option), without playing.
@@ -1222,6 +1385,9 @@ def perft(state: Gomoku, depth: typing.SupportsInt | typing.SupportsIndex, count
     ...
 @typing.overload
 def perft(state: Go, depth: typing.SupportsInt | typing.SupportsIndex, count_finished: bool = False) -> int:
+    ...
+@typing.overload
+def perft(state: TicTacToe, depth: typing.SupportsInt | typing.SupportsIndex, count_finished: bool = False) -> int:
     ...
 @typing.overload
 def perft(state: RacingKings, depth: typing.SupportsInt | typing.SupportsIndex, count_finished: bool = False) -> int:
@@ -1247,6 +1413,11 @@ def random_game_lengths(state: Go, games: typing.SupportsInt | typing.SupportsIn
     Lengths in plies of `games` uniformly random games from `state`.
     """
 @typing.overload
+def random_game_lengths(state: TicTacToe, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> numpy.typing.NDArray[numpy.int32]:
+    """
+    Lengths in plies of `games` uniformly random games from `state`.
+    """
+@typing.overload
 def random_game_lengths(state: RacingKings, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> numpy.typing.NDArray[numpy.int32]:
     """
     Lengths in plies of `games` uniformly random games from `state`.
@@ -1262,6 +1433,9 @@ def random_playouts(state: Gomoku, games: typing.SupportsInt | typing.SupportsIn
     ...
 @typing.overload
 def random_playouts(state: Go, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[int, int, int]:
+    ...
+@typing.overload
+def random_playouts(state: TicTacToe, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[int, int, int]:
     ...
 @typing.overload
 def random_playouts(state: RacingKings, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[int, int, int]:
@@ -1284,6 +1458,9 @@ def self_play(start: Go, evaluator: typing.Any, on_game_end: typing.Any = None, 
     ...
 @typing.overload
 def self_play(start: RacingKings, evaluator: typing.Any, on_game_end: typing.Any = None, **kwargs) -> dict:
+    ...
+@typing.overload
+def self_play(start: TicTacToe, evaluator: typing.Any, on_game_end: typing.Any = None, **kwargs) -> dict:
     ...
 @typing.overload
 def self_play(start: typing.Any, evaluator: typing.Any, on_game_end: typing.Any = None, **kwargs) -> dict:

@@ -1,7 +1,7 @@
 """Perfect play for a game small enough to list every position: its decisive positions solved by
 exhaustive minimax (:func:`pyaz.games.minimax.solve_all`), the yardstick of eval_opponent
-``perfect`` for such a game (tic-tac-toe, a plug-in game of similar size) as the whole-game
-oracle sets are for Connect Four (:mod:`pyaz.eval.oracle_sets`).
+``perfect`` for such a game (tic-tac-toe in Python or in C++, a plug-in game of similar size)
+as the whole-game oracle sets are for Connect Four (:mod:`pyaz.eval.oracle_sets`).
 
 A position is *decisive* when its legal moves do not all have the same value: a move there can
 be wrong. Each one is a :class:`~pyaz.eval.oracle_sets.StagedPosition` whose stage is the
@@ -17,19 +17,24 @@ third of the game's longest line of play that its ply lies in (opening, middle, 
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 from pyaz.eval.oracle import OraclePosition
 from pyaz.eval.oracle_sets import STAGES, StagedPosition, stratified_sample
-from pyaz.games import is_native
 from pyaz.games.minimax import Minimax, position_key, solve_all
 
-__all__ = ["MAX_POSITIONS", "check_small", "decisive_positions", "evaluation_set"]
+__all__ = [
+    "MAX_POSITIONS",
+    "check_small",
+    "count_positions",
+    "decisive_positions",
+    "evaluation_set",
+]
 
 MAX_POSITIONS = 200_000
-"""The most positions a game may reach for exhaustive minimax (tic-tac-toe reaches 5,478; a
-Python game lists about 30,000 a second)."""
+"""The most positions a game may reach for exhaustive minimax (tic-tac-toe reaches 5,478, in
+Python or in C++; a Python game lists about 30,000 a second)."""
 
 
 _TABLES: OrderedDict[Hashable, Minimax] = OrderedDict()
@@ -39,21 +44,60 @@ _KEPT_TABLES = 4
 
 
 def check_small(start: Any) -> Minimax:
-    """The minimax table of every position reachable from ``start``; ValueError naming the game
-    when it reaches more than :data:`MAX_POSITIONS` (at once for pyaz's C++ games, all larger
-    than that on any board; Connect Four has an exact solver instead). The table is made once
-    for a game class, name and start position, then kept (the last few)."""
-    if is_native(start):
-        raise ValueError(f"{start.name} has far more positions than exhaustive minimax can list")
+    """The minimax table of every position reachable from ``start``, any game's (written in
+    Python or C++); ValueError naming the game when it reaches more than :data:`MAX_POSITIONS`
+    (counted first by :func:`count_positions`, so that a large game is refused after listing
+    that many, whatever the length of its lines; Connect Four has an exact solver instead). The
+    table is made once for a game class, name and start position, then kept (the last few)."""
     key = (type(start), getattr(start, "name", None), position_key(start))
     if key in _TABLES:
         _TABLES.move_to_end(key)
         return _TABLES[key]
+    if count_positions(start, MAX_POSITIONS) > MAX_POSITIONS:
+        raise ValueError(
+            f"{start.name} has more positions than exhaustive minimax can list (more than "
+            f"{MAX_POSITIONS:,} reachable from its start)"
+        )
     table = solve_all(start, limit=MAX_POSITIONS)
     _TABLES[key] = table
     while len(_TABLES) > _KEPT_TABLES:
         _TABLES.popitem(last=False)
     return table
+
+
+def count_positions(start: Any, limit: int) -> int:
+    """How many distinct positions (by :func:`~pyaz.games.minimax.position_key`, compared by
+    its hash) are reachable from ``start``, the start and the finished ones included; ``limit``
+    + 1 as soon as more than ``limit`` are found. Depth first without recursion (a stack of the
+    line of play's unlisted children), so that a game of long lines (Go's) is counted too.
+
+    >>> import pyaz
+    >>> count_positions(pyaz.make("tictactoe_cpp"), 10**6), count_positions(pyaz.make("go"), 1000)
+    (5478, 1001)
+    """
+    seen = {hash(position_key(start))}
+    line = [_children(start)]
+    while line:
+        child = next(line[-1], None)
+        if child is None:
+            line.pop()
+            continue
+        code = hash(position_key(child))
+        if code in seen:
+            continue
+        if len(seen) >= limit:
+            return limit + 1
+        seen.add(code)
+        line.append(_children(child))
+    return len(seen)
+
+
+def _children(state: Any) -> Iterator[Any]:
+    """The positions after each legal action of ``state`` (none once it is over)."""
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        yield child
 
 
 def decisive_positions(start: Any) -> list[StagedPosition]:

@@ -10,14 +10,27 @@ from typing import Any, Literal, TypeAlias, TypeGuard, get_args, overload
 
 import numpy as np
 
-from pyaz._core import ConnectFour, Go, Gomoku, Othello, RacingKings
+from pyaz._core import (
+    ConnectFour,
+    ConnectFourSearch,
+    Go,
+    Gomoku,
+    GomokuSearch,
+    GoSearch,
+    Othello,
+    OthelloSearch,
+    RacingKings,
+    RacingKingsSearch,
+    TicTacToe,
+    TicTacToeSearch,
+)
 from pyaz._core import random_game_lengths as native_random_game_lengths
 from pyaz.common.shown import cut
 from pyaz.games.curling import CurlingState, make_state
 from pyaz.games.plugins import make_plugin, plugin_name, plugin_names
 from pyaz.games.state import BoardGameState
 
-BoardState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings
+BoardState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings | TicTacToe
 
 
 DEFAULT_GAME = "othello"
@@ -32,28 +45,39 @@ checks its own, narrower range."""
 class GameSpec:
     """How to build one game: its class (or the function that builds its start state), the
     options it takes with their defaults, and aliases; ``kinds`` says what an option whose
-    default is None takes (``int`` or ``float``)."""
+    default is None takes (``int`` or ``float``); ``search`` is a C++ game's own search class
+    (``_core.XSearch``, which :class:`pyaz.Search` and :class:`pyaz.SelfPlay` use for it; None:
+    the search over a game written in Python)."""
 
     cls: Callable[..., Any]
     options: dict[str, Any]
     aliases: tuple[str, ...] = field(default=())
     summary: str = ""
     kinds: dict[str, type] = field(default_factory=dict)
+    search: type | None = None
 
 
 GAMES: dict[str, GameSpec] = {
-    "othello": GameSpec(Othello, {"size": 8}, ("reversi",), "Othello/Reversi, n x n for n in 4..8"),
+    "othello": GameSpec(
+        Othello,
+        {"size": 8},
+        ("reversi",),
+        "Othello/Reversi, n x n for n in 4..8",
+        search=OthelloSearch,
+    ),
     "connect_four": GameSpec(
         ConnectFour,
         {"width": 7, "height": 6},
         ("connect4", "connectfour", "connect-four"),
         "Connect Four, width x height with width*(height+1) <= 64",
+        search=ConnectFourSearch,
     ),
     "gomoku": GameSpec(
         Gomoku,
         {"size": 15, "line_length": 5, "overline_wins": True},
         ("gobang", "five-in-a-row"),
         "Gomoku/Gobang, n x n for n in 5..15, line_length in a row wins",
+        search=GomokuSearch,
     ),
     "go": GameSpec(
         Go,
@@ -68,18 +92,21 @@ GAMES: dict[str, GameSpec] = {
         ("weiqi", "baduk"),
         "Go, n x n for n in 5..19, Tromp-Taylor area scoring, komi, optional superko",
         {"komi": float, "max_game_length": int},
+        search=GoSearch,
     ),
     "racingkings": GameSpec(
         RacingKings,
         {"start": "standard"},
         ("racing_kings", "racing-kings"),
         "Racing Kings; start 'standard', 'racingkings-mod' (seed 000's modified start) or a FEN",
+        search=RacingKingsSearch,
     ),
     "racingkings-mod": GameSpec(
         RacingKings,
         {"start": "racingkings-mod"},
         ("racing_kings_mod", "racingkings_mod"),
         f"seed 000's modified Racing Kings: {RacingKings.MOD_FEN}",
+        search=RacingKingsSearch,
     ),
     "curling": GameSpec(
         make_state,
@@ -88,6 +115,14 @@ GAMES: dict[str, GameSpec] = {
         "seed 002's digital curling, continuous shots with execution noise: ends in 1..100, "
         "noise 'gat', 'dc3' or 'none', physics 'fcv1' or 'gat', extra_ends in 0..100 to "
         "break a tie, seed >= 0 of the noise",
+    ),
+    "tictactoe_cpp": GameSpec(
+        TicTacToe,
+        {},
+        ("tictactoe-cpp",),
+        "tic-tac-toe in C++: the tutorial's Python game 'tictactoe' (pyaz.games.examples) ported "
+        "for speed, the same actions, moves and planes (docs/tutorial-python-game.md)",
+        search=TicTacToeSearch,
     ),
 }
 

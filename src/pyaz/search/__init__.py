@@ -2,7 +2,7 @@
 thin Python classes over the C++ searches of ``pyaz._core``, and the exact Connect Four
 solver (:func:`solve`)."""
 
-from pyaz.search.search import Evaluator, Search, register_search_class
+from pyaz.search.search import Evaluator, Search
 from pyaz.search.selfplay import SelfPlay, SelfPlayRecords
 from pyaz.search.solver import MoveValue, Solution, solve, solve_value
 
@@ -13,7 +13,6 @@ __all__ = [
     "SelfPlay",
     "SelfPlayRecords",
     "Solution",
-    "register_search_class",
     "solve",
     "solve_value",
 ]

@@ -17,9 +17,9 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from pyaz import _core
-from pyaz.games import BoardGameState, BoardState
+from pyaz.games import GAMES, BoardGameState, BoardState
 
-__all__ = ["DEFAULTS", "Evaluator", "Search", "register_search_class", "search_class_for"]
+__all__ = ["DEFAULTS", "Evaluator", "Search", "search_class_for"]
 
 Evaluator: TypeAlias = str | Callable[[np.ndarray], tuple[Any, Any]]
 
@@ -27,17 +27,11 @@ DEFAULTS: dict[str, Any] = dict(_core.search_defaults())
 """The default of every :class:`Search` option, as the C++ core sets them (search/params.h)."""
 
 _SEARCH_CLASSES: dict[type, type] = {
-    _core.Othello: _core.OthelloSearch,
-    _core.ConnectFour: _core.ConnectFourSearch,
-    _core.Gomoku: _core.GomokuSearch,
-    _core.Go: _core.GoSearch,
-    _core.RacingKings: _core.RacingKingsSearch,
+    spec.cls: spec.search
+    for spec in GAMES.values()
+    if isinstance(spec.cls, type) and spec.search is not None
 }
-
-
-def register_search_class(state_class: type, search_class: type) -> None:
-    """Registers the C++ search class for a game class (used by games added later)."""
-    _SEARCH_CLASSES[state_class] = search_class
+"""The C++ search class of each C++ game class (its registration's ``search``)."""
 
 
 def search_class_for(state: Any, what: str = "search") -> type:
