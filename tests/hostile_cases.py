@@ -192,7 +192,7 @@ def search_cases() -> Iterator[Case]:
     yield from evaluator_cases(state)
 
 
-def evaluator_cases(state: pyaz.BoardState) -> Iterator[Case]:
+def evaluator_cases(state: pyaz.NetworkGameState) -> Iterator[Case]:
     actions = state.num_actions
 
     def returning(result: Callable[[int], object]) -> Callable[[np.ndarray], object]:

@@ -9,6 +9,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,14 @@ import pyaz
 from pyaz._core import Status
 from pyaz.games import board_games
 from pyaz.games.examples.tictactoe import TicTacToe
-from pyaz.games.state import BoardGameState, GameState
+from pyaz.games.state import (
+    BoardGameState,
+    DrawableGameState,
+    GameState,
+    NetworkGameState,
+    PlayableGameState,
+    protocol_members,
+)
 from pyaz.games.symmetry import transform_planes, transform_policy
 from pyaz.testing import (
     CHECKS,
@@ -166,7 +174,25 @@ BROKEN = [
 
 def test_the_protocol_check_knows_every_member_of_the_protocol() -> None:
     declared = {m for cls in (GameState, BoardGameState) for m in vars(cls) if m[0] != "_"}
-    assert declared == set(PROTOCOL_MEMBERS)
+    assert declared == set(PROTOCOL_MEMBERS) == set(protocol_members(BoardGameState))
+
+
+def test_the_walkthrough_names_each_protocols_members() -> None:
+    """docs/adding-a-game.md's table of the game protocols: each row names the members its
+    protocol adds to the one before, as pyaz.games.state declares them."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "adding-a-game.md").read_text()
+    rows = {
+        cells[1].strip(" `"): cells[2]
+        for cells in (line.split("|") for line in text.splitlines() if line.startswith("| `"))
+    }
+    chain = (GameState, BoardGameState, NetworkGameState, PlayableGameState, DrawableGameState)
+    before: tuple[str, ...] = ()
+    for protocol in chain:
+        members = protocol_members(protocol)
+        assert members[: len(before)] == before, protocol.__name__
+        added = [m for m in members[len(before) :] if f"`{m}" not in rows[protocol.__name__]]
+        assert not added, f"{protocol.__name__}'s row leaves out {added}"
+        before = members
 
 
 def test_every_check_has_a_broken_game() -> None:

@@ -38,6 +38,19 @@ def test_every_games_state_satisfies_the_protocol() -> None:
     )
 
 
+def test_the_protocols_are_exported_and_board_state_is_the_native_union() -> None:
+    """pyaz exports the game protocols; ``BoardState``, deprecated, is still ``NativeGame``."""
+    import pyaz.games.state as state_module
+
+    assert pyaz.BoardState == pyaz.NativeGame == pyaz.games.NativeGame
+    for name in ("GameState", "BoardGameState", "NetworkGameState", "PlayableGameState"):
+        assert getattr(pyaz, name) is getattr(state_module, name)
+    python_game, native = pyaz.make("tictactoe"), pyaz.make("tictactoe_cpp")
+    for game in (python_game, native):
+        assert isinstance(game, pyaz.DrawableGameState), game.name
+    assert pyaz.games.is_native(native) and not pyaz.games.is_native(python_game)
+
+
 def _fixed(target: curling.Target, name: str) -> ShotPlayer:
     return ShotPlayer(lambda game, seed: target, name)
 

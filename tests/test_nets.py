@@ -13,7 +13,7 @@ import torch
 
 import pyaz
 from pyaz import nets
-from pyaz.games import BoardState
+from pyaz.games import NativeGame
 
 SETTINGS = {
     "game": "connect_four",
@@ -23,7 +23,7 @@ SETTINGS = {
 }
 
 
-def small_state() -> BoardState:
+def small_state() -> NativeGame:
     return pyaz.make("connect_four", width=4, height=4)
 
 

@@ -40,7 +40,7 @@ def go5() -> pyaz.Go:
     return pyaz.make("go", size=5)
 
 
-def _replay(start: pyaz.BoardState, actions: list[int]) -> pyaz.BoardState:
+def _replay(start: pyaz.BoardGameState, actions: list[int]) -> pyaz.BoardGameState:
     state = start.clone()
     for action in actions:
         assert state.is_legal(action)

@@ -78,10 +78,10 @@ class FirstLegal:
 
     name = "first-legal"
 
-    def reset(self, state: pyaz.games.BoardState) -> None:
+    def reset(self, state: pyaz.BoardGameState) -> None:
         pass
 
-    def choose(self, state: pyaz.games.BoardState) -> int:
+    def choose(self, state: pyaz.BoardGameState) -> int:
         return int(state.legal_actions()[0])
 
     def observe(self, action: int) -> None:

@@ -40,7 +40,7 @@ from pyaz.engines.gomocup_server import (
 from pyaz.engines.gtp import GtpEngine
 from pyaz.engines.gtp_server import GtpServer
 from pyaz.engines.search import EngineSearch
-from pyaz.games import BoardState
+from pyaz.games import BoardGameState, NativeGame
 from pyaz.games.sgf import parse_sgf
 
 DEV_FULL = Path("/dev/full")
@@ -151,10 +151,10 @@ class FirstLegal:
 
     name = "first"
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: BoardGameState) -> None:
         pass
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: BoardGameState) -> int:
         return int(state.legal_actions()[0])
 
     def observe(self, action: int) -> None:
@@ -162,7 +162,7 @@ class FirstLegal:
 
 
 def first_legal_brain(times: list[float] | None = None) -> GomocupBrain:
-    def make(start: BoardState, time_ms: float) -> FirstLegal:
+    def make(start: NativeGame, time_ms: float) -> FirstLegal:
         if times is not None:
             times.append(time_ms)
         return FirstLegal()

@@ -24,7 +24,7 @@ class Delegate:
 
     name = "delegated connect four"
 
-    def __init__(self, inner: pyaz.BoardState) -> None:
+    def __init__(self, inner: pyaz.NativeGame) -> None:
         self.inner = inner
         self.num_actions = inner.num_actions
         self.planes_shape = tuple(inner.planes_shape)
@@ -58,7 +58,7 @@ class Delegate:
         return np.asarray(self.inner.encode())
 
 
-def _position(moves: tuple[int, ...]) -> pyaz.BoardState:
+def _position(moves: tuple[int, ...]) -> pyaz.NativeGame:
     state = pyaz.make("connect_four", width=5, height=4)
     for move in moves:
         state.apply(move)
@@ -118,7 +118,7 @@ def test_the_solver_proves_a_won_tictactoe_position() -> None:
     assert search.choose_action() == 2
 
 
-def _played(name: str, moves: tuple[int, ...]) -> pyaz.BoardState:
+def _played(name: str, moves: tuple[int, ...]) -> pyaz.NativeGame:
     state = pyaz.make(name)
     for move in moves:
         state.apply(move)

@@ -70,7 +70,7 @@ SOLVER_DRAWS = [
 ]
 
 
-def _position(moves: str) -> pyaz.BoardState:
+def _position(moves: str) -> pyaz.NativeGame:
     return pyaz.make("connect_four").play(" ".join(moves))
 
 

@@ -32,11 +32,11 @@ from pyaz.nets.model import (
 )
 
 
-def planes_of(state: pyaz.BoardState) -> torch.Tensor:
+def planes_of(state: pyaz.NativeGame) -> torch.Tensor:
     return torch.from_numpy(state.encode()[None].astype(np.float32))
 
 
-def threats(state: pyaz.BoardState, line: int, depth: int = 1) -> np.ndarray:
+def threats(state: pyaz.NativeGame, line: int, depth: int = 1) -> np.ndarray:
     """The threat planes of ``state`` as int arrays: (own, opponent) completing a line, then
     with ``depth`` 2 (own, opponent) making a threat, with 3 also (own, opponent) making a
     three and (own, opponent) forks."""
@@ -169,7 +169,7 @@ def brute_force_forks(
 
 def random_positions(
     game: str, options: dict, count: int, seed: int, plies: tuple[int, int]
-) -> Iterator[pyaz.BoardState]:
+) -> Iterator[pyaz.NativeGame]:
     """``count`` positions of random play, each ``plies`` (low, high) plies long or shorter
     when the game ends first."""
     rng = np.random.default_rng(seed)
@@ -309,7 +309,7 @@ def test_deep_and_forks_add_the_planes_of_the_cells_that_make_threats(
     eager_matches_torchscript(loaded.net, x)
 
 
-def parity_rows(state: pyaz.BoardState) -> list[int]:
+def parity_rows(state: pyaz.NativeGame) -> list[int]:
     """The parity plane of ``state`` down its first column (row 0 the top)."""
     plane = ParityPlane()(planes_of(state))[0, -1].numpy().astype(int)
     assert (plane == plane[:, :1]).all()  # whole rows
@@ -354,14 +354,14 @@ def test_parity_mode_adds_the_plane_to_the_threat_planes(tmp_path: Path, runtime
     assert np.allclose(logits, eager[0].numpy(), atol=1e-4)
 
 
-def mobility(state: pyaz.BoardState) -> np.ndarray:
+def mobility(state: pyaz.NativeGame) -> np.ndarray:
     """The four mobility planes of ``state`` as int arrays: the legal moves of the player to
     move, then of the opponent, then the frontier of each (the empty cells next to the other's
     discs)."""
     return MobilityPlanes()(planes_of(state))[0, -4:].numpy().astype(int)
 
 
-def named(state: pyaz.BoardState, plane: np.ndarray) -> set[str]:
+def named(state: pyaz.NativeGame, plane: np.ndarray) -> set[str]:
     width = plane.shape[1]
     return {state.action_to_str(r * width + c) for r, c in cells(plane)}
 
@@ -380,7 +380,7 @@ def test_the_mobility_planes_of_the_opening_by_hand() -> None:
     assert replies == {"f5", "e6", "f6"}  # Black's three moves that flank e5
 
 
-def with_mover(state: pyaz.BoardState, mover: str) -> pyaz.BoardState:
+def with_mover(state: pyaz.NativeGame, mover: str) -> pyaz.NativeGame:
     """The same discs with ``mover`` ('X' or 'O') to move."""
     board = str(state).split("\n")[:-1]
     return type(state).from_text("\n".join([*board, f"{mover} to move"]))

@@ -34,7 +34,19 @@ from pyaz._core import (
     random_playouts,
 )
 from pyaz._version import __version__
-from pyaz.games import GAMES, BoardState, GameState, make, random_game_lengths, register_game
+from pyaz.games import (
+    GAMES,
+    BoardGameState,
+    BoardState,
+    DrawableGameState,
+    GameState,
+    NativeGame,
+    NetworkGameState,
+    PlayableGameState,
+    make,
+    random_game_lengths,
+    register_game,
+)
 from pyaz.games.sgf import go_from_sgf, go_to_sgf
 from pyaz.games.symmetry import num_symmetries, transform_planes, transform_policy
 from pyaz.search import Search, SelfPlay, SelfPlayRecords, Solution, solve, solve_value
@@ -46,13 +58,18 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers
 
 __all__ = [
     "GAMES",
+    "BoardGameState",
     "BoardState",
     "ConnectFour",
     "ConnectFourSolver",
+    "DrawableGameState",
     "GameState",
     "Go",
     "Gomoku",
+    "NativeGame",
+    "NetworkGameState",
     "Othello",
+    "PlayableGameState",
     "RacingKings",
     "RacingKingsTermination",
     "Search",

@@ -37,7 +37,7 @@ from pyaz.eval import presets
 from pyaz.eval.match_files import check_writable, summary_of, write_games, write_summary
 from pyaz.eval.paired import load_summary, paired_difference
 from pyaz.eval.parallel import MatchPlan, MatchWorker, play_games, start_state, tally
-from pyaz.games import BoardState, GameState, canonical_name
+from pyaz.games import GameState, canonical_name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -118,11 +118,10 @@ examples:
     return parser
 
 
-def _game(args: argparse.Namespace) -> tuple[str, dict[str, Any], Any]:
+def _game(args: argparse.Namespace) -> tuple[str, dict[str, Any], GameState]:
     """(canonical game name, its options, the start state) of ``--game``, its options and
     ``--ends``; ValueError/TypeError for an option the game does not take or a bad value. The
-    state is any registered game's, typed ``Any`` as :func:`~pyaz.eval.parallel.start_state`
-    (the match files' writers still take the board games' union)."""
+    state is any registered game's."""
     name = canonical_name(args.game)
     options = given_game_options(args)
     if args.ends is not None:
@@ -147,7 +146,7 @@ def _check_players(plan: MatchPlan) -> None:
 def _write_out(
     out: Path,
     plan: MatchPlan,
-    start: BoardState,
+    start: GameState,
     games: list[dict[str, Any]],
     event: str,
     summary: dict[str, Any],

@@ -13,7 +13,7 @@ from pyaz.engines.search import EngineSearch
 from pyaz.engines.text_streams import tolerant
 from pyaz.games import (
     GAMES,
-    BoardState,
+    PlayableGameState,
     allow_code_reference,
     canonical_name,
     is_code_reference,
@@ -99,7 +99,7 @@ def check_game_options(name: str, options: dict[str, Any]) -> None:
             raise ValueError(f"{flag} does not apply to {canonical_name(name)}")
 
 
-def game_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], BoardState]:
+def game_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], PlayableGameState]:
     """(canonical game name, its options, the start state); ValueError for unfit options."""
     name = canonical_name(args.game)
     options = given_game_options(args)

@@ -28,7 +28,7 @@ from pyaz.cli.options import (
 from pyaz.eval import presets
 from pyaz.eval.external import EngineError
 from pyaz.eval.players import Player, Resignation, close_player
-from pyaz.games import BoardState
+from pyaz.games import GameState, PlayableGameState
 from pyaz.games.profiles import profile
 from pyaz.nets.shipped import shipped_for
 
@@ -107,19 +107,19 @@ def opponent_spec(args: argparse.Namespace) -> str:
     raise ValueError(f"--simulations does not apply to {args.opponent!r}")
 
 
-def side_name(state: BoardState, side: int) -> str:
+def side_name(state: GameState, side: int) -> str:
     """How the board names ``side`` (0 moves first): as the game's profile does."""
     return profile(str(state.name)).side_names[side]
 
 
-def _legal_text(state: BoardState, limit: int = 0) -> str:
+def _legal_text(state: PlayableGameState, limit: int = 0) -> str:
     moves = [str(state.action_to_str(a)) for a in state.legal_actions()]
     if limit and len(moves) > limit:
         return " ".join(moves[:limit]) + f" ... ({len(moves)} moves; 'help' lists them all)"
     return " ".join(moves)
 
 
-def not_a_move_hint(state: BoardState, error: ValueError) -> str:
+def not_a_move_hint(state: PlayableGameState, error: ValueError) -> str:
     """The answer to input that is no move: the parser's message ``error``, its example move
     (which may be an occupied square) replaced by a legal move of ``state`` (not a pass where
     another move is legal), then some legal moves."""
@@ -129,7 +129,7 @@ def not_a_move_hint(state: BoardState, error: ValueError) -> str:
     return f"Not a move: {message}. Try one of: {_legal_text(state, 12)}"
 
 
-def result_text(state: BoardState, human: int, resigned: int | None = None) -> str:
+def result_text(state: GameState, human: int, resigned: int | None = None) -> str:
     """The announcement of the result, from the human's side."""
     if resigned is not None:
         return "You resigned: you lose." if resigned == human else "The opponent resigns: you win!"
@@ -139,22 +139,23 @@ def result_text(state: BoardState, human: int, resigned: int | None = None) -> s
     return ("You win!" if winner == human else "You lose.") + details
 
 
-def outcome(state: BoardState, area: str = " (Tromp-Taylor area)") -> tuple[int | None, str]:
+def outcome(state: GameState, area: str = " (Tromp-Taylor area)") -> tuple[int | None, str]:
     """The winner of the finished game ``state`` (None: a draw) and its score or ending in
     brackets: `` (B+3.5 (Tromp-Taylor area))`` (``area`` after the score), `` (discs X 40 - O
-    24)``, `` (checkmate)``; empty for the other games and a drawn Go game."""
+    24)``, `` (checkmate)``; empty for the other games and a drawn Go game. The game's profile
+    names its ending, read from that game's own members (``score()``, ``board()``, ...)."""
     status = state.status().name
     winner = None if status == "DRAW" else 0 if status == "FIRST_PLAYER_WIN" else 1
     ending = profile(str(state.name)).ending
     detail = ""
     if ending == "area score":
-        score = float(state.score())  # type: ignore[union-attr]
+        score = float(state.score())  # type: ignore[attr-defined]
         detail = f"{'B' if score > 0 else 'W'}+{abs(score):g}{area}" if score else ""
     elif ending == "disc count":
-        board = state.board()
+        board = state.board()  # type: ignore[attr-defined]
         detail = f"discs X {int((board == 1).sum())} - O {int((board == 2).sum())}"
     elif ending == "termination":
-        detail = str(state.termination().name).lower().replace("_", " ")  # type: ignore[union-attr]
+        detail = str(state.termination().name).lower().replace("_", " ")  # type: ignore[attr-defined]
     return winner, f" ({detail})" if detail else ""
 
 
@@ -194,7 +195,7 @@ def _cell(line: str, column: int) -> bool:
 
 
 def play_session(
-    start: BoardState,
+    start: PlayableGameState,
     opponent: Player,
     human: int = 0,
     read: Callable[[str], str] | None = None,

@@ -32,7 +32,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pyaz.games import BoardState, same_position
+from pyaz.games import NetworkGameState, same_position
 from pyaz.search import Evaluator, Search
 
 if TYPE_CHECKING:  # pyaz.nets imports torch, which an engine without a network does not need
@@ -142,7 +142,7 @@ class EngineSearch:
         if self._search is not None:
             self._search.set_root(self._search.root_state)
 
-    def _root_at(self, state: BoardState, origin: Hashable, line: tuple[int, ...]) -> None:
+    def _root_at(self, state: NetworkGameState, origin: Hashable, line: tuple[int, ...]) -> None:
         """Roots the search at ``state``, keeping the old tree's subtree when it leads there."""
         if self._search is None or type(self._search.root_state) is not type(state):
             self._search = Search(state.clone(), **self.search_options)
@@ -161,7 +161,7 @@ class EngineSearch:
 
     def think(
         self,
-        state: BoardState,
+        state: NetworkGameState,
         origin: Hashable,
         line: Sequence[int],
         *,

@@ -22,6 +22,7 @@ from typing import Any
 
 from pyaz.eval.oracle import OraclePosition
 from pyaz.eval.oracle_sets import STAGES, StagedPosition, stratified_sample
+from pyaz.games import BoardGameState
 from pyaz.games.minimax import Minimax, position_key, solve_all
 
 __all__ = [
@@ -43,7 +44,7 @@ run's settings check and its evaluation ask for the same one."""
 _KEPT_TABLES = 4
 
 
-def check_small(start: Any) -> Minimax:
+def check_small(start: BoardGameState) -> Minimax:
     """The minimax table of every position reachable from ``start``, any game's (written in
     Python or C++); ValueError naming the game when it reaches more than :data:`MAX_POSITIONS`
     (counted first by :func:`count_positions`, so that a large game is refused after listing
@@ -65,7 +66,7 @@ def check_small(start: Any) -> Minimax:
     return table
 
 
-def count_positions(start: Any, limit: int) -> int:
+def count_positions(start: BoardGameState, limit: int) -> int:
     """How many distinct positions (by :func:`~pyaz.games.minimax.position_key`, compared by
     its hash) are reachable from ``start``, the start and the finished ones included; ``limit``
     + 1 as soon as more than ``limit`` are found. Depth first without recursion (a stack of the
@@ -92,7 +93,7 @@ def count_positions(start: Any, limit: int) -> int:
     return len(seen)
 
 
-def _children(state: Any) -> Iterator[Any]:
+def _children(state: BoardGameState) -> Iterator[BoardGameState]:
     """The positions after each legal action of ``state`` (none once it is over)."""
     for action in state.legal_actions():
         child = state.clone()
@@ -100,7 +101,7 @@ def _children(state: Any) -> Iterator[Any]:
         yield child
 
 
-def decisive_positions(start: Any) -> list[StagedPosition]:
+def decisive_positions(start: BoardGameState) -> list[StagedPosition]:
     """Every decisive position reachable from ``start``, solved, in order of ply (then of the
     first line of play that reaches it), each once."""
     table = check_small(start)
@@ -130,7 +131,7 @@ def decisive_positions(start: Any) -> list[StagedPosition]:
     return positions
 
 
-def evaluation_set(start: Any, count: int, seed: int = 0) -> list[StagedPosition]:
+def evaluation_set(start: BoardGameState, count: int, seed: int = 0) -> list[StagedPosition]:
     """``count`` decisive positions for a run's evaluation, a third from each stage (the first
     stages take the remainder; a stage with fewer gives all it has), a seeded sample."""
     return stratified_sample(decisive_positions(start), count, seed)

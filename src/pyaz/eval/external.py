@@ -39,11 +39,12 @@ import chess
 import chess.engine
 import chess.variant
 
+from pyaz._core import Go, RacingKings
 from pyaz.engines.gtp import GtpEngine, GtpEngineNotFoundError, GtpError, gnugo
 from pyaz.engines.process import ClosesOnExit, find_engine
 from pyaz.engines.uci import UciEngineNotFoundError, UciError, start_uci_engine
 from pyaz.eval.players import Resignation
-from pyaz.games import BoardState, make, same_position
+from pyaz.games import GameState, NativeGame, make, same_position
 from pyaz.games.profiles import profile
 
 __all__ = [
@@ -133,7 +134,7 @@ class GtpPlayer(_ExternalPlayer):
         self,
         engine: GtpEngine,
         name: str,
-        start_state: BoardState,
+        start_state: NativeGame,
         genmove_command: str = "genmove",
     ) -> None:
         self.engine = engine
@@ -145,7 +146,7 @@ class GtpPlayer(_ExternalPlayer):
             engine.close()
             raise ValueError(f"GTP players play Go or Othello, not {self.game}")
         self.stones = rules.stones  # Go's way, else gtp-rhino's (GtpRules)
-        self._state: BoardState = start_state.clone()
+        self._state: NativeGame = start_state.clone()
         self._pending: int | None = None
 
     # GTP text of an action and back
@@ -154,10 +155,10 @@ class GtpPlayer(_ExternalPlayer):
             return str(self._state.action_to_vertex(action))  # type: ignore[union-attr]
         return str(self._state.action_to_str(action))
 
-    def _colour(self, state: BoardState) -> str:
+    def _colour(self, state: GameState) -> str:
         return "b" if state.to_move() == 0 else "w"
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: NativeGame) -> None:
         """Sets the engine's board to ``state``."""
         self._state = state.clone()
         self._pending = None
@@ -176,7 +177,7 @@ class GtpPlayer(_ExternalPlayer):
                 for action in (board == code).nonzero()[0]:
                     self.engine.play(colour, str(state.action_to_vertex(int(action))))  # type: ignore[union-attr]
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: NativeGame) -> int:
         """``genmove`` for the side to move; the engine's move as a pyaz action."""
         if not same_position(self._state, state):
             if not self.stones:
@@ -249,7 +250,7 @@ class UciPlayer(_ExternalPlayer):
         self.limit = chess.engine.Limit(depth=depth if depth > 0 else None, time=movetime_ms / 1e3)
         self.limits = (f"depth {depth} " if depth > 0 else "") + f"movetime {movetime_ms}"
         self._board: chess.variant.RacingKingsBoard | None = None
-        self._state: BoardState | None = None
+        self._state: RacingKings | None = None
 
     def close(self) -> None:
         """Shuts the engine down (``quit``, then kill; idempotent)."""
@@ -258,12 +259,12 @@ class UciPlayer(_ExternalPlayer):
         ):
             self.engine.close()
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: RacingKings) -> None:
         """A new game from ``state``."""
         self._state = state.clone()
-        self._board = chess.variant.RacingKingsBoard(str(state.fen()))  # type: ignore[union-attr]
+        self._board = chess.variant.RacingKingsBoard(str(state.fen()))
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: RacingKings) -> int:
         """The engine's best move in ``state``."""
         if self._board is None or self._state is None or not same_position(self._state, state):
             self.reset(state)
@@ -281,7 +282,7 @@ class UciPlayer(_ExternalPlayer):
             )
         move = played.uci()
         try:
-            action = int(state.parse_uci(move))  # type: ignore[union-attr]
+            action = int(state.parse_uci(move))
         except ValueError as error:
             raise EngineError(f"{self.name} played {move!r}: {error}\n{state}") from None
         if not state.is_legal(action):
@@ -292,19 +293,19 @@ class UciPlayer(_ExternalPlayer):
         """Adds ``action`` to the game the engine is shown."""
         if self._board is None or self._state is None:
             raise EngineError(f"{self.name}: observe() before reset()")
-        self._board.push_uci(str(self._state.uci(action)))  # type: ignore[union-attr]
+        self._board.push_uci(str(self._state.uci(action)))
         self._state.apply(action)
 
 
 # --------------------------------------------------------------------------- preset builders
 
 
-def _go_flags(state: BoardState) -> list[str]:
-    rules = {"--positional-superko": state.superko, "--allow-suicide": state.allow_suicide}  # type: ignore[union-attr]
+def _go_flags(state: Go) -> list[str]:
+    rules = {"--positional-superko": state.superko, "--allow-suicide": state.allow_suicide}
     return [flag for flag, on in rules.items() if bool(on)]
 
 
-def _started(player: GtpPlayer, state: BoardState) -> GtpPlayer:
+def _started(player: GtpPlayer, state: NativeGame) -> GtpPlayer:
     """Checks the engine accepts the game's setup now, so that errors show at once."""
     try:
         player.reset(state if player.stones else make(player.game, size=state.size))  # type: ignore[union-attr]
@@ -314,7 +315,7 @@ def _started(player: GtpPlayer, state: BoardState) -> GtpPlayer:
     return player
 
 
-def gnugo_player(name: str, state: BoardState, level: int, seed: int) -> GtpPlayer:
+def gnugo_player(name: str, state: Go, level: int, seed: int) -> GtpPlayer:
     """GNU Go at ``level``, with the start state's superko and suicide rules."""
     engine = gnugo(
         level=level,
@@ -326,7 +327,7 @@ def gnugo_player(name: str, state: BoardState, level: int, seed: int) -> GtpPlay
     return _started(GtpPlayer(engine, name, state), state)
 
 
-def pachi_player(name: str, state: BoardState, playouts: int, seed: int) -> GtpPlayer:
+def pachi_player(name: str, state: Go, playouts: int, seed: int) -> GtpPlayer:
     """The Pachi Go engine (only a real Pachi on PATH), ``playouts`` a move, cleanup genmoves."""
     path = shutil.which("pachi")
     if path is None:
@@ -352,7 +353,7 @@ def pachi_player(name: str, state: BoardState, playouts: int, seed: int) -> GtpP
     return _started(player, state)
 
 
-def gtp_rhino_player(name: str, state: BoardState, level: int, randomness: int) -> GtpPlayer:
+def gtp_rhino_player(name: str, state: NativeGame, level: int, randomness: int) -> GtpPlayer:
     """GRhino (Othello 8x8) at ``level`` with evaluator ``randomness``, given the time a move
     its level needs (:data:`GRHINO_LEVEL_TIMEOUT`)."""
     path = find_engine("gtp-rhino", GRHINO_HINT, GtpEngineNotFoundError)
@@ -364,7 +365,7 @@ def gtp_rhino_player(name: str, state: BoardState, level: int, randomness: int) 
     return _started(GtpPlayer(engine, name, state), state)
 
 
-def gtp_player(name: str, state: BoardState, command: Sequence[str]) -> GtpPlayer:
+def gtp_player(name: str, state: NativeGame, command: Sequence[str]) -> GtpPlayer:
     """Any GTP engine playing Go or Othello."""
     argv = [find_engine(command[0], ANY_ENGINE_HINT, GtpEngineNotFoundError), *command[1:]]
     engine = GtpEngine(argv, timeout=ENGINE_TIMEOUT, install_hint=ANY_ENGINE_HINT)
@@ -372,7 +373,7 @@ def gtp_player(name: str, state: BoardState, command: Sequence[str]) -> GtpPlaye
 
 
 def fairy_stockfish_player(
-    name: str, state: BoardState, skill: int, depth: int, movetime_ms: int
+    name: str, state: GameState, skill: int, depth: int, movetime_ms: int
 ) -> UciPlayer:
     """Fairy-Stockfish playing ``state``'s game (Racing Kings: the ``UCI_Variant`` its profile
     names) at ``Skill Level`` ``skill``, ``go depth DEPTH movetime MOVETIME`` (depth 0: no depth
@@ -386,7 +387,7 @@ def fairy_stockfish_player(
     return UciPlayer(engine, name, depth, movetime_ms)
 
 
-def uci_player(name: str, state: BoardState, command: Sequence[str]) -> UciPlayer:
+def uci_player(name: str, state: GameState, command: Sequence[str]) -> UciPlayer:
     """Any UCI engine that plays ``state``'s game (Racing Kings), ``go movetime 100``."""
     variant = profile(str(state.name)).uci_variant
     engine = start_uci_engine(command, install_hint=ANY_ENGINE_HINT, variant=variant)

@@ -22,7 +22,7 @@ from typing import Literal
 from pyaz.eval.arena import MatchResult, play_match
 from pyaz.eval.players import Player
 from pyaz.eval.stats import Z_95, wilson_interval
-from pyaz.games import BoardState
+from pyaz.games import GameState
 
 __all__ = [
     "WILSON_MAX_GAMES",
@@ -136,7 +136,7 @@ class WilsonGate:
         self,
         challenger: Player,
         best: Player,
-        start_state: BoardState,
+        start_state: GameState,
         progress: bool = False,
         opening_plies: int | None = None,
         seed: int = 0,

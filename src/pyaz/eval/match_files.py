@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pyaz._core import Go, RacingKings
 from pyaz.eval.arena import MatchResult
 from pyaz.eval.parallel import MatchPlan, start_state
-from pyaz.games import BoardState
+from pyaz.games import GameState
 from pyaz.games.profiles import profile
 
 __all__ = [
@@ -63,9 +64,7 @@ def _sgf_text(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def write_sgf_games(
-    out: Path, start: BoardState, games: list[dict[str, Any]], event: str
-) -> list[Path]:
+def write_sgf_games(out: Path, start: Go, games: list[dict[str, Any]], event: str) -> list[Path]:
     """One SGF file per game (``game-0001.sgf``, ...), with the players and the result."""
     paths = []
     for game in games:
@@ -73,7 +72,7 @@ def write_sgf_games(
         result = None
         if game["resigned"] is not None:
             result = f"{'BW'[1 - game['resigned']]}+R"
-        text = start.to_sgf(moves, result=result)  # type: ignore[union-attr]
+        text = start.to_sgf(moves, result=result)
         extra = (
             f"PB[{_sgf_text(game['first'])}]PW[{_sgf_text(game['second'])}]"
             f"GN[{_sgf_text(event)}, game {game['index'] + 1}]"
@@ -107,22 +106,22 @@ def pgn_game(start_fen: str, moves: Sequence[str], headers: dict[str, str], end:
 
 
 def write_pgn_games(
-    out: Path, start: BoardState, games: list[dict[str, Any]], event: str
+    out: Path, start: RacingKings, games: list[dict[str, Any]], event: str
 ) -> list[Path]:
     """All games in ``games.pgn`` (Variant "Racing Kings", FEN for other starts)."""
-    fen = str(start.fen())  # type: ignore[union-attr]
+    fen = str(start.fen())
     date = datetime.date.today().strftime("%Y.%m.%d")
     parts = []
     for game in games:
         state = start.clone()
         moves = []
         for action in [*game["opening"], *game["actions"]]:
-            moves.append(str(state.uci(action)))  # type: ignore[union-attr]
+            moves.append(str(state.uci(action)))
             state.apply(action)
         if game["resigned"] is not None:
             end = f"{('White', 'Black')[game['resigned']]} resigns"
         else:
-            end = str(state.termination().name)  # type: ignore[union-attr]
+            end = str(state.termination().name)
         if game["opening"]:
             end += f"; the first {len(game['opening'])} plies were a random opening"
         headers = {
@@ -142,7 +141,7 @@ def write_pgn_games(
 
 def write_move_lists(
     out: Path,
-    start: BoardState,
+    start: GameState,
     games: list[dict[str, Any]],
     event: str,
     a: str = "A",
@@ -165,7 +164,7 @@ def write_move_lists(
                     ",".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in action)
                 )
                 continue
-            tokens.append(str(state.action_to_str(action)))
+            tokens.append(str(state.action_to_str(action)))  # type: ignore[attr-defined]
             state.apply(action)
         if game["resigned"] is not None:
             tokens.append("resign")
@@ -177,15 +176,15 @@ def write_move_lists(
 
 
 def write_games(
-    out: Path, plan: MatchPlan, start: BoardState, games: list[dict[str, Any]], event: str
+    out: Path, plan: MatchPlan, start: GameState, games: list[dict[str, Any]], event: str
 ) -> list[Path]:
     """Writes the games in the game's format (its profile's record); the files written."""
     out.mkdir(parents=True, exist_ok=True)
-    record = profile(plan.game).record
+    record = profile(plan.game).record  # SGF: Go's records, PGN: Racing Kings'
     if record == "sgf":
-        return write_sgf_games(out, start, games, event)
+        return write_sgf_games(out, start, games, event)  # type: ignore[arg-type]
     if record == "pgn":
-        return write_pgn_games(out, start, games, event)
+        return write_pgn_games(out, start, games, event)  # type: ignore[arg-type]
     return write_move_lists(out, start, games, event, plan.a, plan.b)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from pyaz._core import ConnectFour, Status
 from pyaz.eval.players import Player, _SimplePlayer
 from pyaz.eval.stats import wilson_interval
-from pyaz.games import BoardState
+from pyaz.games import GameState
 from pyaz.search.solver import MAX_HEIGHT, MAX_WIDTH, check_solvable, solve
 
 __all__ = [
@@ -172,13 +172,13 @@ class PerfectPlayer(_SimplePlayer):
         self.name = name
         self._rng = random.Random(seed)
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: GameState) -> None:
         """ValueError unless the game is Connect Four on a board the solver takes."""
         if not isinstance(state, ConnectFour):
             check_solvable(state)  # raises, naming the game
         else:
             _check_size(state.num_actions, state.board_shape[0])
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: ConnectFour) -> int:
         """A best move of ``state``."""
         return int(self._rng.choice(solve(state).best_moves))

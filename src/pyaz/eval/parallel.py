@@ -69,11 +69,9 @@ class MatchPlan:
         return (self.seed * 1_000_003 + index) * 2 + side
 
 
-def start_state(game: str, options: dict[str, Any]) -> Any:
+def start_state(game: str, options: dict[str, Any]) -> GameState:
     """The start state of a match, a :class:`~pyaz.games.state.GameState`:
-    ``pyaz.make(game, **options)``, any registered game's. Typed ``Any`` because the player
-    builders (:func:`pyaz.eval.presets.make_player`) still take the board games' union, and the
-    builders of players for a game with continuous actions check the state themselves."""
+    ``pyaz.make(game, **options)``, any registered game's."""
     return make(game, **options)
 
 

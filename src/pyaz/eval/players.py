@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from pyaz._core import Status
-from pyaz.games import BoardState, same_position
+from pyaz._core import Gomoku, Status
+from pyaz.games import GameState, NativeGame, NetworkGameState, same_position
 from pyaz.games.curling import NUM_ACTIONS, CurlingState, Target, action_to_target
 from pyaz.games.openspiel import OpenSpielState, load_pyspiel
 from pyaz.games.profiles import profile
@@ -100,7 +100,7 @@ class RandomPlayer(_SimplePlayer):
         self.name = name
         self._rng = random.Random(seed)
 
-    def choose(self, state: BoardState | CurlingState) -> int | Target:
+    def choose(self, state: BoardGameState | CurlingState) -> int | Target:
         """A legal action of ``state`` (a curling target) drawn uniformly."""
         if isinstance(state, CurlingState):
             return action_to_target(self._rng.randrange(NUM_ACTIONS))
@@ -161,8 +161,8 @@ class GreedyPlayer(_SimplePlayer):
         self.name = name
         self._rng = random.Random(seed)
 
-    def choose(self, state: BoardState) -> int:
-        """The greedy move in ``state``."""
+    def choose(self, state: NativeGame) -> int:
+        """The greedy move in ``state`` (a C++ game: it reads each move's ``child``)."""
         actions = state.legal_actions()
         if profile(str(state.name)).ending == "disc count":
             me = int(state.to_move()) + 1
@@ -178,12 +178,12 @@ class GreedyPlayer(_SimplePlayer):
         return int(self._rng.choice(blocks or actions))
 
 
-def _wins(state: BoardState, player: int) -> bool:
+def _wins(state: GameState, player: int) -> bool:
     won = Status.FIRST_PLAYER_WIN if player == 0 else Status.SECOND_PLAYER_WIN
     return bool(state.status() == won)
 
 
-def _opponent_wins_next(state: BoardState, player: int) -> bool:
+def _opponent_wins_next(state: NativeGame, player: int) -> bool:
     """Whether the opponent (to move in ``state``) has a move that wins at once."""
     if state.is_terminal():
         return False
@@ -248,7 +248,7 @@ class SearchPlayer:
         self._moves = 0
         self._start_ply = 0
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: NetworkGameState) -> None:
         """Roots the search at ``state`` (creating the search on first use or a new game type)."""
         if not isinstance(state, BoardGameState):  # curling's actions are continuous
             raise ValueError(
@@ -257,7 +257,7 @@ class SearchPlayer:
         self._start_ply = int(state.ply)
         self._set_root(state)
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: NetworkGameState) -> int:
         """Searches from ``state`` and returns the chosen action.
 
         If the kept tree's root is not ``state`` (the player was not told of every move, or
@@ -283,7 +283,7 @@ class SearchPlayer:
         if self.search is not None and self.reuse_tree:
             self.search.advance(int(action))
 
-    def _set_root(self, state: BoardState) -> None:
+    def _set_root(self, state: NetworkGameState) -> None:
         if self.search is None or type(self.search.root_state) is not type(state):
             self.search = Search(state.clone(), **self.search_options)
         else:
@@ -364,22 +364,22 @@ MENTOR_SIZES = (9, 15)
 """The board sizes the Gomoku mentor plays (smallest, largest)."""
 
 
-def _mentor_game_problem(state: BoardState, what: str) -> str | None:
+def _mentor_game_problem(state: GameState, what: str) -> str | None:
     """Why the mentor does not play ``state``'s game (one whose profile has the threat
     analysis: Gomoku), or None when it does."""
     if not profile(str(state.name)).threat_analysis:
         return f"{what} plays Gomoku only, not {state.name}"
-    size = int(state.size)  # type: ignore[union-attr]
+    size = int(state.size)  # type: ignore[attr-defined]
     low, high = MENTOR_SIZES
     if not low <= size <= high:
         return f"{what} plays boards of {low}x{low} to {high}x{high}, not {size}x{size}"
-    line = int(state.line_length)  # type: ignore[union-attr]
+    line = int(state.line_length)  # type: ignore[attr-defined]
     if line != 5:
         return f"{what} plays five in a row, not line_length {line}"
     return None
 
 
-def check_mentor_game(state: BoardState, what: str = "the mentor") -> None:
+def check_mentor_game(state: GameState, what: str = "the mentor") -> None:
     """ValueError unless ``state`` is free-style Gomoku the mentor plays: a board of 9..15 and
     five in a row (seed 004's rules)."""
     problem = _mentor_game_problem(state, what)
@@ -387,7 +387,7 @@ def check_mentor_game(state: BoardState, what: str = "the mentor") -> None:
         raise ValueError(problem)
 
 
-def mentor_plays(state: BoardState) -> bool:
+def mentor_plays(state: GameState) -> bool:
     """Whether the mentor plays ``state``'s game (:func:`check_mentor_game` without raising)."""
     return _mentor_game_problem(state, "the mentor") is None
 
@@ -407,13 +407,13 @@ class MentorPlayer(_SimplePlayer):
         self.name = name
         self.mentor = GomokuMentor(time_ms=float(time_ms), randomness=randomness, seed=seed)
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: GameState) -> None:
         """Checks that the mentor plays ``state``'s game (ValueError otherwise)."""
         check_mentor_game(state)
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: Gomoku) -> int:
         """The mentor's move in ``state``."""
-        return int(self.mentor.choose(state))  # type: ignore[arg-type]
+        return int(self.mentor.choose(state))
 
 
 def close_player(player: object) -> None:

@@ -38,7 +38,7 @@ from pyaz.eval.players import (
     uct_player,
 )
 from pyaz.eval.threat_guard import DEFAULT_GUARD_MS, DEFAULT_TREE_NODES, ThreatGuardPlayer
-from pyaz.games import BoardState
+from pyaz.games import GameState
 from pyaz.games.profiles import games_where
 
 __all__ = [
@@ -129,14 +129,16 @@ does (:func:`starts_process`), so that a kind added without a word here is taken
 class _Spec:
     """A parsed spec: ``kind:rest`` with helpers for its integer fields and checks."""
 
-    def __init__(self, text: str, state: BoardState, seed: int, runtime: str | None) -> None:
+    def __init__(self, text: str, state: GameState, seed: int, runtime: str | None) -> None:
         self.text = text.strip()
         self.kind, self.rest = split_spec(self.text)
         self.options = ""  # model:PATH[:SIMS][:OPTIONS]: OPTIONS, parsed by _model_options
         if self.kind == "model":
             self.rest, self.options = _options_field(self.rest)
         self.network = network_fields(self.text)  # (PATH, SIMS) of a network preset
-        self.state = state
+        # a GameState; Any: each builder passes it on as what its player takes (a network game,
+        # Go, curling), its game checked by name first (need(), check_mentor_game, ...)
+        self.state: Any = state
         self.seed = seed
         self.runtime = runtime
 
@@ -445,7 +447,7 @@ def _pachi(spec: _Spec) -> Player:
 
 def _gtp_rhino(spec: _Spec) -> Player:
     spec.need()
-    size = int(spec.state.size)  # type: ignore[union-attr]
+    size = int(spec.state.size)
     if size != 8:
         raise ValueError(f"{spec.label} plays Othello on 8x8 only, not {size}x{size}")
     level, randomness = spec.ints([3, 0], ["LEVEL", "RAND"])
@@ -538,7 +540,7 @@ BUILDERS: dict[str, Callable[[_Spec], Player]] = {
 
 
 def make_player(
-    spec: str, start_state: BoardState, seed: int = 0, runtime: str | None = None
+    spec: str, start_state: GameState, seed: int = 0, runtime: str | None = None
 ) -> Player:
     """The player that ``spec`` names (see the module docstring), for ``start_state``'s game.
 

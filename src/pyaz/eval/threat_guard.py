@@ -16,7 +16,7 @@ import numpy as np
 
 from pyaz._core import Gomoku, GomokuMentor
 from pyaz.eval.players import Player, SearchPlayer, check_mentor_game, close_player
-from pyaz.games import BoardState
+from pyaz.games import GameState
 from pyaz.nets.threat_search import (
     FORCING_REASONS,
     WINNING_REASONS,
@@ -127,16 +127,16 @@ class ThreatGuardPlayer:
             inner.evaluator = self.tree
         self.decisions: dict[str, int] = {}
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: GameState) -> None:
         """Checks that the mentor plays ``state``'s game (ValueError if not); resets ``inner``."""
         check_mentor_game(state, self.name)
         if self.tree is not None:
-            self.tree.overline_wins = bool(state.overline_wins)  # type: ignore[union-attr]
+            self.tree.overline_wins = bool(state.overline_wins)  # type: ignore[attr-defined]
         self.inner.reset(state)
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: Gomoku) -> int:
         """The forced move, else ``inner``'s move kept or replaced by a defence."""
-        forced = [int(a) for a in self.mentor.forced_moves(state)]  # type: ignore[arg-type]
+        forced = [int(a) for a in self.mentor.forced_moves(state)]
         info = self.mentor.last_info
         reason = str(info["reason"])
         if reason in FORCING_REASONS:
@@ -148,12 +148,12 @@ class ThreatGuardPlayer:
             return self._decided("inner", action)  # an answer the budget did not reach
         return self._decided("defend", self._best_answer(forced))
 
-    def _stops_the_threat(self, state: BoardState, action: int) -> bool:
+    def _stops_the_threat(self, state: Gomoku, action: int) -> bool:
         """Whether the opponent has no five and no VCF/VCT after ``action``."""
         child = state.child(action)
         if child.is_terminal():  # the board is full: a draw stops every threat
             return True
-        self.mentor.forced_moves(child)  # type: ignore[arg-type]
+        self.mentor.forced_moves(child)
         return str(self.mentor.last_info["reason"]) not in WINNING_REASONS
 
     def observe(self, action: int) -> None:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from pyaz.common.checked_json import Fields
 from pyaz.common.plots import figure, save_figure
@@ -37,7 +37,7 @@ from pyaz.eval.elo import DEFAULT_PRIOR, EloFit, GameResult, Rating, fit_elo
 from pyaz.eval.parallel import start_state
 from pyaz.eval.players import Player, RandomPlayer, network_player
 from pyaz.eval.presets import make_player
-from pyaz.games import BoardState, canonical_name
+from pyaz.games import GameState, NetworkGameState, canonical_name
 
 RANDOM = "random"
 """The name of the uniform random player (the usual anchor, rated 0)."""
@@ -81,7 +81,7 @@ def default_name(path: Path) -> str:
 
 def start_state_for(
     paths: Sequence[Path], game: str | None = None, options: dict[str, Any] | None = None
-) -> tuple[str, dict[str, Any], BoardState]:
+) -> tuple[str, dict[str, Any], GameState]:
     """The game to play: ``game`` with ``options`` if given, else the one in the checkpoints'
     ``config.json`` files (which must agree). Returns (name, options, start state)."""
     from pyaz.nets import run_config
@@ -125,7 +125,7 @@ def _game_of(path: Path, config: dict[str, Any]) -> tuple[str, str]:
 
 def checkpoint_contestants(
     specs: Sequence[str | Path],
-    state: BoardState,
+    state: GameState,
     simulations: int,
     device: str = "cpu",
     seed: int = 0,
@@ -151,7 +151,7 @@ def checkpoint_contestants(
             contestants.append(Contestant(name, player, path))
             continue
         model = load_model(path, "az")
-        model.check(state)
+        model.check(cast(NetworkGameState, state))  # an AlphaZero network: a game with planes
         player = network_player(
             model, simulations, name, seed=seed + index, device=device, runtime=runtime
         )
@@ -203,7 +203,7 @@ def game_json(record: GameRecord, match: int) -> dict[str, Any]:
 def play_tournament(
     contestants: Sequence[Contestant],
     games: int,
-    start_state: BoardState,
+    start_state: GameState,
     *,
     pairs: Sequence[tuple[int, int]] | None = None,
     opening_plies: int | None = None,
@@ -421,7 +421,7 @@ class _GameLog:
 def run_tournament(
     contestants: Sequence[Contestant],
     games: int,
-    start_state: BoardState,
+    start_state: GameState,
     *,
     out: Path | None = None,
     pairs: Sequence[tuple[int, int]] | None = None,
@@ -531,7 +531,7 @@ def rate_run_iterations(
 
     for k in chosen:
         model = load_model(files[k], "az")
-        model.check(state)
+        model.check(cast(NetworkGameState, state))  # an AlphaZero run's game has planes
         name = f"iter-{k:05d}"
         player = network_player(model, simulations, name, seed=seed + k, device=device)
         contestants.append(Contestant(name, player, files[k], k))

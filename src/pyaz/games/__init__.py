@@ -1,9 +1,11 @@
 """The games layer: the registry (``make``), symmetries (:mod:`pyaz.games.symmetry`) and text
 formats (:mod:`pyaz.games.sgf`) over the C++ game classes of ``pyaz._core`` and curling's
 state (:mod:`pyaz.games.curling`, registered as ``"curling"``); and the one game interface
-that matches drive (:mod:`pyaz.games.state`): :class:`GameState`, which every game's state
-satisfies, and :data:`BoardState`, the C++ board games (finitely many integer actions,
-:func:`board_games`).
+(:mod:`pyaz.games.state`): :class:`GameState`, which every game's state satisfies, and the
+protocols that add to it what a game needs for more (:class:`BoardGameState`: finitely many
+integer actions, :func:`board_games`; :class:`NetworkGameState`: searched and trained;
+:class:`PlayableGameState`: moves as text; :class:`DrawableGameState`: a board of cells);
+:data:`NativeGame` is the C++ board games (``BoardState``, its deprecated old name).
 
 >>> from pyaz.games import make
 >>> make("connect_four").num_actions
@@ -16,6 +18,7 @@ from pyaz.games.registry import (
     GAMES,
     BoardState,
     GameSpec,
+    NativeGame,
     board_games,
     canonical_name,
     is_native,
@@ -23,15 +26,28 @@ from pyaz.games.registry import (
     random_game_lengths,
     same_position,
 )
-from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
+from pyaz.games.state import (
+    BoardGameState,
+    DrawableGameState,
+    GameState,
+    NetworkGameState,
+    PlayableGameState,
+    SeededGameState,
+    protocol_members,
+    winner,
+)
 
 __all__ = [
     "DEFAULT_GAME",
     "GAMES",
     "BoardGameState",
     "BoardState",
+    "DrawableGameState",
     "GameSpec",
     "GameState",
+    "NativeGame",
+    "NetworkGameState",
+    "PlayableGameState",
     "SeededGameState",
     "allow_code_reference",
     "board_games",
@@ -39,6 +55,7 @@ __all__ = [
     "is_code_reference",
     "is_native",
     "make",
+    "protocol_members",
     "random_game_lengths",
     "register_game",
     "same_position",

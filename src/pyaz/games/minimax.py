@@ -13,12 +13,12 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from pyaz.games.state import winner
+from pyaz.games.state import BoardGameState, GameState, winner
 
 __all__ = ["Minimax", "position_key", "solve_all"]
 
 
-def position_key(state: Any) -> Hashable:
+def position_key(state: GameState) -> Hashable:
     """A position's identity for :func:`solve_all` by default: the side to move and the text of
     the state (its ``str``, which must show the whole position)."""
     return (state.to_move(), str(state))
@@ -37,15 +37,15 @@ class Minimax:
         """How many distinct positions are reachable (the start and the finished ones too)."""
         return len(self.values)
 
-    def value(self, state: Any) -> int:
+    def value(self, state: GameState) -> int:
         """The value of ``state`` for its side to move; KeyError if it is not reachable."""
         return self.values[self.key(state)]
 
-    def best_actions(self, state: Any) -> list[int]:
+    def best_actions(self, state: BoardGameState) -> list[int]:
         """The legal actions of ``state`` that keep its value: the moves of perfect play."""
         return [a for a in state.legal_actions() if self._after(state, a) == self.value(state)]
 
-    def _after(self, state: Any, action: int) -> int:
+    def _after(self, state: BoardGameState, action: int) -> int:
         """The value for ``state``'s side to move of the position after ``action``."""
         child = state.clone()
         child.apply(action)
@@ -54,7 +54,9 @@ class Minimax:
 
 
 def solve_all(
-    start: Any, key: Callable[[Any], Hashable] = position_key, limit: int | None = None
+    start: BoardGameState,
+    key: Callable[[Any], Hashable] = position_key,
+    limit: int | None = None,
 ) -> Minimax:
     """Minimax over every position reachable from ``start`` (a
     :class:`~pyaz.games.state.BoardGameState`), each position once (by ``key``). ValueError
@@ -66,7 +68,10 @@ def solve_all(
 
 
 def _solve(
-    state: Any, key: Callable[[Any], Hashable], values: dict[Hashable, int], limit: int | None
+    state: BoardGameState,
+    key: Callable[[Any], Hashable],
+    values: dict[Hashable, int],
+    limit: int | None,
 ) -> int:
     """The value of ``state`` for its side to move, stored in ``values`` with its
     descendants'."""

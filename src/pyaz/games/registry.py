@@ -6,7 +6,7 @@ import numbers
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias, TypeGuard, get_args, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeGuard, get_args, overload
 
 import numpy as np
 
@@ -28,9 +28,26 @@ from pyaz._core import random_game_lengths as native_random_game_lengths
 from pyaz.common.shown import cut
 from pyaz.games.curling import CurlingState, make_state
 from pyaz.games.plugins import make_plugin, plugin_name, plugin_names
-from pyaz.games.state import BoardGameState
+from pyaz.games.state import BoardGameState, DrawableGameState, GameState, PlayableGameState
 
-BoardState: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings | TicTacToe
+NativeGame: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings | TicTacToe
+"""The board games of pyaz's C++ core: the type of what only they can do (``pyaz.perft``, their
+own search classes, the exact solvers, the external engines' sessions); :func:`is_native` tells
+one. Code that works on any game takes a protocol of :mod:`pyaz.games.state` instead."""
+
+BoardState: TypeAlias = NativeGame
+"""Deprecated: the old name of :data:`NativeGame`, kept while code still names it. Annotate
+with a protocol of :mod:`pyaz.games.state` (code for any game) or :data:`NativeGame`."""
+
+if TYPE_CHECKING:  # mypy checks that pyaz's own games follow the protocols they are played by
+    from pyaz.games.examples.tictactoe import TicTacToe as PythonTicTacToe
+    from pyaz.games.openspiel import OpenSpielState
+
+    _DRAWN: tuple[type[DrawableGameState], ...] = (
+        Othello, ConnectFour, Gomoku, Go, RacingKings, TicTacToe, PythonTicTacToe
+    )  # fmt: skip
+    _PLAYED: type[PlayableGameState] = OpenSpielState  # no board(): not drawn by pyaz-board
+    _CURLING: type[GameState] = CurlingState
 
 
 DEFAULT_GAME = "othello"
@@ -150,11 +167,14 @@ def canonical_name(name: str) -> str:
 @overload
 def make(name: Literal["curling"], **options: Any) -> CurlingState: ...
 @overload
-def make(name: str, **options: Any) -> BoardState: ...
-def make(name: str, **options: Any) -> BoardState | CurlingState:
+def make(name: str, **options: Any) -> NativeGame: ...
+def make(name: str, **options: Any) -> NativeGame | CurlingState:
     """The start state of game ``name`` with ``options`` (see ``pyaz.GAMES`` for each game's):
-    a board game's (:data:`BoardState`), or curling's :class:`~pyaz.games.curling.CurlingState`
-    (typed so when the name is the literal ``"curling"``; :func:`board_games` names the others).
+    a board game's, or curling's :class:`~pyaz.games.curling.CurlingState` (typed so when the
+    name is the literal ``"curling"``; :func:`board_games` names the others). A name is typed
+    as a C++ game (:data:`NativeGame`); a plug-in game's state (a game written in Python, an
+    OpenSpiel game) is returned as it is: :func:`is_native` or a protocol of
+    :mod:`pyaz.games.state` tells what it has.
 
     >>> make("connect_four", width=7, height=6).num_actions
     7
@@ -213,9 +233,9 @@ def _shown(value: Any) -> str:
     return cut(repr(value), 80)
 
 
-def is_native(state: Any) -> TypeGuard[BoardState]:
-    """Whether ``state`` is one of pyaz's C++ board games (:data:`BoardState`)."""
-    return isinstance(state, get_args(BoardState))
+def is_native(state: Any) -> TypeGuard[NativeGame]:
+    """Whether ``state`` is one of pyaz's C++ board games (:data:`NativeGame`)."""
+    return isinstance(state, get_args(NativeGame))
 
 
 def random_game_lengths(state: BoardGameState, games: int, seed: int = 0) -> np.ndarray:
@@ -245,7 +265,7 @@ def board_games() -> list[str]:
     return [name for name in GAMES if isinstance(make(name), BoardGameState)]
 
 
-def same_position(a: BoardState, b: BoardState) -> bool:
+def same_position(a: GameState, b: GameState) -> bool:
     """Whether two states are the same position: the same game, ply and board text (the text
     names the side to move and, where the game has them, the pass and ko state). TypeError for
     a state of a game with continuous actions (curling), whose text is only a picture."""

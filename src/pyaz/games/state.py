@@ -1,22 +1,46 @@
-"""The game interface that matches drive (:mod:`pyaz.eval.arena`): :class:`GameState`, what
-every game's state has, and the capabilities where games differ. Structural (typing.Protocol,
-as OpenSpiel's ``State`` is a duck type in Python): the C++ board games
-(:data:`pyaz.games.BoardState`) and :class:`pyaz.games.curling.CurlingState` satisfy
-them without inheriting.
+"""The game interface: :class:`GameState`, what every game's state has, and the capabilities
+where games differ. Structural (typing.Protocol, as OpenSpiel's ``State`` is a duck type in
+Python): the C++ board games (:data:`pyaz.games.NativeGame`), the games written in Python and
+:class:`pyaz.games.curling.CurlingState` satisfy them without inheriting. Each protocol adds to
+the one before it, and a function takes the least one it needs:
 
+- :class:`GameState`: a position of a two-player game; matches (:mod:`pyaz.eval.arena`) drive it.
 - :class:`BoardGameState`: a finite set of integer actions (``legal_actions``, ``is_legal``);
-  random openings need it.
+  random openings, exhaustive minimax and the conformance kit (:mod:`pyaz.testing`) need it.
+- :class:`NetworkGameState`: the action space and the network's input planes (``num_actions``,
+  ``planes_shape``, ``encode()``); :class:`pyaz.Search`, :class:`pyaz.SelfPlay`, the search
+  players and the networks need it (the C++ search of a game written in Python reads exactly
+  these members).
+- :class:`PlayableGameState`: the board's shape and the moves as text (``board_shape``,
+  ``action_to_str``, ``str_to_action``); ``pyaz-play``, match records and the policies'
+  symmetries need it.
+- :class:`DrawableGameState`: the cells as an array (``board()``); the board page
+  (``pyaz-board``) draws a game from it.
 - :class:`SeededGameState`: chance (curling's execution noise) drawn from a seed the match
   sets per game (``with_seed``), so that a match's games differ and each repeats exactly.
+
+:func:`protocol_members` lists a protocol's members; docs/adding-a-game.md and the conformance
+kit name the same ones.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
+
+import numpy as np
 
 from pyaz._core import Status
 
-__all__ = ["BoardGameState", "GameState", "SeededGameState", "winner"]
+__all__ = [
+    "BoardGameState",
+    "DrawableGameState",
+    "GameState",
+    "NetworkGameState",
+    "PlayableGameState",
+    "SeededGameState",
+    "protocol_members",
+    "winner",
+]
 
 
 def winner(status: Status) -> int | None:
@@ -52,7 +76,7 @@ class GameState(Protocol):
 
     def apply(self, action: Any, /) -> Any: ...
 
-    def clone(self) -> Any: ...
+    def clone(self) -> Self: ...
 
 
 @runtime_checkable
@@ -63,7 +87,54 @@ class BoardGameState(GameState, Protocol):
 
 
 @runtime_checkable
+class NetworkGameState(BoardGameState, Protocol):
+    """A board game that pyaz searches and trains: actions are ``0 .. num_actions - 1``, and
+    ``encode()`` is the position as the network's input, a float32 array of ``planes_shape``
+    (C, H, W) from the side to move's view."""
+
+    @property
+    def num_actions(self) -> int: ...
+
+    @property
+    def planes_shape(self) -> tuple[int, int, int]: ...
+
+    def encode(self) -> np.ndarray: ...
+
+
+@runtime_checkable
+class PlayableGameState(NetworkGameState, Protocol):
+    """A game shown to people and engines: its board's (rows, columns), and each action as text
+    (``str_to_action`` reads what ``action_to_str`` writes; ValueError for other text)."""
+
+    @property
+    def board_shape(self) -> tuple[int, int]: ...
+
+    def action_to_str(self, action: int, /) -> str: ...
+
+    def str_to_action(self, text: str, /) -> int: ...
+
+
+@runtime_checkable
+class DrawableGameState(PlayableGameState, Protocol):
+    """A game drawn on a board of cells: ``board()`` is an integer array of ``board_shape``
+    (0 empty, 1 and 2 the sides' pieces)."""
+
+    def board(self) -> np.ndarray: ...
+
+
+@runtime_checkable
 class SeededGameState(GameState, Protocol):
     """A game with chance: ``with_seed(seed)`` is a copy whose chance events come from ``seed``."""
 
     def with_seed(self, seed: int, /) -> Any: ...
+
+
+def protocol_members(protocol: type) -> tuple[str, ...]:
+    """The members a game protocol of this module asks for, its bases' first, in the order
+    they are declared (``protocol_members(BoardGameState)`` ends with ``"legal_actions"``)."""
+    members: list[str] = []
+    for cls in reversed(protocol.__mro__):
+        if cls is Protocol or not getattr(cls, "_is_protocol", False):
+            continue
+        members += [name for name in vars(cls) if not name.startswith("_")]
+    return tuple(dict.fromkeys(members))

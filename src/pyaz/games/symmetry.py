@@ -14,18 +14,18 @@ from functools import cache
 import numpy as np
 
 from pyaz._core import RacingKings
-from pyaz.games import BoardState
+from pyaz.games import GameState, PlayableGameState
 from pyaz.games.profiles import profile
 
 _MIRROR_FILE = dict(zip("abcdefgh", "hgfedcba", strict=True))
 
 
-def num_symmetries(state: BoardState) -> int:
+def num_symmetries(state: GameState) -> int:
     """How many of the transforms 0..7 are symmetries of the game's rules."""
     return len(symmetry_ids(state))
 
 
-def symmetry_ids(state: BoardState) -> list[int]:
+def symmetry_ids(state: GameState) -> list[int]:
     """The transform ids valid for this game (its profile's symmetries): [0, 4] for Connect
     Four and Racing Kings."""
     return list(profile(str(state.name)).symmetries)
@@ -79,7 +79,7 @@ def _transform(array: np.ndarray, k: int) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(out, k % 4, axes=(-2, -1)))
 
 
-def _board_permutation(state: BoardState, k: int) -> np.ndarray:
+def _board_permutation(state: PlayableGameState, k: int) -> np.ndarray:
     """For each cell of the transformed board, the index it came from."""
     if state.name == "racingkings":
         if k not in (0, 4):
@@ -94,7 +94,7 @@ def _board_permutation(state: BoardState, k: int) -> np.ndarray:
     return transform_board(np.arange(height * width).reshape(height, width), k).ravel()
 
 
-def transform_policy(policy: np.ndarray, k: int, state: BoardState) -> np.ndarray:
+def transform_policy(policy: np.ndarray, k: int, state: PlayableGameState) -> np.ndarray:
     """Applies transform ``k`` to policies over ``state``'s action space (last axis).
 
     Board actions move with the board; a trailing pass action (Othello) stays in place.

@@ -32,7 +32,7 @@ from torch import nn
 
 from pyaz._core import GomokuMentor
 from pyaz.common.runlog import read_run_config
-from pyaz.games import BoardState
+from pyaz.games import NetworkGameState
 from pyaz.nets.bounds import shortened
 from pyaz.nets.files import (
     MODEL_KINDS,
@@ -178,7 +178,7 @@ class LoadedModel:
 
     def check(
         self,
-        state: BoardState,
+        state: NetworkGameState,
         evaluate: Callable[[np.ndarray], tuple[Any, Any]] | None = None,
     ) -> None:
         """Raises ValueError when the network does not fit ``state``'s game (see
@@ -201,7 +201,7 @@ class LoadedModel:
 
 
 def check_network(
-    state: BoardState,
+    state: NetworkGameState,
     path: str | os.PathLike[str],
     config: NetConfig | None,
     evaluate: Callable[[np.ndarray], tuple[Any, Any]],

@@ -49,7 +49,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from pyaz.games import BoardState
+from pyaz.games import NetworkGameState
 from pyaz.games.profiles import games_where, profile
 from pyaz.nets.bounds import check_sizes, checked_module, shortened
 from pyaz.nets.threat_search import THREAT_SEARCH_PLANES, node_budget
@@ -128,7 +128,7 @@ def check_game_planes(mode: str, game: str) -> None:
 
 
 def net_config_for(
-    state: BoardState, preset: str = "tiny", threats: str = "off", **overrides: Any
+    state: NetworkGameState, preset: str = "tiny", threats: str = "off", **overrides: Any
 ) -> NetConfig:
     """The config of a network for ``state``'s game: a size preset plus explicit overrides;
     ``threats`` (:data:`THREAT_MODES`) the threat planes over the game's line (Connect Four 4,

@@ -17,7 +17,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from pyaz import _core
-from pyaz.games import GAMES, BoardGameState, BoardState
+from pyaz.games import GAMES, BoardGameState, NetworkGameState
 
 __all__ = ["DEFAULTS", "Evaluator", "Search", "search_class_for"]
 
@@ -132,7 +132,7 @@ class Search:
     (:meth:`policy`), whose most visited action the pruning never changes.
     """
 
-    def __init__(self, state: BoardState, **options: Any) -> None:
+    def __init__(self, state: NetworkGameState, **options: Any) -> None:
         self._impl = search_class_for(state)(state, **options)
 
     def run(self, simulations: int, evaluator: Evaluator = "uniform") -> None:
@@ -143,7 +143,7 @@ class Search:
         """Tree reuse: the subtree under ``action`` becomes the root (ValueError if illegal)."""
         self._impl.advance(action)
 
-    def set_root(self, state: BoardState) -> None:
+    def set_root(self, state: NetworkGameState) -> None:
         """Starts afresh at ``state`` (the tree is dropped)."""
         self._impl.set_root(state)
 
@@ -199,7 +199,7 @@ class Search:
         return np.asarray(self._impl.pruned_visit_counts())
 
     @property
-    def root_state(self) -> BoardState:
+    def root_state(self) -> NetworkGameState:
         """A copy of the root position."""
         return self._impl.root_state
 

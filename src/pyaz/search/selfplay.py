@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from pyaz import _core
 from pyaz.common.faults import fault_point
-from pyaz.games import BoardState
+from pyaz.games import NetworkGameState
 from pyaz.search.search import Evaluator, search_class_for
 
 
@@ -113,14 +113,14 @@ class SelfPlay:
     searched in full are recorded, as KataGo records only those; 1 (the default) is off.
     """
 
-    def __init__(self, start: BoardState, **options: Any) -> None:
+    def __init__(self, start: NetworkGameState, **options: Any) -> None:
         search_class_for(start, "self-play")  # TypeError for what is no game
         if start.is_terminal():
             raise ValueError("the start position is already over")
         if "games" in options:
             raise TypeError("games is an argument of play(), not an option of SelfPlay")
         _core.check_self_play(start, **options)
-        self.start = start.clone()
+        self.start: NetworkGameState = start.clone()
         self.options = options
 
     def play(

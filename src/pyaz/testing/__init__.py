@@ -1,5 +1,7 @@
 """The conformance kit: checks that a game follows pyaz's game protocol
-(:class:`pyaz.games.state.BoardGameState`) before pyaz searches, trains or plays it.
+(:class:`pyaz.games.state.BoardGameState`, and the members of the richer protocols
+:class:`~pyaz.games.state.NetworkGameState` and :class:`~pyaz.games.state.PlayableGameState`
+where the game has them) before pyaz searches, trains or plays it.
 
 Run :func:`check_game` first on a new game; it runs every check of :data:`CHECKS` (each also a
 function ``check(make_state, options)`` for a pytest suite to parametrize) and raises
@@ -10,9 +12,10 @@ what differed:
 - ``clone``: a clone and its original do not share anything that play changes;
 - ``legal_actions``: ``legal_actions()``, ``is_legal``, ``legal_mask()`` and ``apply`` agree;
 - ``terminal``: status, terminal and returns are consistent; no legal actions iff terminal;
-- ``planes``: ``encode()`` has ``planes_shape`` and finite values;
+- ``planes``: ``encode()`` has ``planes_shape`` and finite values (a ``NetworkGameState``);
 - ``symmetries``: each declared transform commutes with play, for planes and policies;
-- ``action_text``: ``str_to_action(action_to_str(a)) == a`` for legal actions;
+- ``action_text``: ``str_to_action(action_to_str(a)) == a`` for legal actions (a
+  ``PlayableGameState``);
 - ``playouts``: random games end within the game's bound;
 - ``perft``: counts of action sequences equal the author's.
 

@@ -13,7 +13,7 @@ import numpy as np
 from pyaz._core import Status
 from pyaz._core import perft as native_perft
 from pyaz.games import is_native
-from pyaz.games.state import BoardGameState
+from pyaz.games.state import BoardGameState, protocol_members
 from pyaz.testing.options import DIHEDRAL, Options, Symmetries, max_plies
 from pyaz.testing.positions import (
     MakeState,
@@ -43,18 +43,13 @@ __all__ = [
 
 Check = Callable[[MakeState, Options], CheckResult]
 
-PROTOCOL_MEMBERS = (
-    "name",
-    "ply",
-    "to_move",
-    "is_terminal",
-    "status",
-    "is_legal",
-    "apply",
-    "clone",
-    "legal_actions",
-)
-"""The members of :class:`pyaz.games.state.BoardGameState`, the protocol the kit checks."""
+PROTOCOL_MEMBERS = protocol_members(BoardGameState)
+"""The members of :class:`pyaz.games.state.BoardGameState`, the protocol every game follows
+(``name``, ``ply``, ``to_move``, ``is_terminal``, ``status``, ``is_legal``, ``apply``,
+``clone``, ``legal_actions``); the ``protocol`` check asks for them. The richer protocols'
+members are checked where the game has them: :class:`~pyaz.games.state.NetworkGameState`'s by
+``legal_actions`` (``num_actions``), ``planes`` and ``symmetries``,
+:class:`~pyaz.games.state.PlayableGameState`'s by ``action_text``."""
 
 
 def check_protocol(make_state: MakeState, options: Options) -> CheckResult:
@@ -216,7 +211,8 @@ def _check_returns(moves: Moves, returns: list[float], status: Status) -> None:
 
 
 def check_planes(make_state: MakeState, options: Options) -> CheckResult:
-    """``encode()`` gives a float array of ``planes_shape`` with finite values."""
+    """``encode()`` gives a float array of ``planes_shape`` with finite values (the planes of a
+    :class:`~pyaz.games.state.NetworkGameState`; skipped for a game without ``encode()``)."""
     start = make_state()
     if not callable(getattr(start, "encode", None)):
         return CheckResult("planes", "the game has no encode()", skipped=True)
@@ -311,7 +307,8 @@ def _check_commutes(
 
 
 def check_action_text(make_state: MakeState, options: Options) -> CheckResult:
-    """``str_to_action(action_to_str(a)) == a`` for every legal action, the text non-empty."""
+    """``str_to_action(action_to_str(a)) == a`` for every legal action, the text non-empty (the
+    text of a :class:`~pyaz.games.state.PlayableGameState`; skipped for a game without it)."""
     start = make_state()
     if not all(callable(getattr(start, m, None)) for m in ("action_to_str", "str_to_action")):
         return CheckResult("action_text", "the game has no action_to_str/str_to_action", True)

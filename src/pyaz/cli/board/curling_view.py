@@ -39,7 +39,7 @@ class CurlingGame:
         if spec.lower() == "human":
             return None
         try:
-            player = presets.make_player(spec, self.state.clone(), seed=seed)  # type: ignore[arg-type]
+            player = presets.make_player(spec, self.state.clone(), seed=seed)
             player.reset(self.state.clone())
         except (ValueError, OSError) as error:
             raise ValueError(f"curling player {shown(spec)}: {error}\n{PLAYERS_HELP}") from None

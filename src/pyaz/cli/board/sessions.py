@@ -25,7 +25,14 @@ from pyaz.cli.options import check_game_options
 from pyaz.cli.play import outcome, side_name
 from pyaz.eval import presets
 from pyaz.eval.players import Player, Resignation, SearchPlayer, close_player
-from pyaz.games import BoardGameState, BoardState, canonical_name, make
+from pyaz.games import (
+    BoardGameState,
+    DrawableGameState,
+    GameState,
+    PlayableGameState,
+    canonical_name,
+    make,
+)
 from pyaz.games.profiles import profile
 
 HUMAN = "human"
@@ -48,13 +55,13 @@ def _square(text: str) -> list[int]:
     return [8 - int(text[1]), ord(text[0]) - ord("a")]
 
 
-def move_cells(state: BoardState, action: int) -> tuple[Cell, Cell]:
+def move_cells(state: DrawableGameState, action: int) -> tuple[Cell, Cell]:
     """(from, to) board cells of ``action`` ([row, col], row 0 at the top as ``str(state)``
     draws it); ``from`` is None except in a game drawn as chess (Racing Kings), ``to`` None
     for a pass."""
     view = profile(str(state.name)).board_view
     if view == "chess":
-        uci = str(state.uci(action))  # type: ignore[union-attr]
+        uci = str(state.uci(action))  # type: ignore[attr-defined]
         return _square(uci[:2]), _square(uci[2:4])
     if view == "columns":
         column = state.board()[:, action]
@@ -78,7 +85,7 @@ def _grid_cell(state: Any, action: int) -> Cell:
     return [action // cols, action % cols]
 
 
-def labels(state: BoardState) -> tuple[list[str], list[str]]:
+def labels(state: DrawableGameState) -> tuple[list[str], list[str]]:
     """(column labels left to right, row labels top to bottom) as the game's notation names
     them."""
     view = profile(str(state.name)).board_view
@@ -95,7 +102,7 @@ def labels(state: BoardState) -> tuple[list[str], list[str]]:
     return col_labels, row_labels
 
 
-def result_text(state: BoardState, players: list[str]) -> str:
+def result_text(state: GameState, players: list[str]) -> str:
     """The result in words: who won (side and player) or a draw, with the score where the
     game has one."""
     winner, details = outcome(state, ", area")
@@ -104,7 +111,9 @@ def result_text(state: BoardState, players: list[str]) -> str:
     return f"{side_name(state, winner)} ({players[winner]}) wins{details}"
 
 
-def snapshot(state: BoardState, player: SearchPlayer, target: int, new: int) -> dict[str, Any]:
+def snapshot(
+    state: DrawableGameState, player: SearchPlayer, target: int, new: int
+) -> dict[str, Any]:
     """The root statistics of ``player``'s search rooted at ``state``: each move with visits,
     Q (side to move's view; None while unvisited), prior and board cell, most visited first;
     the root value, the principal variation (the tree's most visited line), the simulations at
@@ -134,7 +143,7 @@ def snapshot(state: BoardState, player: SearchPlayer, target: int, new: int) -> 
     }
 
 
-def move_texts(start: BoardState, actions: Iterable[int]) -> list[str]:
+def move_texts(start: PlayableGameState, actions: Iterable[int]) -> list[str]:
     """The moves ``actions`` from ``start`` in the game's notation (ValueError if one is
     illegal)."""
     state = start.clone()
@@ -147,7 +156,7 @@ def move_texts(start: BoardState, actions: Iterable[int]) -> list[str]:
     return texts
 
 
-def _move(state: BoardState, action: int) -> dict[str, Any]:
+def _move(state: DrawableGameState, action: int) -> dict[str, Any]:
     """``action`` for the page: ``{"move": its text, "from": cell, "cell": cell}``."""
     start, cell = move_cells(state, int(action))
     return {"move": str(state.action_to_str(action)), "from": start, "cell": cell}
@@ -200,7 +209,7 @@ def _never() -> bool:
 
 def think(
     player: Player,
-    state: BoardState,
+    state: DrawableGameState,
     on_slice: Callable[[dict[str, Any]], None],
     simulations: int | None = None,
     cancelled: Callable[[], bool] = _never,
@@ -239,11 +248,11 @@ class Session:
     id: str
     game: str
     options: dict[str, Any]
-    start: BoardState
+    start: DrawableGameState
     specs: list[str]
     players: list[Player | None]
     delay: float = 0.0
-    state: BoardState = field(init=False)
+    state: DrawableGameState = field(init=False)
     history: list[str] = field(default_factory=list)  # the moves in the game's notation
     last: list[Cell] | None = None  # the (from, to) cells of the last move
     analysis: dict[str, Any] | None = None
@@ -274,7 +283,7 @@ class Session:
             state = self.state
             cols, rows = labels(state)
             view = profile(str(state.name)).board_view
-            board = state.piece_board() if view == "chess" else state.board()  # type: ignore[union-attr]
+            board = state.piece_board() if view == "chess" else state.board()  # type: ignore[attr-defined]
             human_turn = not self.over and not self.engine_to_move()
             legal = [_move(state, action) for action in state.legal_actions()] if human_turn else []
             if self.resigned is not None:
@@ -420,7 +429,7 @@ class Session:
     def _analyse(
         self,
         player: SearchPlayer,
-        position: BoardState,
+        position: DrawableGameState,
         ply: int,
         simulations: int | None,
         stop: threading.Event,
