@@ -27,7 +27,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pyaz.common.shown import cut
 
@@ -82,11 +82,10 @@ class NotRegularFileError(ValueError):
     wrote: refused before anything is read from it, so that nothing hangs."""
 
 
-def read_regular_start(path: Path, max_bytes: int) -> tuple[bytes, bool]:
-    """The first ``max_bytes`` bytes of the regular file ``path``, and whether they are the
-    whole file; :class:`NotRegularFileError` naming it when it is something else (opened
-    without blocking and checked before any read). OSError (FileNotFoundError included) as
-    :func:`os.open` raises it."""
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """``path`` opened for reading bytes when it is a regular file; :class:`NotRegularFileError`
+    naming it when it is something else (opened without blocking and checked before any read).
+    OSError (FileNotFoundError included) as :func:`os.open` raises it."""
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
@@ -96,7 +95,15 @@ def read_regular_start(path: Path, max_bytes: int) -> tuple[bytes, bool]:
     if not regular:
         os.close(descriptor)
         raise NotRegularFileError(f"{path}: not a regular file, so not a file pyaz wrote")
-    with os.fdopen(descriptor, "rb") as file:
+    return os.fdopen(descriptor, "rb")
+
+
+def read_regular_start(path: Path, max_bytes: int) -> tuple[bytes, bool]:
+    """The first ``max_bytes`` bytes of the regular file ``path``, and whether they are the
+    whole file; :class:`NotRegularFileError` naming it when it is something else (opened
+    without blocking and checked before any read). OSError (FileNotFoundError included) as
+    :func:`os.open` raises it."""
+    with open_regular(path) as file:
         data = file.read(max_bytes + 1)
     return data[:max_bytes], len(data) <= max_bytes
 

@@ -35,7 +35,6 @@ import json
 import math
 import os
 import re
-import stat
 import tempfile
 import time
 import warnings
@@ -46,6 +45,8 @@ from typing import Any, NamedTuple
 from pyaz.common.checked_json import (
     Fields,
     NotJSONError,
+    NotRegularFileError,
+    open_regular,
     parse_json,
     read_json_file,
     read_regular_file,
@@ -165,16 +166,11 @@ def read_plain_file(path: str | os.PathLike[str], what: str) -> bytes:
     is no regular file (a FIFO, a device, a folder) is a one-line ValueError naming it, refused
     before anything is read, so that nothing hangs; OSError (FileNotFoundError included) when
     it cannot be opened."""
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
-    except OSError:
-        os.close(descriptor)
-        raise
-    if not regular:
-        os.close(descriptor)
-        raise ValueError(f"{path} is not a regular file, so no {what} pyaz wrote")
-    with os.fdopen(descriptor, "rb") as file:
+        file = open_regular(path)
+    except NotRegularFileError:
+        raise ValueError(f"{path} is not a regular file, so no {what} pyaz wrote") from None
+    with file:
         return file.read()
 
 
