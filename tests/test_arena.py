@@ -370,6 +370,17 @@ def test_the_greedy_player_takes_wins_blocks_and_the_most_discs() -> None:
         othello.apply(othello.legal_actions()[0])
     with pytest.raises(ValueError, match="takes no argument"):
         make_player("greedy:3", othello)
+    # a game written in Python (no child()): it takes the win, then blocks
+    ttt = pyaz.make("tictactoe")
+    greedy = make_player("greedy", ttt, seed=1)
+    for action in (0, 3, 1, 4):  # X to move with 0 1 against 3 4: 2 wins
+        ttt.apply(action)
+    assert greedy.choose(ttt) == 2
+    ttt = pyaz.make("tictactoe")
+    for action in (0, 3, 8):  # O to move: X threatens nothing, O has 3 and may not win yet
+        ttt.apply(action)
+    ttt.apply(4)  # O: 3 4; X to move must block 5
+    assert greedy.choose(ttt) == 5
 
 
 def test_a_guarded_network_gets_the_workers_one_thread_like_a_bare_one() -> None:

@@ -114,6 +114,13 @@ def test_a_bad_opponent_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert "plays othello, not gomoku" in capsys.readouterr().err
 
 
+def test_a_game_without_move_text_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--game", "curling"])
+    assert stop.value.code == 2
+    assert "curling has no moves to type" in capsys.readouterr().err
+
+
 def test_console_script_reads_stdin() -> None:
     script = shutil.which("pyaz-play")
     if script is None:

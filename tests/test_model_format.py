@@ -450,3 +450,12 @@ def test_a_training_runs_networks_carry_the_az_header(tmp_path: Path) -> None:
     assert model.header["game"] == "connect_four"
     assert model.header["game_options"] == {"width": 5, "height": 4}
     assert pyaz.load_model(tmp_path / "run" / "nets" / "iter-00001.pt").iteration == 1
+
+
+def test_an_alphazero_network_refuses_a_game_without_planes() -> None:
+    # curling's shots are continuous: a clear ValueError, not an AttributeError
+    from pyaz.nets.shipped import shipped_path
+
+    model = pyaz.load_model(shipped_path("othello6"))
+    with pytest.raises(ValueError, match="plays a game with input planes and actions, not curling"):
+        model.check(pyaz.make("curling"))

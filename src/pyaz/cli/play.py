@@ -305,6 +305,11 @@ def main(argv: list[str] | None = None) -> int:
         spec = opponent_spec(args)
     except (ValueError, TypeError) as error:
         parser.error(str(error))
+    if not isinstance(start, PlayableGameState):
+        parser.error(
+            f"{name} has no moves to type (its actions have no text): play it on the board, "
+            "pyaz-board"
+        )
     try:
         opponent = presets.make_player(spec, start, seed=args.seed, runtime=args.runtime)
     except (ValueError, TypeError, OSError, RuntimeError) as error:
@@ -319,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     except (EngineError, RuntimeError) as error:
         print(f"pyaz-play: the opponent failed: {error}", file=sys.stderr)
         return 1
+    except ValueError as error:  # the opponent refused the game at its start
+        print(f"pyaz-play: {error}", file=sys.stderr)
+        return 2
     finally:
         close_player(opponent)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pyaz._core import Gomoku, Status
-from pyaz.games import GameState, NativeGame, NetworkGameState, same_position
+from pyaz.games import GameState, NetworkGameState, same_position
 from pyaz.games.curling import NUM_ACTIONS, CurlingState, Target, action_to_target
 from pyaz.games.openspiel import OpenSpielState, load_pyspiel
 from pyaz.games.profiles import profile
@@ -161,21 +161,30 @@ class GreedyPlayer(_SimplePlayer):
         self.name = name
         self._rng = random.Random(seed)
 
-    def choose(self, state: NativeGame) -> int:
-        """The greedy move in ``state`` (a C++ game: it reads each move's ``child``)."""
+    def choose(self, state: BoardGameState) -> int:
+        """The greedy move in ``state`` (any game; a game that ends by the disc count has a
+        ``board()``)."""
         actions = state.legal_actions()
         if profile(str(state.name)).ending == "disc count":
             me = int(state.to_move()) + 1
-            scores = [int((state.child(a).board() == me).sum()) for a in actions]
+            boards = [_after(state, a).board() for a in actions]  # type: ignore[attr-defined]
+            scores = [int((board == me).sum()) for board in boards]
             best = max(scores)
             best_moves = [a for a, s in zip(actions, scores, strict=True) if s == best]
             return int(self._rng.choice(best_moves))
         mover = state.to_move()
-        wins = [a for a in actions if _wins(state.child(a), mover)]
+        wins = [a for a in actions if _wins(_after(state, a), mover)]
         if wins:
             return int(self._rng.choice(wins))
-        blocks = [a for a in actions if not _opponent_wins_next(state.child(a), mover)]
+        blocks = [a for a in actions if not _opponent_wins_next(_after(state, a), mover)]
         return int(self._rng.choice(blocks or actions))
+
+
+def _after(state: BoardGameState, action: int) -> BoardGameState:
+    """The position after ``action`` in ``state`` (a clone: ``state`` is left as it is)."""
+    child = state.clone()
+    child.apply(action)
+    return child
 
 
 def _wins(state: GameState, player: int) -> bool:
@@ -183,12 +192,12 @@ def _wins(state: GameState, player: int) -> bool:
     return bool(state.status() == won)
 
 
-def _opponent_wins_next(state: NativeGame, player: int) -> bool:
+def _opponent_wins_next(state: BoardGameState, player: int) -> bool:
     """Whether the opponent (to move in ``state``) has a move that wins at once."""
     if state.is_terminal():
         return False
     opponent = 1 - player
-    return any(_wins(state.child(a), opponent) for a in state.legal_actions())
+    return any(_wins(_after(state, a), opponent) for a in state.legal_actions())
 
 
 class SearchPlayer:

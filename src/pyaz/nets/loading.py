@@ -211,7 +211,13 @@ def check_network(
     Compares ``config`` (when known) with the game's planes and actions, then runs ``evaluate``
     once on ``state``'s planes (float32 ``[1, C, H, W]`` -> ``(logits, values)``) and checks that
     it gives one policy logit per action and one value. ``path`` names the network in messages.
+    A game without planes (curling's continuous shots) is a ValueError too.
     """
+    if not isinstance(state, NetworkGameState):
+        raise ValueError(
+            f"{path}: an AlphaZero network plays a game with input planes and actions, "
+            f"not {getattr(state, 'name', type(state).__name__)}"
+        )
     wanted = (*state.planes_shape, state.num_actions)
     if config is not None:
         got = (config.planes, config.height, config.width, config.actions)
