@@ -22,7 +22,7 @@ from pyaz.methods.alphagomoku import (
     NetworkPair,
     PairEvaluator,
     decayed_outcomes,
-    load_pair,
+    network_pair,
     pair_player,
     save_pair,
     side_to_move,
@@ -161,7 +161,7 @@ def test_a_pair_file_round_trips(tmp_path: Path) -> None:
             p.add_(0.01)
     pair.settings = {"value_decay": 0.9, "c_puct": 2.0}
     save_pair(pair, tmp_path / "pair.pt")
-    loaded = load_pair(tmp_path)
+    loaded = network_pair(pyaz.load_model(tmp_path, "alphagomoku-pair"))
     assert loaded.settings == pair.settings and not loaded.single
     planes = np.stack([s.encode() for s in _random_states(9, 8, seed=2)])
     for mine, theirs in ((pair.black, loaded.black), (pair.white, loaded.white)):
@@ -170,7 +170,7 @@ def test_a_pair_file_round_trips(tmp_path: Path) -> None:
     assert not np.allclose(_run(loaded.black, planes), _run(loaded.white, planes))
     single = _pair(9, single=True)
     save_pair(single, tmp_path / "single.pt")
-    again = load_pair(tmp_path / "single.pt")
+    again = network_pair(pyaz.load_model(tmp_path / "single.pt", "alphagomoku-pair"))
     assert again.single and again.white is again.black
 
 
@@ -196,12 +196,14 @@ def test_a_pair_of_mismatched_games_is_a_value_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="another game or board size"):
         make_player(f"alphagomoku:{tmp_path / 'pair.pt'}", pyaz.make("gomoku", size=11))
     with pytest.raises(ValueError, match="plays Gomoku"):
-        load_pair(tmp_path).check(pyaz.make("othello", size=8))
+        network_pair(pyaz.load_model(tmp_path, "alphagomoku-pair")).check(
+            pyaz.make("othello", size=8)
+        )
     (tmp_path / "other.pt").write_bytes(b"not a pair")
     with pytest.raises(ValueError, match="is not an AlphaGomoku pair file"):
-        load_pair(tmp_path / "other.pt")
+        network_pair(pyaz.load_model(tmp_path / "other.pt", "alphagomoku-pair"))
     with pytest.raises(FileNotFoundError):
-        load_pair(tmp_path / "missing.pt")
+        network_pair(pyaz.load_model(tmp_path / "missing.pt", "alphagomoku-pair"))
 
 
 def test_the_alphagomoku_preset_plays_distinct_games(tmp_path: Path) -> None:
@@ -350,7 +352,7 @@ def test_the_pipeline_runs_its_phases_and_resumes(tmp_path: Path) -> None:
     for record in records[2:]:
         assert record["training_examples"] % 8 == 0  # every position with its 7 symmetries
         assert record["gate_distinct_games"] == record["gate_games"] == 2
-    pair = load_pair(tmp_path)
+    pair = network_pair(pyaz.load_model(tmp_path, "alphagomoku-pair"))
     assert not pair.single and pair.settings["value_decay"] == 0.95
     progress = json.loads((tmp_path / "progress.json").read_text())
     assert progress["phase"] == 3 and set(progress["times"]) == {"basic", "imitation", "selfplay"}
@@ -381,7 +383,7 @@ def test_the_pair_can_read_the_deep_threat_planes(tmp_path: Path) -> None:
 
     config = AlphaGomokuConfig(**_tiny(threat_planes="deep", curriculum=False))  # type: ignore[arg-type]
     AlphaGomokuRun(config, tmp_path).run()
-    pair = load_pair(tmp_path)
+    pair = network_pair(pyaz.load_model(tmp_path, "alphagomoku-pair"))
     for colour in (BLACK, WHITE):
         net = pair.net(colour).config
         assert (net.threat_line, net.threat_depth, net.stem_planes) == (5, 2, net.planes + 4)

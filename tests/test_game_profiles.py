@@ -333,20 +333,9 @@ def test_a_game_registered_with_a_profile_takes_its_method(
 SOURCE = Path(pyaz.__file__).parent
 
 STILL_NAMING_GAMES: dict[str, set[str]] = {
-    "methods/alphagomoku/pair.py": {"gomoku"},  # seed 004's method plays Gomoku only
-    "methods/alphagomoku/pipeline.py": {"gomoku"},
-    "experiments/acceleration_report.py": {"othello", "connect4"},  # the experiment's tracks
-    "experiments/acceleration_techniques.py": {"othello", "connect4", "connect_four"},
-    "experiments/accelerations.py": {"othello", "connect4"},
-    "experiments/alphagomoku.py": {"gomoku"},  # the seeds' experiments: their games
-    "experiments/curriculum.py": {"racingkings-mod"},
-    "experiments/losses.py": {"gomoku", "othello", "connect_four"},
-    "experiments/seed001.py": {"othello"},
-    "experiments/zetago.py": {"go"},
-    "methods/alphazero/config.py": {"othello"},  # the default game of a run
-    "train/curriculum.py": {"reversi", "racingkings"},  # the curriculum presets' names
+    # the value --technique curriculum gives the curriculum setting: the name of the preset
+    # (pyaz/train/curricula.toml) it was measured with, as run configs and docs/training.md say
     "train/techniques.py": {"reversi"},
-    "methods/reinforce/net.py": {"go"},  # seed 003's method plays Go only
 }
 """The modules outside games/ whose code (docstrings aside: an example names a game) holds a
 board game's registry name or alias as a string, and the names each holds. A game's knowledge

@@ -23,18 +23,16 @@ from pyaz.eval.presets import make_player
 from pyaz.methods.alphagomoku.pair import (
     NetworkPair,
     PairModule,
-    load_pair,
     network_pair,
     save_pair,
 )
-from pyaz.methods.kr_dl_uct.loop import curling_network, load_curling_net
+from pyaz.methods.kr_dl_uct.loop import curling_network
 from pyaz.methods.kr_dl_uct.net import CurlingNet
 from pyaz.methods.reinforce.net import (
     SmallConfig,
     SmallPolicyNet,
-    load_network,
+    policy_network,
     save_network,
-    zetago_network,
 )
 from pyaz.nets import PolicyValueNet, net_config_for, net_state
 from pyaz.nets.files import HEADER_KEY, model_bytes, model_header, read_model_file
@@ -86,16 +84,18 @@ def test_every_kind_round_trips_through_pyaz_load_model(tmp_path: Path) -> None:
     assert same_weights(az.net, az_net()) and az.settings["game"] == "connect_four"
     pair = network_pair(pyaz.load_model(files["alphagomoku-pair"]))
     assert isinstance(pair, NetworkPair) and same_weights(pair.black, az_net("gomoku", size=9))
-    zetago = zetago_network(pyaz.load_model(files["zetago-policy"]))
+    zetago = policy_network(pyaz.load_model(files["zetago-policy"]))
     assert isinstance(zetago, SmallPolicyNet) and same_weights(zetago, small_zetago())
     curling = curling_network(pyaz.load_model(files["curling"]))
     assert isinstance(curling, CurlingNet) and same_weights(curling, curling_net())
     assert not curling.training and not zetago.training and not az.net.training
-    for kind, path in files.items():  # each kind's own loader reads its file
+    for kind, path in files.items():  # each kind's file, read as that kind
         assert read_model_file(path).kind == kind
-    assert isinstance(load_pair(files["alphagomoku-pair"]), NetworkPair)
-    assert isinstance(load_network(files["zetago-policy"]), SmallPolicyNet)
-    assert isinstance(load_curling_net(files["curling"]), CurlingNet)
+        assert pyaz.load_model(path, kind).kind == kind
+    pair_file, policy_file = files["alphagomoku-pair"], files["zetago-policy"]
+    assert isinstance(network_pair(pyaz.load_model(pair_file, "alphagomoku-pair")), NetworkPair)
+    assert isinstance(policy_network(pyaz.load_model(policy_file, "zetago-policy")), SmallPolicyNet)
+    assert isinstance(curling_network(pyaz.load_model(files["curling"], "curling")), CurlingNet)
     assert nets.load_model(files["az"]).iteration == 3
 
 
@@ -136,7 +136,7 @@ def test_a_methods_accessor_refuses_another_kind_naming_both(tmp_path: Path) -> 
     accessors: dict[str, Any] = {
         "az": lambda loaded: loaded.net,
         "alphagomoku-pair": network_pair,
-        "zetago-policy": zetago_network,
+        "zetago-policy": policy_network,
         "curling": curling_network,
     }
     for wanted, accessor in accessors.items():
@@ -155,7 +155,7 @@ def test_a_methods_accessor_refuses_another_kind_naming_both(tmp_path: Path) -> 
         pyaz.load_model(files["curling"]).evaluator()  # what plays an AlphaZero network only
     odd = nets.LoadedModel(curling_net(), None, path=files["curling"], kind="zetago-policy")
     with pytest.raises(ValueError) as raised:  # a record built by hand: the module's type too
-        zetago_network(odd)
+        policy_network(odd)
     assert one_line(raised) == (
         f"{files['curling']}: a ZetaGo policy network whose module is a CurlingNet, not a "
         "_PolicyNet"
@@ -240,7 +240,7 @@ def test_old_files_without_the_header_still_load(tmp_path: Path) -> None:
         "az-iter.pt": lambda loaded: loaded.net,
         "az-bare.pt": lambda loaded: loaded.net,
         "alphagomoku-pair.pt": network_pair,
-        "zetago-policy.pt": zetago_network,
+        "zetago-policy.pt": policy_network,
         "curling-iter.pt": curling_network,
         "curling-checkpoint.pt": curling_network,
     }
@@ -251,9 +251,12 @@ def test_old_files_without_the_header_still_load(tmp_path: Path) -> None:
         assert read_model_file(files[name]).header is None
     assert pyaz.load_model(files["curling-checkpoint.pt"]).iteration == 1
     assert pyaz.load_model(files["az-iter.pt"]).iteration == 5
-    assert load_pair(files["alphagomoku-pair.pt"]).settings == {"c_puct": 2.0}
-    assert same_weights(load_network(files["zetago-policy.pt"]), small_zetago())
-    assert same_weights(load_curling_net(files["curling-checkpoint.pt"]), curling_net())
+    pair = network_pair(pyaz.load_model(files["alphagomoku-pair.pt"], "alphagomoku-pair"))
+    assert pair.settings == {"c_puct": 2.0}
+    policy = policy_network(pyaz.load_model(files["zetago-policy.pt"], "zetago-policy"))
+    assert same_weights(policy, small_zetago())
+    curling = curling_network(pyaz.load_model(files["curling-checkpoint.pt"], "curling"))
+    assert same_weights(curling, curling_net())
 
 
 def test_run_folders_of_each_method(tmp_path: Path) -> None:
@@ -266,7 +269,7 @@ def test_run_folders_of_each_method(tmp_path: Path) -> None:
     zetago.mkdir()
     shutil.copy(files["zetago-policy"], zetago / "net.pt")
     torch.save({"net": small_zetago().state_dict(), "iteration": 1}, zetago / "checkpoint.pt")
-    assert isinstance(zetago_network(pyaz.load_model(zetago)), SmallPolicyNet)
+    assert isinstance(policy_network(pyaz.load_model(zetago)), SmallPolicyNet)
     go = pyaz.make("go", size=5)
     assert make_player(f"model:{zetago}:3", go).name == f"model:{zetago}:3"
     assert make_player(f"model:{gomoku}", pyaz.make("gomoku", size=9)).name == f"model:{gomoku}"
@@ -302,7 +305,7 @@ def test_bad_files_are_one_line_errors_naming_them(tmp_path: Path) -> None:
         assert one_line(raised).startswith(f"{path} "), one_line(raised)
         assert reason in one_line(raised)
     with pytest.raises(ValueError) as raised:
-        load_curling_net(foreign)
+        pyaz.load_model(foreign, "curling")
     assert one_line(raised) == (
         f"{foreign} holds no pyaz model (a torch file not written by pyaz; expected a curling "
         "network)"
@@ -327,18 +330,18 @@ def test_a_config_with_a_bad_threat_search_is_a_one_line_error(tmp_path: Path) -
 
 def test_the_wrong_kind_names_both_kinds(tmp_path: Path) -> None:
     files = save_every_kind(tmp_path)
-    cases = [
-        (lambda p: nets.load_model(p, "az"), files["zetago-policy"], "a ZetaGo policy network"),
-        (load_pair, files["az"], "an AlphaZero network"),
-        (load_network, files["alphagomoku-pair"], "an AlphaGomoku network pair"),
-        (load_curling_net, files["zetago-policy"], "a ZetaGo policy network"),
-        (lambda p: pyaz.load_model(p, kind="az"), files["curling"], "a curling network"),
+    cases = [  # the kind asked for, the file, what it is
+        ("az", files["zetago-policy"], "a ZetaGo policy network"),
+        ("alphagomoku-pair", files["az"], "an AlphaZero network"),
+        ("zetago-policy", files["alphagomoku-pair"], "an AlphaGomoku network pair"),
+        ("curling", files["zetago-policy"], "a ZetaGo policy network"),
+        ("az", files["curling"], "a curling network"),
     ]
     needed = ["an AlphaZero network", "an AlphaGomoku network pair", "a ZetaGo policy network",
               "a curling network", "an AlphaZero network"]  # fmt: skip
-    for (loader, path, found), need in zip(cases, needed, strict=True):
+    for (kind, path, found), need in zip(cases, needed, strict=True):
         with pytest.raises(ValueError) as raised:
-            loader(path)
+            pyaz.load_model(path, kind)
         assert one_line(raised).startswith(f"{path} is {found} (kind "), one_line(raised)
         assert f"not {need} (kind " in one_line(raised)
     old = old_files(tmp_path)["zetago-policy.pt"]  # a headerless file: its kind inferred
@@ -408,7 +411,7 @@ def test_a_file_that_would_run_code_runs_nothing(tmp_path: Path, with_header: bo
 # ------------------------------------------------------------------- model:PATH plays every kind
 
 
-def test_model_path_plays_a_pair_and_a_zetago_network(tmp_path: Path) -> None:
+def test_model_path_plays_a_pair_and_a_policy_network(tmp_path: Path) -> None:
     files = save_every_kind(tmp_path)
     gomoku = pyaz.make("gomoku", size=9)
     player = make_player(f"model:{files['alphagomoku-pair']}:4", gomoku)

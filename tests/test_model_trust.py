@@ -26,10 +26,10 @@ from messages import one_line
 import pyaz
 from pyaz import nets
 from pyaz.cli import gtp, selfplay, uci
-from pyaz.methods.alphagomoku.pair import NetworkPair, load_pair, save_pair
+from pyaz.methods.alphagomoku.pair import NetworkPair, network_pair, save_pair
 from pyaz.methods.alphazero.loop import TrainingLoop
 from pyaz.methods.reinforce import ReinforceConfig, ReinforceTrainer
-from pyaz.methods.reinforce.net import SmallConfig, SmallPolicyNet, load_network, save_network
+from pyaz.methods.reinforce.net import SmallConfig, SmallPolicyNet, policy_network, save_network
 from pyaz.nets import PolicyValueNet, net_config_for, net_state, torchscript_bytes
 from pyaz.nets.files import read_torch_file
 from pyaz.train.checkpoint import read_checkpoint
@@ -118,19 +118,19 @@ def _read_checkpoint(path: Path) -> None:
     read_checkpoint(folder)
 
 
-def _load_curling_net(path: Path) -> None:
-    from pyaz.methods.kr_dl_uct.loop import load_curling_net
+def _curling_network(path: Path) -> None:
+    from pyaz.methods.kr_dl_uct.loop import curling_network
 
-    load_curling_net(path)
+    curling_network(pyaz.load_model(path, "curling"))
 
 
 LOADERS = {
     "load_model": lambda path: pyaz.load_model(path),
-    "load_pair": load_pair,
+    "load_model pair": lambda path: network_pair(pyaz.load_model(path, "alphagomoku-pair")),
     "read_checkpoint": _read_checkpoint,
-    "zetago.load_network": load_network,
+    "load_model zetago-policy": lambda path: policy_network(pyaz.load_model(path, "zetago-policy")),
     "zetago resume": _zetago_resume,
-    "load_curling_net": _load_curling_net,
+    "load_model curling": _curling_network,
 }
 
 
@@ -226,7 +226,7 @@ def test_every_file_of_a_board_game_run_loads_weights_only(run: Path) -> None:
 
 def test_every_file_of_a_curling_run_loads_weights_only(tmp_path: Path) -> None:
     from pyaz.methods.kr_dl_uct.config import CurlingConfig
-    from pyaz.methods.kr_dl_uct.loop import CurlingTrainingLoop, load_curling_net
+    from pyaz.methods.kr_dl_uct.loop import CurlingTrainingLoop, curling_network
 
     config = CurlingConfig(
         iterations=1, games=1, ends=1, simulations=4, initial_actions=4, supervised_games=1,
@@ -236,7 +236,7 @@ def test_every_file_of_a_curling_run_loads_weights_only(tmp_path: Path) -> None:
     CurlingTrainingLoop(config, out, progress=False).run()
     names = [p.relative_to(out).as_posix() for p in _weights_only_files(out)]
     assert names == ["checkpoint.pt", "nets/iter-00000.pt", "nets/iter-00001.pt"]
-    load_curling_net(out / "nets" / "iter-00001.pt")
+    curling_network(pyaz.load_model(out / "nets" / "iter-00001.pt", "curling"))
     loop = CurlingTrainingLoop(config, out, resume=True, progress=False)
     assert loop.counters["iteration"] == 1
 
@@ -251,7 +251,8 @@ def test_every_zetago_file_loads_weights_only_and_resumes(tmp_path: Path) -> Non
     names = [p.name for p in _weights_only_files(folder)]
     assert names == ["checkpoint.pt", "net.pt"]
     save_network(trainer.net, tmp_path / "saved.pt")
-    assert isinstance(load_network(tmp_path / "saved.pt"), SmallPolicyNet)
+    saved = pyaz.load_model(tmp_path / "saved.pt", "zetago-policy")
+    assert isinstance(policy_network(saved), SmallPolicyNet)
     more = ReinforceConfig(iterations=2, games=2, minibatch=8, checkpoint_every=1)
     resumed = ReinforceTrainer(SmallPolicyNet(SmallConfig(filters=4, layers=2)), more, folder)
     count = len(trainer.buffer)
@@ -275,7 +276,7 @@ def test_an_alphagomoku_pair_loads_weights_only(tmp_path: Path) -> None:
     pair.settings = {"game": "gomoku", "game_options": {"size": 9}, "c_puct": 1.5}
     path = save_pair(pair, tmp_path / "pair.pt")
     torch.load(path, weights_only=True)
-    assert load_pair(tmp_path).settings["c_puct"] == 1.5
+    assert network_pair(pyaz.load_model(tmp_path, "alphagomoku-pair")).settings["c_puct"] == 1.5
 
 
 # ------------------------------------------------------------------- broken files

@@ -18,12 +18,12 @@ from pyaz.eval.presets import make_player
 from pyaz.games.symmetry import transform_planes
 from pyaz.methods.reinforce import (
     OpponentPool,
+    PolicyMcts,
     ReplayBuffer,
     SmallConfig,
     SmallPolicyNet,
     TransferConfig,
     TransferNet,
-    ZetaMcts,
     encode_planes,
     legal_policy_mask,
     load_transfer_source,
@@ -306,7 +306,7 @@ def test_mcts_finds_the_winning_capture() -> None:
     # find the capture and value it exactly.
     state = Go.from_text(CAPTURE_POSITION, max_game_length=2)
     capture = state.coord_to_action(2, 0)
-    search = ZetaMcts(_small(8), simulations=200, batch=32, seed=1)
+    search = PolicyMcts(_small(8), simulations=200, batch=32, seed=1)
     action, stats = search.search(state)
     assert action == capture and stats[capture][1] == 1.0
     assert all(value == -1.0 for a, (_, value) in stats.items() if a != capture)

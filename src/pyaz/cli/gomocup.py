@@ -61,7 +61,6 @@ def preset_factory(spec: str) -> PlayerFactory:
     inner = presets.guarded_spec(spec)
     kind = presets.spec_kind(inner)
     if kind in ("model", "alphagomoku"):
-        from pyaz.methods.alphagomoku.pair import load_pair
         from pyaz.nets import load_model
 
         what = "network" if kind == "model" else "pair"
@@ -69,7 +68,7 @@ def preset_factory(spec: str) -> PlayerFactory:
         if kind == "model":
             load_model(path, "az", cached=True)  # the players made below read the same cached copy
         else:
-            load_pair(path)  # ValueError naming the file if it is no pair; nothing runs from it
+            load_model(path, "alphagomoku-pair")  # ValueError naming the file if it is no pair
     made: dict[tuple[int, bool], Player] = {}
 
     def make(start: Gomoku, time_ms: float) -> Player:

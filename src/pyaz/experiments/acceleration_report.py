@@ -21,12 +21,14 @@ from pyaz.experiments.acceleration_techniques import (
     ALL,
     BASELINE,
     FINAL_GAMES,
+    FINAL_MATCH_TRACKS,
     FINAL_MATCHES,
     FINAL_SIMULATIONS,
     HORIZON,
     HORIZONS,
     METRICS,
     SETTINGS,
+    TITLES,
     TRACKS,
 )
 from pyaz.experiments.base import RunSpec, run_folder
@@ -41,7 +43,7 @@ from pyaz.experiments.time_to_strength import (
 from pyaz.games import make
 from pyaz.methods.alphazero.preset_files import train_config
 
-__all__ = ["introduction", "report_track", "verdict"]
+__all__ = ["board_of", "introduction", "report_track", "verdict"]
 
 
 def report_track(
@@ -92,10 +94,10 @@ def report_track(
     result["baseline_minutes"] = baseline.baseline_minutes
     _plot(out / f"{track}.png", track, curves, specs)
     game = train_config(specs[0].kwargs["configs"][BASELINE]) if specs else None
-    board = _board(game.game_options) if game else ""
+    board = board_of(game.game_options) if game else ""
     target = "nan" if not np.isfinite(baseline.target) else f"{baseline.target:.3f}"
     section = (
-        f"## {_TITLES[track]} {board}: {meaning}\n\n![{track}]({track}.png)\n\n"
+        f"## {TITLES[track]} {board}: {meaning}\n\n![{track}]({track}.png)\n\n"
         + markdown_table(
             [
                 "technique",
@@ -114,7 +116,7 @@ def report_track(
         "is 1 by definition, and its interval (runs against resampled runs of itself) shows how "
         "noisy the measure is."
     )
-    final_matches = FINAL_MATCHES[scale] if track == "othello" else ()
+    final_matches = FINAL_MATCHES[scale] if track in FINAL_MATCH_TRACKS else ()
     if final_matches and specs:
         matches, text = _final_matches(out, specs, labels, final_matches, scale, seed)
         result["final_matches"] = matches
@@ -122,10 +124,8 @@ def report_track(
     return result, section
 
 
-_TITLES = {"connect4": "Connect Four", "othello": "Othello"}
-
-
-def _board(options: dict[str, Any]) -> str:
+def board_of(options: dict[str, Any]) -> str:
+    """The board of a track's ``options`` (its settings or game options): ``6x6``."""
     if "size" in options:
         return f"{options['size']}x{options['size']}"
     return f"{options.get('width', 7)}x{options.get('height', 6)}"
@@ -170,7 +170,7 @@ def _plot(path: Path, track: str, curves: dict[str, list[Curve]], specs: list[Ru
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
     ax.set_title(
-        f"{_TITLES[track]}: mean of {len(specs)} run(s) per technique, trailing mean of "
+        f"{TITLES[track]}: mean of {len(specs)} run(s) per technique, trailing mean of "
         f"{SMOOTHING} evaluations, band = lowest to highest run"
     )
     save_figure(fig, path, 110)
@@ -265,7 +265,7 @@ def introduction(
     for track in tracks:
         settings = SETTINGS[scale][track]
         minutes = f"{float(settings['max_minutes']):g}"
-        boards.append(f"{_TITLES[track]} {_board(settings)} ({minutes} minutes a run)")
+        boards.append(f"{TITLES[track]} {board_of(settings)} ({minutes} minutes a run)")
     what = (
         " and ".join(boards)
         + {
@@ -275,7 +275,7 @@ def introduction(
         }[scale]
     )
     rows = [[label, _describe(settings)] for label, settings in overrides.items()]
-    horizons = ", ".join(f"{_TITLES[t]} {HORIZONS[scale][t]}" for t in tracks)
+    horizons = ", ".join(f"{TITLES[t]} {HORIZONS[scale][t]}" for t in tracks)
     text = (
         f"Scale: **{scale}**, {what}; {repetitions} run(s) per technique. Each technique is "
         "added to the baseline (pyaz-selfplay's defaults with the track's flags) alone, and "
@@ -324,7 +324,7 @@ def _final_verdict(track: str, result: dict[str, Any]) -> str:
         elif high < base_low:
             below.append(text)
     return (
-        f"- {_TITLES[track]}, final strength (baseline {baseline['final_mean']:.3f}): above the "
+        f"- {TITLES[track]}, final strength (baseline {baseline['final_mean']:.3f}): above the "
         f"baseline's interval: {', '.join(above) or 'none'}; below it: "
         f"{', '.join(below) or 'none'}; the others' intervals overlap it (or one run: no "
         "interval)."
@@ -350,7 +350,7 @@ def _time_verdict(track: str, result: dict[str, Any]) -> str:
         else:
             undecided.append(text)
     return (
-        f"- {_TITLES[track]}, time to the baseline's final strength: faster than the baseline "
+        f"- {TITLES[track]}, time to the baseline's final strength: faster than the baseline "
         f"(interval above 1): {', '.join(faster) or 'none'}; slower (interval below 1): "
         f"{', '.join(slower) or 'none'}; not decided by these runs: "
         f"{', '.join(undecided) or 'none'}"

@@ -3,12 +3,15 @@
 (:data:`TECHNIQUES`: the techniques registry's, :mod:`pyaz.train.techniques`, and the
 :data:`VARIANTS` of core settings, with why each was tried), the pairs that cannot run together, the
 tracks' baselines per scale (:data:`SETTINGS`), the schedules' horizons and the Othello track's
-final matches; :func:`combine` makes ``all``.
+final matches; :func:`combine` makes ``all``. The tracks (their games, boards, metrics and
+horizons) are read from the data file ``acceleration_tracks.toml`` beside this module.
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any
 
 from pyaz.train.techniques import TECHNIQUES as REGISTRY
@@ -18,6 +21,7 @@ __all__ = [
     "BASELINE",
     "FINAL_GAMES",
     "FINAL_MATCHES",
+    "FINAL_MATCH_TRACKS",
     "FINAL_SIMULATIONS",
     "HORIZON",
     "HORIZONS",
@@ -28,6 +32,7 @@ __all__ = [
     "SETTINGS",
     "SHORT_TECHNIQUES",
     "TECHNIQUES",
+    "TITLES",
     "TRACKS",
     "TRACKS_OF",
     "VARIANTS",
@@ -125,13 +130,13 @@ INCOMPATIBLE: dict[tuple[str, str], str] = {
 }
 """Pairs of techniques that cannot run together, and why: ``all`` keeps the first of each."""
 
+_DATA: dict[str, Any] = tomllib.loads(
+    resources.files("pyaz.experiments").joinpath("acceleration_tracks.toml").read_text()
+)
+_TRACKS: dict[str, dict[str, Any]] = _DATA["tracks"]
+
 TRACKS_OF: dict[str, tuple[str, ...]] = {
-    "score-head": ("othello",),
-    "opening-spread": ("connect4",),
-    "threat-planes": ("connect4",),
-    "threat-deep": ("connect4",),
-    "threat-parity": ("connect4",),
-    "othello-mobility": ("othello",),
+    label: tuple(tracks) for label, tracks in _DATA["only_on"].items()
 }
 """Techniques that only some tracks' games have (Connect Four has no score): the others run on
 every track."""
@@ -139,11 +144,12 @@ every track."""
 BASELINE = "baseline"
 ALL = "all"
 SHORT_TECHNIQUES = ("gumbel", "zq-average")
-TRACKS = ("connect4", "othello")
-METRICS = {
-    "connect4": ("perfect_agreement", "share of value-keeping moves on hard positions"),
-    "othello": ("win_ratio", "score against UCT-200"),
-}
+TRACKS = tuple(_TRACKS)
+"""The tracks' labels (their runs' folders: ``LABEL-runN``), in the order they run."""
+METRICS = {track: (data["metric"][0], data["metric"][1]) for track, data in _TRACKS.items()}
+"""Track -> the metric its curves follow and what it means."""
+TITLES = {track: str(data["title"]) for track, data in _TRACKS.items()}
+"""Track -> its game as the report names it."""
 
 _COMMON = {"threads": 1, "torch_threads": 1, "epochs": 2}
 _SHORT = {
@@ -151,41 +157,26 @@ _SHORT = {
     "net": "tiny", "filters": 8, "blocks": 1, "eval_every": 1, "parallel_games": 4,
     "length_probe_games": 20, "max_minutes": 2.0,
 }  # fmt: skip
-_CONNECT4 = {
-    "game": "connect_four", "width": 6, "height": 6, "eval_opponent": "perfect",
-    "threat_planes": "off",  # the baseline of every measurement before they were the default
-    "opening_spread": 0,  # the same: before 2026-11-27 self-play games opened without it
-    "lr_schedule": "constant",  # and before 2026-11-28 trained at a constant rate
-}  # fmt: skip
-_OTHELLO = {"game": "othello", "size": 8, "eval_opponent": "uct200"}
+_SCALE_COMMON: dict[str, dict[str, Any]] = {"short": _SHORT, "cpu": _COMMON, "full": _COMMON}
 SETTINGS: dict[str, dict[str, dict[str, Any]]] = {
-    "short": {
-        "connect4": {**_SHORT, **_CONNECT4, "width": 5, "height": 4, "eval_games": 10},
-        "othello": {**_SHORT, **_OTHELLO, "size": 6, "eval_games": 4},
-    },
-    "cpu": {
-        "connect4": {**_COMMON, **_CONNECT4, "max_minutes": 12.0, "iterations": 300,
-                     "eval_every": 2, "eval_games": 100},
-        "othello": {**_COMMON, **_OTHELLO, "max_minutes": 15.0, "iterations": 100,
-                    "eval_every": 2, "eval_games": 40},
-    },
-    "full": {
-        "connect4": {**_COMMON, **_CONNECT4, "max_minutes": 30.0, "iterations": 800,
-                     "eval_every": 2, "eval_games": 100},
-        "othello": {**_COMMON, **_OTHELLO, "max_minutes": 60.0, "iterations": 400,
-                    "eval_every": 2, "eval_games": 40},
-    },
-}  # fmt: skip
+    scale: {
+        track: {**common, **data["baseline"], **data["scales"][scale]}
+        for track, data in _TRACKS.items()
+    }
+    for scale, common in _SCALE_COMMON.items()
+}
 """Scale -> track -> the baseline's settings (the README's commands with the board flags)."""
 
 HORIZONS = {
-    "short": {"connect4": 3, "othello": 3},
-    "cpu": {"connect4": 70, "othello": 25},
-    "full": {"connect4": 170, "othello": 100},
+    scale: {track: int(data["horizons"][scale]) for track, data in _TRACKS.items()}
+    for scale in _SCALE_COMMON
 }
 """Scale -> track -> the iterations a schedule spans: about what the baseline plays in its
 budget (Connect Four 6x6: 76 iterations in 12 minutes, README; Othello 8x8: 70 in 30 minutes
 with two threads, so about 25 in 15 with one)."""
+
+FINAL_MATCH_TRACKS = tuple(track for track, data in _TRACKS.items() if data["final_matches"])
+"""The tracks whose final networks play the :data:`FINAL_MATCHES` (the Othello track's)."""
 
 FINAL_SIMULATIONS = 100
 FINAL_MATCHES: dict[str, tuple[tuple[str, int], ...]] = {

@@ -79,7 +79,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pyaz.experiments.acceleration_report import introduction, report_track, verdict
+from pyaz.experiments.acceleration_report import board_of, introduction, report_track, verdict
 from pyaz.experiments.acceleration_techniques import (
     ALL,
     BASELINE,
@@ -88,6 +88,7 @@ from pyaz.experiments.acceleration_techniques import (
     SETTINGS,
     SHORT_TECHNIQUES,
     TECHNIQUES,
+    TITLES,
     TRACKS,
     combine,
     track_techniques,
@@ -99,20 +100,25 @@ from pyaz.methods.alphazero.preset_files import train_config
 __all__ = ["AccelerationsExperiment"]
 
 
-def _cost(connect4_minutes: int, othello_minutes: int, repetitions: int) -> str:
-    """The run time of a scale that runs every technique of both tracks."""
-    minutes = {"connect4": connect4_minutes, "othello": othello_minutes}
+def _cost(scale: str, repetitions: int) -> str:
+    """The run time of ``scale`` when it runs every technique of every track (each run the
+    track's ``max_minutes``)."""
+    minutes = {t: float(SETTINGS[scale][t]["max_minutes"]) for t in TRACKS}
     counts = {t: len(track_techniques(t, list(TECHNIQUES))) for t in TRACKS}
     # a run a technique, the baseline and all
     hours = {t: (counts[t] + 2) * minutes[t] / 60 for t in TRACKS}
     total = repetitions * sum(hours.values())
+    each = ", ".join(f"{counts[t]} on {TITLES[t]}" for t in TRACKS)
+    runs = " and ".join(
+        f"{TITLES[t]} {board_of(SETTINGS[scale][t])} at {minutes[t]:g}"
+        + (" minutes a run" if i == 0 else "")
+        + f" ({hours[t]:.1f} hours{' a repetition' if i == 0 else ''})"
+        for i, t in enumerate(TRACKS)
+    )
     return (
-        f"the baseline, every technique its game has ({counts['connect4']} on Connect Four, "
-        f"{counts['othello']} on Othello) and all, x {repetitions} repetitions: Connect Four 6x6 "
-        f"at {connect4_minutes} minutes a run ({hours['connect4']:.1f} hours a repetition) and "
-        f"Othello 8x8 at {othello_minutes} ({hours['othello']:.1f} hours), so about "
-        f"{total:.0f} hours of run time, {total / 2:.0f} with --workers 2 (two runs at once, "
-        "one core each)"
+        f"the baseline, every technique its game has ({each}) and all, x {repetitions} "
+        f"repetitions: {runs}, so about {total:.0f} hours of run time, {total / 2:.0f} with "
+        "--workers 2 (two runs at once, one core each)"
     )
 
 
@@ -125,14 +131,14 @@ class AccelerationsExperiment(Experiment):
     costs = {  # noqa: RUF012
         "short": "Connect Four 5x4 and Othello 6x6, the baseline, 2 techniques and all, 3 "
         "iterations each: about 15 seconds on 2 cores (CI)",
-        "cpu": _cost(12, 15, 2) + "; then every final Othello network plays gtp-rhino (3 "
+        "cpu": _cost("cpu", 2) + "; then every final Othello network plays gtp-rhino (3 "
         "matches of 40 games, at 0.2-1 s a game)",
-        "full": _cost(30, 60, 3),
+        "full": _cost("full", 3),
     }
     option_help = {  # noqa: RUF012
         "techniques": f"comma-separated, among {', '.join(TECHNIQUES)}: run only these (and "
         "all, their combination, when two or more)",
-        "tracks": "comma-separated, among connect4, othello: run only these tracks",
+        "tracks": f"comma-separated, among {', '.join(TRACKS)}: run only these tracks",
     }
     repeated = True
 

@@ -35,6 +35,7 @@ from pyaz.experiments.report import (
     score_estimate,
     write_readme,
 )
+from pyaz.methods.alphagomoku.pair import GAME
 from pyaz.methods.alphagomoku.pipeline import evaluate_against_mentor, play_pairs, read_config
 from pyaz.methods.alphagomoku.plots import plot_board, plot_run
 from pyaz.methods.alphazero.preset_files import train_config
@@ -211,7 +212,7 @@ class AlphaGomokuExperiment(Experiment):
 def _alphazero_run(scale: str, seed: int) -> RunSpec:
     """The AlphaZero loop's run beside the pair: Gomoku's defaults on the pair's board."""
     config = {
-        "game": "gomoku", "size": CONFIGS[scale]["size"], "seed": seed,
+        "game": GAME, "size": CONFIGS[scale]["size"], "seed": seed,
         "max_minutes": ALPHAZERO_MINUTES[scale], **_ALPHAZERO_RUNS[scale],
     }  # fmt: skip
     train_config(config).validate()

@@ -55,12 +55,26 @@ AXES = (
     ("epochs", "epochs", 1.0),
 )
 
-# (setting name, figure of seed 000, game label, preset stem, loop)
-SETTINGS = {
-    "reversi-az": ("Fig. 5", "Reversi", "reversi8", "none"),
-    "racingkings-az": ("Fig. 4", "modified Racing Kings", "racingkings-mod", "none"),
-    "racingkings-agz": ("Fig. 6", "modified Racing Kings", "racingkings-mod", "wilson"),
+# The shipped presets of each game's players (player -> preset name), and what the short scale
+# changes in them: a smaller Reversi board; an opponent for Racing Kings that needs no Stockfish.
+REVERSI_PRESETS = {"baseline": "reversi8-baseline", "curriculum": "reversi8-curriculum"}
+RACING_KINGS_PRESETS = {
+    "baseline": "racingkings-mod-baseline",
+    "curriculum": "racingkings-mod-curriculum",
 }
+_REVERSI_SHORT: dict[str, Any] = {"size": 4}
+_RACING_KINGS_SHORT: dict[str, Any] = {"eval_opponent": "lichess:1"}
+
+# setting name -> (figure of seed 000, game label, its players' presets, loop, short changes)
+SETTINGS: dict[str, tuple[str, str, dict[str, str], str, dict[str, Any]]] = {
+    "reversi-az": ("Fig. 5", "Reversi", REVERSI_PRESETS, "none", _REVERSI_SHORT),
+    "racingkings-az": (
+        "Fig. 4", "modified Racing Kings", RACING_KINGS_PRESETS, "none", _RACING_KINGS_SHORT
+    ),
+    "racingkings-agz": (
+        "Fig. 6", "modified Racing Kings", RACING_KINGS_PRESETS, "wilson", _RACING_KINGS_SHORT
+    ),
+}  # fmt: skip
 
 
 # What the cpu scale changes from the paper's Reversi preset, and why: a 2-core machine.
@@ -123,19 +137,14 @@ class CurriculumExperiment(Experiment):
 
     def config(self, setting: str, player: str, scale: str, seed: int) -> dict[str, Any]:
         """The training settings of one player of one setting."""
-        _, _, stem, gating = SETTINGS[setting]
-        values = dict(
-            load_preset(f"{stem}-{'curriculum' if player == 'curriculum' else 'baseline'}")
-        )
+        _, _, presets, gating, short = SETTINGS[setting]
+        values = dict(load_preset(presets["curriculum" if player == "curriculum" else "baseline"]))
         values["gating"] = gating
         if scale == "cpu":
             values.update(CPU_REVERSI)
         elif scale == "short":
             values.update(SHORT)
-            if stem == "reversi8":
-                values["size"] = 4
-            else:
-                values["eval_opponent"] = "lichess:1"
+            values.update(short)
         values["seed"] = seed
         return values
 
@@ -169,7 +178,7 @@ def _curves(out: Path, spec: RunSpec, player: str) -> dict[str, Curve]:
 
 
 def _report_setting(out: Path, setting: str, specs: list[RunSpec]) -> tuple[dict[str, Any], str]:
-    figure_name, game, _, gating = SETTINGS[setting]
+    figure_name, game, _, gating, _ = SETTINGS[setting]
     curves = {p: [_curves(out, spec, p) for spec in specs] for p in PLAYERS}
     points = min((len(c["elapsed_s"].x) for p in PLAYERS for c in curves[p]), default=0)
     # seed 000's 20-point moving average when a run has the points for it, else a fifth

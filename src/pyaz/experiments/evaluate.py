@@ -10,7 +10,7 @@ from typing import Any
 from pyaz.eval.players import RandomPlayer
 from pyaz.eval.tournament import RANDOM, Contestant, checkpoint_contestants, run_tournament
 from pyaz.experiments.report import cached
-from pyaz.games import BoardState
+from pyaz.games import GameState
 
 __all__ = ["round_robin"]
 
@@ -18,7 +18,7 @@ __all__ = ["round_robin"]
 def round_robin(
     folder: Path,
     networks: dict[str, Path],
-    state: BoardState,
+    state: GameState,
     games: int,
     simulations: int,
     seed: int = 0,

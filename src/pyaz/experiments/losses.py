@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from pyaz._core import ConnectFour, Gomoku, Othello
 from pyaz.common.plots import figure, save_figure
 from pyaz.experiments.base import SELFPLAY, Experiment, RunSpec, run_folder
 from pyaz.experiments.evaluate import round_robin
@@ -40,14 +41,16 @@ TARGETS = {"policy": "lp", "value": "lv", "plus": "l+", "product": "lx"}
 TERMS = {"loss_policy": "lp", "loss_value": "lv", "loss_sum": "l+", "loss_product": "lx"}
 HEADER = ["target", "Elo mean", "95% interval", "runs", *(f"final {t}" for t in TERMS.values())]
 
+_OTHELLO, _CONNECT_FOUR, _GOMOKU = (str(game().name) for game in (Othello, ConnectFour, Gomoku))
+
 # game label -> (make() name, options)
 GAMES: dict[str, tuple[str, dict[str, Any]]] = {
-    "othello5": ("othello", {"size": 5}),
-    "othello6": ("othello", {"size": 6}),
-    "connect4-5x5": ("connect_four", {"width": 5, "height": 5}),
-    "connect4-6x6": ("connect_four", {"width": 6, "height": 6}),
-    "gobang5": ("gomoku", {"size": 5, "line_length": 4}),
-    "gobang6": ("gomoku", {"size": 6, "line_length": 4}),
+    "othello5": (_OTHELLO, {"size": 5}),
+    "othello6": (_OTHELLO, {"size": 6}),
+    "connect4-5x5": (_CONNECT_FOUR, {"width": 5, "height": 5}),
+    "connect4-6x6": (_CONNECT_FOUR, {"width": 6, "height": 6}),
+    "gobang5": (_GOMOKU, {"size": 5, "line_length": 4}),
+    "gobang6": (_GOMOKU, {"size": 6, "line_length": 4}),
 }
 
 # The paper's Fig. 11 statements: game -> the target whose players rate highest (or "similar").

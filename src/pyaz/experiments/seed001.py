@@ -16,8 +16,18 @@ from typing import Any
 
 from pyaz.common.settings import declarations
 from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.preset_files import load_preset
 
-__all__ = ["BASE", "CPU_DIVISORS", "SHORT", "TABLE1", "TABLE2", "base_settings", "scaled"]
+__all__ = [
+    "BASE",
+    "CPU_DIVISORS",
+    "SHORT",
+    "TABLE1",
+    "TABLE1_PRESET",
+    "TABLE2",
+    "base_settings",
+    "scaled",
+]
 
 # Table 1 in TrainConfig's names: parameter -> (minimum, default, maximum).
 TABLE1: dict[str, tuple[Any, Any, Any]] = {
@@ -46,9 +56,13 @@ TABLE2: dict[str, tuple[int, int, int]] = {
     "epochs": (5, 10, 15),
 }
 
+TABLE1_PRESET = "othello6-seed001"
+"""The shipped preset of Table 1's defaults on the paper's game and board (6x6 Othello), whose
+game and board :data:`BASE` plays."""
+_GAME = {key: load_preset(TABLE1_PRESET)[key] for key in ("game", "size")}
+
 BASE: dict[str, Any] = {
-    "game": "othello",
-    "size": 6,
+    **_GAME,
     "net": "azg",
     "threat_planes": "off",  # alpha-zero-general's network reads the board alone
     "opening_spread": 0,  # and its self-play games open from the start

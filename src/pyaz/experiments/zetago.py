@@ -34,8 +34,9 @@ from pyaz.experiments.report import (
     write_readme,
 )
 from pyaz.games import make
-from pyaz.methods.reinforce.net import load_network
-from pyaz.methods.reinforce.players import ZetaGoMctsPlayer, ZetaGoPlayer
+from pyaz.methods.reinforce.net import GAME, policy_network
+from pyaz.methods.reinforce.players import PolicyMctsPlayer, PolicyNetPlayer
+from pyaz.nets.loading import load_model
 
 __all__ = ["ZetaGoExperiment"]
 
@@ -164,12 +165,12 @@ class ZetaGoExperiment(Experiment):
 def _versus_gnugo(path: Path, games: int, seed: int, simulations: int = 0) -> dict[str, Any]:
     """The greedy policy (or the MCTS player with ``simulations``) against GNU Go level 1: a
     match of ``games`` games, colours alternating, each pair from its own random opening."""
-    net = load_network(path)
-    start = make("go", size=net.size)
+    net = policy_network(load_model(path, "zetago-policy"))
+    start = make(GAME, size=net.size)
     agent: Player = (
-        ZetaGoMctsPlayer(net, simulations, name=f"zetago-mcts:{path.parent.name}", seed=seed)
+        PolicyMctsPlayer(net, simulations, name=f"zetago-mcts:{path.parent.name}", seed=seed)
         if simulations
-        else ZetaGoPlayer(net, name=f"zetago:{path.parent.name}", allow_resign=False)
+        else PolicyNetPlayer(net, name=f"zetago:{path.parent.name}", allow_resign=False)
     )
     opponent = make_player(OPPONENT, start, seed=seed)
     try:

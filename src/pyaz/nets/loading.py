@@ -4,7 +4,7 @@ network file; an AlphaGomoku pair, a ZetaGo policy network, a curling network) a
 same typed record for each, a :class:`LoadedModel`, which every player, engine and tournament
 uses. Each method reads its own network out of the record with its accessor
 (:func:`~pyaz.methods.alphagomoku.pair.network_pair`,
-:func:`~pyaz.methods.reinforce.net.zetago_network`,
+:func:`~pyaz.methods.reinforce.net.policy_network`,
 :func:`~pyaz.methods.kr_dl_uct.loop.curling_network`), a ValueError naming both kinds for a
 record of another kind. The methods sit above this layer: :data:`pyaz.nets.kinds.LOADERS` names
 the function that builds each kind's record, imported when first needed.

@@ -12,13 +12,15 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-# Seed 000 eq. 5 (Racing Kings) and eq. 6 (Reversi): (first epoch, zeta) steps. "t = 0" is the
-# first step; "0 < t" starts at epoch 1.
+PRESETS_FILE = Path(__file__).with_name("curricula.toml")
+"""The presets' data file, shipped beside this module."""
+
 PRESETS: dict[str, list[tuple[int, float]]] = {
-    "none": [(0, 1.0)],
-    "reversi": [(0, 0.25), (1, 0.5), (100, 0.75), (500, 1.0)],
-    "racingkings": [(0, 0.1), (1, 0.33), (100, 0.5), (500, 0.66), (800, 0.8), (1000, 1.0)],
+    name: [(int(epoch), float(zeta)) for epoch, zeta in steps]
+    for name, steps in tomllib.loads(PRESETS_FILE.read_text(encoding="utf-8")).items()
 }
+"""The presets by name (``none``, and seed 000's eq. 5 for Racing Kings and eq. 6 for Reversi):
+(first epoch, zeta) steps, read from :data:`PRESETS_FILE`."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from pyaz.games import BoardState
+from pyaz.games import PlayableGameState
 from pyaz.games.symmetry import symmetry_ids, transform_planes, transform_policy
 from pyaz.nets import PolicyValueNet
 from pyaz.nets.evaluator import denormals_flushed
@@ -89,7 +89,7 @@ class EpochStats:
 
 
 def augment_batch(
-    planes: np.ndarray, policy: np.ndarray, state: BoardState, rng: np.random.Generator
+    planes: np.ndarray, policy: np.ndarray, state: PlayableGameState, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     """Applies an independent random symmetry of the game to each example."""
     ids = symmetry_ids(state)
@@ -108,7 +108,9 @@ class Trainer:
     """Adam, or SGD with momentum, on the loss ``settings.loss``; keeps its optimiser across
     iterations."""
 
-    def __init__(self, net: PolicyValueNet, settings: TrainSettings, state: BoardState) -> None:
+    def __init__(
+        self, net: PolicyValueNet, settings: TrainSettings, state: PlayableGameState
+    ) -> None:
         _check_known("loss", settings.loss, LOSSES)
         if settings.epochs < 1 or settings.batch_size < 1 or settings.lr <= 0:
             raise ValueError("epochs and batch_size must be >= 1 and lr > 0")

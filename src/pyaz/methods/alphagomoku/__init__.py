@@ -21,7 +21,7 @@ from pyaz.methods.alphagomoku.data import check_decay, decayed_outcomes
 from pyaz.methods.alphagomoku.pair import (
     NetworkPair,
     PairEvaluator,
-    load_pair,
+    network_pair,
     save_pair,
     side_to_move,
 )
@@ -32,7 +32,7 @@ __all__ = [
     "PairEvaluator",
     "check_decay",
     "decayed_outcomes",
-    "load_pair",
+    "network_pair",
     "pair_player",
     "save_pair",
     "side_to_move",

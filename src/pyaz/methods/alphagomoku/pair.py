@@ -13,7 +13,8 @@ of :mod:`pyaz.nets.files` beside ``{"black": net_state, "white": net_state, "sin
 colours, stored twice). A pair file written before the header (``"format":
 "pyaz-alphagomoku-pair-1"``) still loads. ``pyaz.load_model`` reads a pair file as it reads
 every model (a :class:`~pyaz.nets.LoadedModel` whose module is a :class:`PairModule`), and
-:func:`network_pair` reads the pair out of it (:func:`load_pair` does both).
+:func:`network_pair` reads the pair out of it: ``network_pair(pyaz.load_model(path,
+"alphagomoku-pair"))``.
 """
 
 from __future__ import annotations
@@ -27,21 +28,22 @@ from typing import Any
 import numpy as np
 from torch import nn
 
-from pyaz.games import BoardState
+from pyaz._core import Gomoku
+from pyaz.games import NetworkGameState
 from pyaz.nets import PolicyValueNet, net_from_state, net_state
 from pyaz.nets.bounds import shortened
 from pyaz.nets.files import ModelFile, write_model_file
-from pyaz.nets.loading import LoadedModel, load_model, settings_game
+from pyaz.nets.loading import LoadedModel, settings_game
 from pyaz.nets.runtimes import make_evaluator
 
 __all__ = [
     "BLACK",
+    "GAME",
     "PAIR_FILE",
     "WHITE",
     "NetworkPair",
     "PairEvaluator",
     "PairModule",
-    "load_pair",
     "network_pair",
     "pair_from_file",
     "save_pair",
@@ -49,6 +51,8 @@ __all__ = [
 ]
 
 BLACK, WHITE = 0, 1
+GAME = str(Gomoku().name)
+"""The registry name of the game a pair plays (Gomoku), as its file's header names it."""
 PAIR_FILE = "pair.pt"
 """The pair's file in a run folder."""
 
@@ -126,10 +130,10 @@ class NetworkPair:
         white = black if self.single else copy.deepcopy(self.white)
         return NetworkPair(black, white, self.single, dict(self.settings), self.path)
 
-    def check(self, state: BoardState) -> None:
+    def check(self, state: NetworkGameState) -> None:
         """ValueError unless the pair plays ``state``'s game (Gomoku planes and actions), with
         the message of :func:`pyaz.nets.loading.check_network` for a network that does not fit."""
-        if str(state.name) != "gomoku":
+        if str(state.name) != GAME:
             raise ValueError(f"{self.path}: an AlphaGomoku pair plays Gomoku, not {state.name}")
         for net in self.nets():
             training = net.training
@@ -173,7 +177,7 @@ def save_pair(pair: NetworkPair, path: str | os.PathLike[str]) -> Path:
         "settings": dict(pair.settings),
     }
     options = pair.settings.get("game_options") or {"size": pair.black.config.width}
-    return write_model_file(path, "alphagomoku-pair", payload, "gomoku", options, black["config"])
+    return write_model_file(path, "alphagomoku-pair", payload, GAME, options, black["config"])
 
 
 class PairModule(nn.Module):
@@ -193,15 +197,6 @@ def network_pair(loaded: LoadedModel) -> NetworkPair:
     """The AlphaGomoku pair of ``loaded``, what ``pyaz.load_model`` returned for a pair file;
     a one-line ValueError naming both kinds when it holds another kind of model."""
     return loaded.module_of("alphagomoku-pair", PairModule).pair
-
-
-def load_pair(path: str | os.PathLike[str]) -> NetworkPair:
-    """The pair at ``path`` (a file written by :func:`save_pair`, or a run folder holding
-    :data:`PAIR_FILE`), in eval mode: :func:`network_pair` of ``pyaz.load_model(path,
-    "alphagomoku-pair")``, with its errors (FileNotFoundError when missing; a one-line
-    ValueError naming the file for a file that holds no pair, another kind of model included,
-    or a pair whose networks play different games)."""
-    return network_pair(load_model(path, "alphagomoku-pair"))
 
 
 def pair_from_file(model: ModelFile) -> LoadedModel:

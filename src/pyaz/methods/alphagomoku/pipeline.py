@@ -58,10 +58,19 @@ from pyaz.methods.alphagomoku.data import (
     selfplay_examples,
     with_symmetries,
 )
-from pyaz.methods.alphagomoku.pair import BLACK, PAIR_FILE, WHITE, NetworkPair, load_pair, save_pair
+from pyaz.methods.alphagomoku.pair import (
+    BLACK,
+    GAME,
+    PAIR_FILE,
+    WHITE,
+    NetworkPair,
+    network_pair,
+    save_pair,
+)
 from pyaz.methods.alphagomoku.players import pair_player
 from pyaz.nets import PolicyValueNet, net_config_for
 from pyaz.nets.files import read_torch_file, torch_bytes
+from pyaz.nets.loading import load_model
 from pyaz.search import SelfPlay
 from pyaz.train.trainer import OPTIMIZERS, Trainer, TrainSettings
 
@@ -84,7 +93,7 @@ class AlphaGomokuConfig:
     net: str = setting("seed004", help="the network preset")
     threat_planes: str = setting(
         "off",
-        choices=(*profile("gomoku").planes, "off"),
+        choices=(*profile(GAME).planes, "off"),
         help="input planes the networks compute (not the paper's: it reads the board alone): on, "
         "the empty cells that complete five for either colour; deep, also those that make a four; "
         "forks, also those that make a three and those that make two threats at once",
@@ -189,7 +198,7 @@ class AlphaGomokuRun(TrainingRun):
     def _settings(self) -> dict[str, Any]:
         c = self.config
         return {
-            "game": "gomoku",
+            "game": GAME,
             "game_options": {"size": c.size, "line_length": 5, "overline_wins": True},
             "c_puct": c.c_puct,
             "value_decay": c.value_decay,
@@ -465,7 +474,9 @@ def evaluate_against_mentor(
 
 
 def _run_player(folder: Path, name: str, seed: int) -> Any:
-    return _pair_player(read_config(folder), load_pair(Path(folder) / PAIR_FILE), name, seed)
+    config = read_config(folder)
+    pair = network_pair(load_model(Path(folder) / PAIR_FILE, "alphagomoku-pair"))
+    return _pair_player(config, pair, name, seed)
 
 
 def _pair_player(

@@ -11,7 +11,8 @@ from typing import Any
 
 from pyaz.eval.players import Player, SearchPlayer
 from pyaz.eval.presets import PresetSpec
-from pyaz.methods.alphagomoku.pair import NetworkPair, load_pair
+from pyaz.methods.alphagomoku.pair import NetworkPair, network_pair
+from pyaz.nets.loading import load_model
 
 __all__ = ["DEFAULT_SIMULATIONS", "build_pair_player", "pair_player"]
 
@@ -31,7 +32,11 @@ def pair_player(
     path of its file or run folder): greedy by visit count after ``sampling_plies`` plies drawn
     from pi (semi-stochastic, seed 004), tree reuse, the pair's ``c_puct`` and ``value_decay``
     unless ``search_options`` set them."""
-    loaded = pair if isinstance(pair, NetworkPair) else load_pair(pair)
+    loaded = (
+        pair
+        if isinstance(pair, NetworkPair)
+        else network_pair(load_model(pair, "alphagomoku-pair"))
+    )
     options: dict[str, Any] = {
         key: float(loaded.settings[key])
         for key in ("c_puct", "value_decay")
@@ -51,6 +56,6 @@ def pair_player(
 def build_pair_player(spec: PresetSpec) -> Player:
     """The ``alphagomoku:PATH[:SIMS]`` preset (see :mod:`pyaz.eval.presets`)."""
     path, simulations = spec.path_and_simulations(DEFAULT_SIMULATIONS, what="pair")
-    pair = load_pair(path)
+    pair = network_pair(load_model(path, "alphagomoku-pair"))
     pair.check(spec.state)
     return pair_player(pair, simulations, name=spec.text, seed=spec.seed, runtime=spec.runtime)

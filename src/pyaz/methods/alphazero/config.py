@@ -15,7 +15,13 @@ from typing import Any
 from pyaz.common.settings import check_settings, setting
 from pyaz.eval import exhaustive, presets
 from pyaz.eval.players import check_mentor_game, close_player, mentor_plays
-from pyaz.games import BoardState, canonical_name, make
+from pyaz.games import (
+    DEFAULT_GAME,
+    NetworkGameState,
+    PlayableGameState,
+    canonical_name,
+    make,
+)
 from pyaz.games.profiles import games_where, profile
 from pyaz.methods.alphazero.schedules import LR_SCHEDULES, check_window_growth
 from pyaz.nets import (
@@ -41,7 +47,7 @@ PERFECT_OPPONENT = "perfect"
 """The eval_opponent that measures agreement with exact play instead of playing a match."""
 
 
-def _game_board(game: str, options: dict[str, Any]) -> tuple[str, BoardState | None]:
+def _game_board(game: str, options: dict[str, Any]) -> tuple[str, PlayableGameState | None]:
     """``game``'s canonical name and start state, or ``("", None)`` for a game or options that
     :meth:`TrainConfig.validate` names as bad."""
     with contextlib.suppress(ValueError, TypeError):
@@ -56,7 +62,7 @@ class TrainConfig:
     README's table (scripts/options_table.py). Symbols and a/b/c values: seed 001's Table 1."""
 
     game: str = setting(
-        "othello", help="the game (curling: the curling mode)", accepts="a game", option="--game"
+        DEFAULT_GAME, help="the game (curling: the curling mode)", accepts="a game", option="--game"
     )
     game_options: dict[str, Any] = setting(  # noqa: RUF009
         {"size": 6}, help="the game's options (see --help)", accepts="its", option=GAME_OPTIONS
@@ -451,7 +457,7 @@ class TrainConfig:
                     f"columns x {MAX_HEIGHT} rows, got {width}x{height}"
                 )
 
-    def net_config(self, state: BoardState) -> NetConfig:
+    def net_config(self, state: NetworkGameState) -> NetConfig:
         """The network of the run for ``state``: ``net`` with the explicit sizes, dropout, the
         score head and the threat planes (ValueError for value_planes beside --net azg)."""
         return net_config_for(

@@ -14,7 +14,7 @@ from typing import Any
 
 from pyaz.eval import arena, exhaustive, gates, oracle_sets, presets
 from pyaz.eval.players import Player, close_player
-from pyaz.games import BoardState
+from pyaz.games import PlayableGameState
 from pyaz.games.profiles import profile
 from pyaz.methods.alphazero.config import PERFECT_OPPONENT, TrainConfig
 
@@ -23,7 +23,7 @@ def play_gate(
     config: TrainConfig,
     challenger: Player,
     best: Player,
-    start_state: BoardState,
+    start_state: PlayableGameState,
     seed: int,
     progress: bool,
 ) -> tuple[bool, dict[str, Any]]:
@@ -68,7 +68,7 @@ class Evaluation:
     value-keeping moves on ``eval_games`` hard positions (the same seeded set at every
     evaluation, drawn on first use)."""
 
-    def __init__(self, config: TrainConfig, start_state: BoardState):
+    def __init__(self, config: TrainConfig, start_state: PlayableGameState):
         self.config = config
         self.start_state = start_state
         self._oracle_positions: list[oracle_sets.StagedPosition] | None = None

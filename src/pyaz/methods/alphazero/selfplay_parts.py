@@ -38,7 +38,7 @@ from tqdm import tqdm
 from pyaz import _core
 from pyaz.common.faults import fault_point
 from pyaz.common.runlog import atomic_write_bytes
-from pyaz.games import BoardState
+from pyaz.games import NetworkGameState
 from pyaz.methods.alphazero.selfplay_engine import SelfPlayJob
 from pyaz.search import SelfPlay, SelfPlayRecords
 
@@ -179,7 +179,7 @@ class PartsPlay:
     parts kept
     in ``folder`` (see the module docstring)."""
 
-    def __init__(self, folder: Path, start: BoardState, progress: bool) -> None:
+    def __init__(self, folder: Path, start: NetworkGameState, progress: bool) -> None:
         self.folder = folder
         self.start = start
         self.progress = progress

@@ -30,7 +30,7 @@ import numpy as np
 
 from pyaz.eval.arena import MatchResult, default_opening_plies, play_match
 from pyaz.eval.players import Player, SearchPlayer
-from pyaz.games import BoardState
+from pyaz.games import NetworkGameState
 from pyaz.search import SelfPlayRecords
 
 __all__ = ["SparringResult", "play_sparring"]
@@ -67,11 +67,11 @@ class _RecordingPlayer(SearchPlayer):
         super().__init__(*args, **kwargs)
         self.games: list[list[_Move]] = []
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: NetworkGameState) -> None:
         super().reset(state)
         self.games.append([])
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: NetworkGameState) -> int:
         action = super().choose(state)  # the search is still rooted at ``state``
         policy = np.asarray(self.search.policy_target(), dtype=np.float32)
         self.games[-1].append(
@@ -81,7 +81,7 @@ class _RecordingPlayer(SearchPlayer):
 
 
 def play_sparring(
-    start: BoardState,
+    start: NetworkGameState,
     opponent: Player,
     evaluator: Any,
     games: int,
@@ -118,7 +118,7 @@ def play_sparring(
 
 
 def _records(
-    start: BoardState,
+    start: NetworkGameState,
     network: _RecordingPlayer,
     match: MatchResult,
     draw_value: float,
@@ -171,7 +171,7 @@ def _records(
     )
 
 
-def _demonstration(state: BoardState, action: int, z: float) -> _Move:
+def _demonstration(state: NetworkGameState, action: int, z: float) -> _Move:
     """The opponent's move ``action`` at ``state`` as a target: all the policy on it, and its
     result ``z`` as the root value too (q = z)."""
     policy = np.zeros(state.num_actions, dtype=np.float32)

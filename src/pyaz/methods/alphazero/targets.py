@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pyaz._core import GomokuMentor
-from pyaz.games import BoardState
+from pyaz.games import PlayableGameState
 from pyaz.games.symmetry import transform_planes, transform_policy
 from pyaz.nets.threat_search import (
     FORCING_REASONS,
@@ -89,7 +89,7 @@ def merge_duplicates(
     planes: np.ndarray,
     policy: np.ndarray,
     value: np.ndarray,
-    state: BoardState,
+    state: PlayableGameState,
     symmetries: list[int] | None = None,
     score: np.ndarray | None = None,
 ) -> Merged:

@@ -66,7 +66,7 @@ from pyaz.methods.kr_dl_uct.selfplay import (
 )
 from pyaz.nets.evaluator import denormals_flushed
 from pyaz.nets.files import ModelFile, model_bytes, torch_bytes
-from pyaz.nets.loading import LoadedModel, load_model, saved_iteration
+from pyaz.nets.loading import LoadedModel, saved_iteration
 from pyaz.train.checkpoint import BUFFER_FILES, buffer_file, read_checkpoint
 
 
@@ -466,14 +466,6 @@ class CurlingTrainingLoop(TrainingRun):
             self.buffer = Shots.from_arrays(dict(arrays))
         self.net.eval()
         return int(self.counters["iteration"])
-
-
-def load_curling_net(path: str | Path) -> CurlingNet:
-    """The network at ``path`` (``nets/iter-NNNNN.pt``, a model file of kind ``"curling"``, or
-    ``checkpoint.pt``), in eval mode: :func:`curling_network` of ``pyaz.load_model(path,
-    "curling")``, with its errors (nothing runs from the file; a one-line ValueError naming
-    the file for anything else)."""
-    return curling_network(load_model(path, "curling"))
 
 
 def curling_network(loaded: LoadedModel) -> CurlingNet:

@@ -150,13 +150,13 @@ def build_network_player(spec: PresetSpec) -> ShotPlayer:
     """``kr-dl:PATH[:SIMS]``: KR-DL-UCT with a curling network (a file or a run folder's
     ``checkpoint.pt``) and its run's settings (config.json beside it, else the defaults) and
     win table."""
-    from pyaz.methods.kr_dl_uct.loop import load_curling_net, read_config
-    from pyaz.nets.loading import model_path
+    from pyaz.methods.kr_dl_uct.loop import curling_network, read_config
+    from pyaz.nets.loading import load_model, model_path
 
     spec.need("curling")
     path, simulations = spec.path_and_simulations(DEFAULT_SIMULATIONS)
     file = model_path(path)
-    net = load_curling_net(file)
+    net = curling_network(load_model(file, "curling"))
     run = file.parent.parent if file.parent.name == "nets" else file.parent
     config = read_config(run) if (run / "config.json").is_file() else CurlingConfig()
     return ShotPlayer(kr_player(simulations, net, run_table(run, config), config), spec.text)
@@ -173,10 +173,12 @@ def run_table(run: Path, config: CurlingConfig) -> np.ndarray | None:
 def run_network(run: Path, iteration: int) -> tuple[CurlingNet, CurlingConfig]:
     """The network a curling training run saved at ``iteration`` (0: after its supervised
     start), and the run's settings."""
-    from pyaz.methods.kr_dl_uct.loop import load_curling_net, read_config
+    from pyaz.methods.kr_dl_uct.loop import curling_network, read_config
+    from pyaz.nets.loading import load_model
 
     config = read_config(run)
-    return load_curling_net(run / "nets" / f"iter-{iteration:05d}.pt"), config
+    loaded = load_model(run / "nets" / f"iter-{iteration:05d}.pt", "curling")
+    return curling_network(loaded), config
 
 
 # ---- worker tasks ------------------------------------------------------------------------------

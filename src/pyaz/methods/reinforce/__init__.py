@@ -21,7 +21,7 @@ from pyaz.methods.reinforce.loop import (
     ReinforceTrainer,
     ReplayBuffer,
 )
-from pyaz.methods.reinforce.mcts import ZetaMcts
+from pyaz.methods.reinforce.mcts import PolicyMcts
 from pyaz.methods.reinforce.net import (
     SmallConfig,
     SmallPolicyNet,
@@ -29,16 +29,19 @@ from pyaz.methods.reinforce.net import (
     TransferNet,
     encode_planes,
     legal_policy_mask,
-    load_network,
     load_transfer_source,
+    policy_network,
     save_network,
 )
 from pyaz.methods.reinforce.play import PlayedGames, play_games
-from pyaz.methods.reinforce.players import ZetaGoMctsPlayer, ZetaGoPlayer
+from pyaz.methods.reinforce.players import PolicyMctsPlayer, PolicyNetPlayer
 
 __all__ = [
     "OpponentPool",
     "PlayedGames",
+    "PolicyMcts",
+    "PolicyMctsPlayer",
+    "PolicyNetPlayer",
     "ReinforceConfig",
     "ReinforceTrainer",
     "ReplayBuffer",
@@ -46,13 +49,10 @@ __all__ = [
     "SmallPolicyNet",
     "TransferConfig",
     "TransferNet",
-    "ZetaGoMctsPlayer",
-    "ZetaGoPlayer",
-    "ZetaMcts",
     "encode_planes",
     "legal_policy_mask",
-    "load_network",
     "load_transfer_source",
     "play_games",
+    "policy_network",
     "save_network",
 ]

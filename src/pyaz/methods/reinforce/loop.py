@@ -34,15 +34,16 @@ from pyaz.games.symmetry import transform_board, transform_planes
 from pyaz.methods.reinforce.net import (
     PolicyNet,
     check_board_size,
-    load_network,
     masked_logits,
     num_policy_actions,
     policy_logits,
+    policy_network,
     save_network,
 )
 from pyaz.methods.reinforce.play import play_games
 from pyaz.nets.evaluator import denormals_flushed
 from pyaz.nets.files import read_torch_file, torch_bytes
+from pyaz.nets.loading import load_model
 
 LOG_PROB_FLOOR = -7.0  # log(0.0009): see reinforce_loss
 NET_FILE = "net.pt"
@@ -242,7 +243,7 @@ class ReinforceTrainer(TrainingRun):
     ``config.json`` (the :class:`ReinforceConfig` fields and ``network``, the network's
     description), ``metrics.jsonl`` (one record per iteration), ``checkpoint.pt`` (every
     ``checkpoint_every`` iterations and after the last), ``net.pt`` (the latest committed
-    network, :func:`pyaz.methods.reinforce.net.load_network`) and ``FINISHED`` once the last
+    network, :func:`pyaz.methods.reinforce.net.policy_network`) and ``FINISHED`` once the last
     iteration is committed (:func:`~pyaz.common.run.run_finished`).
 
     A resumed run (``resume``; None: when the folder holds a checkpoint) continues exactly as the
@@ -293,7 +294,7 @@ class ReinforceTrainer(TrainingRun):
                 "nothing; start it again with its settings, or in another folder"
             )
         config = config_from(ReinforceConfig, settings)
-        net = load_network(folder / NET_FILE)
+        net = policy_network(load_model(folder / NET_FILE, "zetago-policy"))
         return cls(net, config, folder, resume=True, progress=progress, lock=lock)
 
     @classmethod

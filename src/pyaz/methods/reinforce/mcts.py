@@ -22,7 +22,7 @@ from pyaz._core import Go, Status
 from pyaz.methods.reinforce.net import PolicyNet, policy_logits
 from pyaz.methods.reinforce.play import play_games
 
-__all__ = ["ZetaMcts"]
+__all__ = ["PolicyMcts"]
 
 
 class _Node:
@@ -47,8 +47,9 @@ def _result_for(status: Status, colour: int) -> float:
     return 1.0 if won else -1.0
 
 
-class ZetaMcts:
-    """The search of section 3.6 for one position at a time (see the module docstring)."""
+class PolicyMcts:
+    """The policy MCTS of section 3.6 (the policy network selects and plays out) for one
+    position at a time (see the module docstring)."""
 
     def __init__(self, net: PolicyNet, simulations: int, batch: int = 16, seed: int = 0) -> None:
         if simulations < 1:

@@ -35,15 +35,17 @@ __all__ = [
     "check_board_size",
     "encode_planes",
     "legal_policy_mask",
-    "load_network",
     "load_transfer_source",
     "masked_logits",
     "network_from_file",
     "num_policy_actions",
     "policy_logits",
+    "policy_network",
     "save_network",
-    "zetago_network",
 ]
+
+GAME = str(Go().name)
+"""The registry name of the game the networks play (Go), as their files' header names it."""
 
 
 def check_board_size(size: object) -> int:
@@ -342,10 +344,10 @@ def save_network(net: PolicyNet, path: str | Path) -> None:
     """Writes ``net`` (its description and weights) to ``path`` atomically: a model file of
     kind ``"zetago-policy"`` for Go on its board size (see :mod:`pyaz.nets.files`)."""
     payload = {"zetago": net.describe(), "state_dict": net.state_dict()}
-    write_model_file(path, "zetago-policy", payload, "go", {"size": net.size}, net.describe())
+    write_model_file(path, "zetago-policy", payload, GAME, {"size": net.size}, net.describe())
 
 
-ZETAGO_LIMITS: dict[str, tuple[int, int]] = {
+POLICY_NET_LIMITS: dict[str, tuple[int, int]] = {
     "layers": (1, 256),
     "filters": (1, 4096),
     "reductions": (1, 1024),
@@ -361,7 +363,7 @@ filters, 32 reductions)."""
 
 def _config(kind: type[SmallConfig | TransferConfig], fields: Any) -> Any:
     """``kind`` (SmallConfig or TransferConfig) from a file's ``fields``, sizes bounded."""
-    check_sizes(fields, ZETAGO_LIMITS, f"the ZetaGo network's {kind.__name__}")
+    check_sizes(fields, POLICY_NET_LIMITS, f"the ZetaGo network's {kind.__name__}")
     return kind(**fields)
 
 
@@ -381,18 +383,11 @@ def _build(described: Any) -> PolicyNet:
     raise ValueError(f"not a ZetaGo network description: {shortened(repr(described), 80)}")
 
 
-def load_network(path: str | Path) -> PolicyNet:
-    """The network saved at ``path`` by :func:`save_network` (or a run folder's ``net.pt``), in
-    eval mode: :func:`zetago_network` of ``pyaz.load_model(path, "zetago-policy")``, with its
-    errors (nothing runs from the file, a file written before the model header loads too;
-    FileNotFoundError when missing; a one-line ValueError naming the file for a file that holds
-    no ZetaGo network)."""
-    return zetago_network(load_model(path, "zetago-policy"))
-
-
-def zetago_network(loaded: LoadedModel) -> PolicyNet:
-    """The ZetaGo policy network of ``loaded``, what ``pyaz.load_model`` returned for a ZetaGo
-    network file; a one-line ValueError naming both kinds when it holds another kind of model."""
+def policy_network(loaded: LoadedModel) -> PolicyNet:
+    """The policy network of ``loaded``, what ``pyaz.load_model`` returned for a file of kind
+    ``"zetago-policy"`` (written by :func:`save_network`, or a run folder's ``net.pt``; in eval
+    mode): ``policy_network(pyaz.load_model(path, "zetago-policy"))``. A one-line ValueError
+    naming both kinds when it holds another kind of model."""
     net = loaded.module_of("zetago-policy", _PolicyNet)
     if not isinstance(net, SmallPolicyNet | TransferNet):
         raise ValueError(f"{loaded.path}: a ZetaGo network of unknown type {type(net).__name__}")
@@ -401,7 +396,7 @@ def zetago_network(loaded: LoadedModel) -> PolicyNet:
 
 def network_from_file(model: ModelFile) -> LoadedModel:
     """The record of a model file of kind ``"zetago-policy"`` (see ``pyaz.load_model``): its
-    network, checked before it is built (sizes within :data:`ZETAGO_LIMITS`, then
+    network, checked before it is built (sizes within :data:`POLICY_NET_LIMITS`, then
     :func:`~pyaz.nets.bounds.checked_module`: parameter count, weights of the description's
     shapes, finite); a one-line ValueError naming the file otherwise."""
     described = model.payload.get("zetago")
@@ -418,8 +413,9 @@ def network_from_file(model: ModelFile) -> LoadedModel:
 
 def load_transfer_source(path: str | Path, size: int) -> SmallPolicyNet:
     """The small network at ``path``, checked to play ``size`` x ``size`` (ValueError naming
-    both sizes otherwise)."""
-    net = load_network(path)
+    both sizes otherwise): :func:`policy_network` of ``pyaz.load_model(path,
+    "zetago-policy")``."""
+    net = policy_network(load_model(path, "zetago-policy"))
     if not isinstance(net, SmallPolicyNet):
         raise ValueError(f"the transfer source {path} is a {net.kind} network, not a small one")
     if net.size != size:

@@ -21,16 +21,17 @@ import torch
 from pyaz._core import Go
 from pyaz.eval.players import Player, Resignation
 from pyaz.eval.presets import PresetSpec
-from pyaz.games import BoardState
-from pyaz.methods.reinforce.mcts import ZetaMcts
-from pyaz.methods.reinforce.net import PolicyNet, load_network, policy_logits
+from pyaz.games import GameState
+from pyaz.methods.reinforce.mcts import PolicyMcts
+from pyaz.methods.reinforce.net import PolicyNet, policy_logits, policy_network
+from pyaz.nets.loading import load_model
 
-__all__ = ["ZetaGoMctsPlayer", "ZetaGoPlayer", "build_mcts_player", "build_policy_player"]
+__all__ = ["PolicyMctsPlayer", "PolicyNetPlayer", "build_mcts_player", "build_policy_player"]
 
 DEFAULT_SIMULATIONS = 200
 
 
-def _check_state(net: PolicyNet, state: BoardState, name: str) -> Go:
+def _check_state(net: PolicyNet, state: GameState, name: str) -> Go:
     if not isinstance(state, Go):
         raise ValueError(f"{name} plays Go, not {state.name}")
     if int(state.size) != net.size:
@@ -40,20 +41,20 @@ def _check_state(net: PolicyNet, state: BoardState, name: str) -> Go:
     return state
 
 
-class _ZetaPlayer:
+class _NetPlayer:
     """A player of a network ``net`` of one board size, named ``name``."""
 
     net: PolicyNet
     name: str
 
-    def reset(self, state: BoardState) -> None:
+    def reset(self, state: GameState) -> None:
         _check_state(self.net, state, self.name)
 
     def observe(self, action: int) -> None:
         del action
 
 
-class ZetaGoPlayer(_ZetaPlayer):
+class PolicyNetPlayer(_NetPlayer):
     """The raw policy: samples from the masked softmax (``temperature`` > 0) or plays its most
     probable legal action (0); resigning raises :class:`~pyaz.eval.players.Resignation`."""
 
@@ -69,7 +70,7 @@ class ZetaGoPlayer(_ZetaPlayer):
         self.temperature, self.allow_resign = temperature, allow_resign
         self.rng = np.random.default_rng(seed)
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: GameState) -> int:
         go = _check_state(self.net, state, self.name)
         logits = policy_logits(self.net, [go], self.allow_resign)[0]
         if self.temperature > 0:
@@ -82,8 +83,9 @@ class ZetaGoPlayer(_ZetaPlayer):
         return action
 
 
-class ZetaGoMctsPlayer(_ZetaPlayer):
-    """Seed 003's MCTS player (:class:`~pyaz.methods.reinforce.mcts.ZetaMcts`); it never resigns."""
+class PolicyMctsPlayer(_NetPlayer):
+    """The policy network inside the policy MCTS of seed 003
+    (:class:`~pyaz.methods.reinforce.mcts.PolicyMcts`); it never resigns."""
 
     def __init__(
         self,
@@ -94,9 +96,9 @@ class ZetaGoMctsPlayer(_ZetaPlayer):
         seed: int = 0,
     ) -> None:
         self.net, self.name = net, name
-        self.search = ZetaMcts(net, simulations, batch=batch, seed=seed)
+        self.search = PolicyMcts(net, simulations, batch=batch, seed=seed)
 
-    def choose(self, state: BoardState) -> int:
+    def choose(self, state: GameState) -> int:
         action, _ = self.search.search(_check_state(self.net, state, self.name))
         return action
 
@@ -106,12 +108,12 @@ def _load(text: str, path: str) -> PolicyNet:
         raise ValueError(f"{text!r}: say which network, e.g. zetago:run/net.pt")
     if not Path(path).exists():
         raise FileNotFoundError(f"{text!r}: no network at {path}")
-    return load_network(path)
+    return policy_network(load_model(path, "zetago-policy"))
 
 
 def build_policy_player(spec: PresetSpec) -> Player:
     """The ``zetago:PATH`` preset: the raw policy network."""
-    player = ZetaGoPlayer(_load(spec.text, spec.rest), name=spec.text, seed=spec.seed)
+    player = PolicyNetPlayer(_load(spec.text, spec.rest), name=spec.text, seed=spec.seed)
     player.reset(spec.state)
     return player
 
@@ -119,6 +121,6 @@ def build_policy_player(spec: PresetSpec) -> Player:
 def build_mcts_player(spec: PresetSpec) -> Player:
     """The ``zetago-mcts:PATH[:SIMS]`` preset: the policy inside seed 003's tree search."""
     path, simulations = spec.path_and_simulations(DEFAULT_SIMULATIONS)
-    player = ZetaGoMctsPlayer(_load(spec.text, path), simulations, name=spec.text, seed=spec.seed)
+    player = PolicyMctsPlayer(_load(spec.text, path), simulations, name=spec.text, seed=spec.seed)
     player.reset(spec.state)
     return player
