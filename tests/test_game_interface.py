@@ -39,10 +39,11 @@ def test_every_games_state_satisfies_the_protocol() -> None:
 
 
 def test_the_protocols_are_exported_and_board_state_is_the_native_union() -> None:
-    """pyaz exports the game protocols; ``BoardState``, deprecated, is still ``NativeGame``."""
+    """pyaz exports the game protocols and ``NativeGame``, the C++ games' union (the old name
+    ``BoardState`` is gone)."""
     import pyaz.games.state as state_module
 
-    assert pyaz.BoardState == pyaz.NativeGame == pyaz.games.NativeGame
+    assert pyaz.NativeGame == pyaz.games.NativeGame and not hasattr(pyaz, "BoardState")
     for name in ("GameState", "BoardGameState", "NetworkGameState", "PlayableGameState"):
         assert getattr(pyaz, name) is getattr(state_module, name)
     python_game, native = pyaz.make("tictactoe"), pyaz.make("tictactoe_cpp")

@@ -37,7 +37,6 @@ from pyaz._version import __version__
 from pyaz.games import (
     GAMES,
     BoardGameState,
-    BoardState,
     DrawableGameState,
     GameState,
     NativeGame,
@@ -59,7 +58,6 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers
 __all__ = [
     "GAMES",
     "BoardGameState",
-    "BoardState",
     "ConnectFour",
     "ConnectFourSolver",
     "DrawableGameState",

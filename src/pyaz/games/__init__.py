@@ -5,7 +5,7 @@ state (:mod:`pyaz.games.curling`, registered as ``"curling"``); and the one game
 protocols that add to it what a game needs for more (:class:`BoardGameState`: finitely many
 integer actions, :func:`board_games`; :class:`NetworkGameState`: searched and trained;
 :class:`PlayableGameState`: moves as text; :class:`DrawableGameState`: a board of cells);
-:data:`NativeGame` is the C++ board games (``BoardState``, its deprecated old name).
+:data:`NativeGame` is the C++ board games.
 
 >>> from pyaz.games import make
 >>> make("connect_four").num_actions
@@ -16,7 +16,6 @@ from pyaz.games.plugins import allow_code_reference, is_code_reference, register
 from pyaz.games.registry import (
     DEFAULT_GAME,
     GAMES,
-    BoardState,
     GameSpec,
     NativeGame,
     board_games,
@@ -41,7 +40,6 @@ __all__ = [
     "DEFAULT_GAME",
     "GAMES",
     "BoardGameState",
-    "BoardState",
     "DrawableGameState",
     "GameSpec",
     "GameState",

@@ -35,10 +35,6 @@ NativeGame: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings | TicT
 own search classes, the exact solvers, the external engines' sessions); :func:`is_native` tells
 one. Code that works on any game takes a protocol of :mod:`pyaz.games.state` instead."""
 
-BoardState: TypeAlias = NativeGame
-"""Deprecated: the old name of :data:`NativeGame`, kept while code still names it. Annotate
-with a protocol of :mod:`pyaz.games.state` (code for any game) or :data:`NativeGame`."""
-
 if TYPE_CHECKING:  # mypy checks that pyaz's own games follow the protocols they are played by
     from pyaz.games.examples.tictactoe import TicTacToe as PythonTicTacToe
     from pyaz.games.openspiel import OpenSpielState
