@@ -94,12 +94,90 @@ def test_a_game_written_in_python_is_drawn_from_its_board_array(client: FlaskCli
     assert data["board"][0] == [0, 0, 1] and data["last"] == [None, [0, 2]]
 
 
+def test_an_openspiel_game_is_played_from_its_legal_moves_cells(client: FlaskClient) -> None:
+    pytest.importorskip("pyspiel")
+    game = "openspiel:breakthrough(rows=5,columns=5)"
+    data = _new(client, game, ["human", "random"], seed=3)
+    assert data["game"] == game and data["kind"] == "pieces" and data["pick"] == "legal"
+    assert data["board"] == [[1] * 5, [0] * 5, [0] * 5, [0] * 5, [2] * 5]  # black on top
+    assert data["col_labels"] == list("abcde") and data["row_labels"] == list("54321")
+    assert data["sides"] == ["Black (b)", "White (w)"] and data["to_move"] == 0
+    assert data["legal"][:2] == [
+        {"move": "a5a4", "from": [0, 0], "cell": [1, 0]},
+        {"move": "a5b4", "from": [0, 0], "cell": [1, 1]},
+    ]
+    assert len(data["legal"]) == 13  # a corner pawn has two moves, the others three
+    # a move as the page sends it (the legal move's text), then the opponent's reply
+    data = client.post(f"/api/game/{data['id']}/move", json={"move": "c5c4"}).json
+    assert data["board"][0] == [1, 1, 0, 1, 1] and data["board"][1] == [0, 0, 1, 0, 0]
+    assert data["history"] == ["c5c4"] and data["last"] == [[0, 2], [1, 2]]
+    data = _wait(client, data["id"], lambda d: len(d["history"]) == 2)
+    reply = data["history"][1]  # a white pawn on rank 1 moved up
+    start, end = data["last"]
+    assert reply == "abcde"[start[1]] + "1" + "abcde"[end[1]] + "2" and start[0] == 4
+    assert data["board"][4][start[1]] == 0 and data["board"][3][end[1]] == 2
+    response = client.post(f"/api/game/{data['id']}/move", json={"move": "a1a2"})
+    assert response.status_code == 400 and "Not a move" in response.json["error"]
+    # to the end: the person's first legal move each time, the random player's replies
+    while not data["over"]:
+        plies = len(data["history"])
+        data = client.post(
+            f"/api/game/{data['id']}/move", json={"move": data["legal"][0]["move"]}
+        ).json
+        data = _wait(client, data["id"], lambda d, n=plies: d["over"] or len(d["history"]) == n + 2)
+    assert data["legal"] == [] and data["result"] in (
+        "Black (b) (human) wins",
+        "White (w) (random) wins",
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "kind", "labels", "move", "cell"),
+    [
+        ("openspiel:tic_tac_toe", "stones", ("012", "012"), "x(1,2)", [1, 2]),
+        ("openspiel:connect_four", "columns", ("0123456", ""), "x3", [5, 3]),  # the bottom row
+        ("openspiel:hex(board_size=5)", "hex", ("abcde", "12345"), "c2", [1, 2]),
+        ("openspiel:othello", "stones", ("abcdefgh", "12345678"), "d3", [2, 3]),
+    ],
+)
+def test_openspiel_games_that_put_a_piece_on_a_cell(
+    client: FlaskClient, game: str, kind: str, labels: tuple[str, str], move: str, cell: list[int]
+) -> None:
+    pytest.importorskip("pyspiel")
+    data = _new(client, game, ["human", "human"])
+    assert data["kind"] == kind and data["pick"] == "legal"
+    shape = (len(labels[1]) or 6, len(labels[0]))
+    assert (len(data["board"]), len(data["board"][0])) == shape
+    assert "".join(data["col_labels"]) == labels[0] and "".join(data["row_labels"]) == labels[1]
+    assert {"move": move, "from": None, "cell": cell} in data["legal"]
+    data = client.post(f"/api/game/{data['id']}/move", json={"move": move}).json
+    assert data["board"][cell[0]][cell[1]] == 1 and data["last"] == [None, cell]
+    assert data["to_move"] == 1 and data["history"] == [move]
+
+
+def test_an_openspiel_games_search_shows_its_moves_cells(client: FlaskClient) -> None:
+    pytest.importorskip("pyspiel")
+    data = _new(client, "openspiel:breakthrough(rows=5,columns=5)", ["human", "human"])
+    response = client.post(
+        f"/api/game/{data['id']}/analyse",
+        json={"spec": "uct:200", "simulations": 200, "wait": True},
+    )
+    analysis = response.json["analysis"]
+    assert analysis["done"] and analysis["new"] == 200 and len(analysis["moves"]) == 13
+    assert all(len(m["from"]) == 2 and m["cell"][0] == m["from"][0] + 1 for m in analysis["moves"])
+    frames = client.post(
+        "/api/replay",
+        json={"game": "openspiel:tic_tac_toe", "moves": ["x(0,0)", "o(1,1)", "x(0,1)"]},
+    ).json["frames"]
+    assert [f["board"][0] for f in frames] == [[0, 0, 0], [1, 0, 0], [1, 0, 0], [1, 1, 0]]
+
+
 @pytest.mark.parametrize(
     ("game", "options", "message"),
     [
         ("subprocess:Popen", {"args": ["true"]}, "is a module path, which pyaz imports"),
         ("os:system", {}, "is a module path, which pyaz imports"),
-        ("openspiel:tic_tac_toe", {}, "has no board() array"),
+        ("openspiel:checkers", {}, "has no board() array"),  # kings: more than a side's piece
     ],
 )
 def test_a_request_never_imports_a_module_and_a_game_without_cells_is_refused(

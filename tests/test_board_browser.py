@@ -352,3 +352,84 @@ def test_the_board_in_a_browser(
         )
         assert browser.find_element(By.ID, "game").get_attribute("value") == "connect_four"
     assert time.monotonic() - began < 90
+
+
+def _click_board(driver: Any, row: int, col: int) -> None:
+    """Clicks the centre of a cell of the game shown, where the page's own geometry puts it
+    (a hex board's rows are shifted)."""
+    canvas = driver.find_element(By.ID, "board")
+    x, y, width, height = driver.execute_script(
+        "const c = document.getElementById('board'), g = geometry(c, game);"
+        f"return [g.left({row}, {col}) + g.cell / 2, g.top({row}) + g.cell / 2, c.width, c.height];"
+    )
+    actions = webdriver.ActionChains(driver)
+    actions.move_to_element_with_offset(canvas, int(x - width / 2), int(y - height / 2))
+    actions.click().perform()
+
+
+def _persons_turn(driver: Any) -> dict[str, Any]:
+    view: dict[str, Any] = _until(
+        lambda: driver.execute_script(
+            "return game && (game.over || (game.legal.length && !game.thinking)) ? game : null"
+        ),
+        20,
+        "the person's turn",
+    )
+    return view
+
+
+def test_openspiel_games_in_a_browser(server: str, browser: Any, tmp_path: Path) -> None:
+    """OpenSpiel's breakthrough 5x5 played by clicks (a pawn picked up, then put down) against a
+    fast search, and a stone put on OpenSpiel's hex; the screenshots go to ``tmp_path``, the
+    breakthrough one to the docs as well."""
+    pytest.importorskip("pyspiel")
+    browser.get(server)
+    board = browser.find_element(By.ID, "board")
+    _until(lambda: board.get_attribute("data-game") == "othello", 10, "the opening board")
+    game = "openspiel:breakthrough(rows=5,columns=5)"
+    _new_game(browser, game, "", "human", "uct:20")
+    _until(lambda: board.get_attribute("data-game") == game, 10, "the breakthrough board")
+    assert _text(browser, "status") == "Black (b) (human) to move"
+    for turn in range(4):
+        view = _persons_turn(browser)
+        if view["over"]:
+            break
+        plies = len(view["history"])
+        move = view["legal"][(7 * turn) % len(view["legal"])]
+        _click_board(browser, *move["from"])
+        assert browser.execute_script("return selected") == move["from"]
+        _click_board(browser, *move["cell"])
+        _until(
+            lambda plies=plies: (
+                len(browser.execute_script("return game.history")) >= plies + 2
+                or browser.execute_script("return game.over")
+            ),
+            20,
+            "the move and the reply",
+        )
+        assert browser.execute_script("return game.history")[plies] == move["move"]
+        assert not browser.find_element(By.ID, "error").is_displayed()
+    history = browser.execute_script("return game.history")
+    assert len(history) >= 7 and _text(browser, "history").startswith(f"1. {history[0]} ")
+    browser.save_screenshot(str(tmp_path / "openspiel_breakthrough.png"))
+    _shot(browser, "openspiel_breakthrough")
+    # a cell that holds no piece that can move: the page says how to move, and sends nothing
+    view = _persons_turn(browser)
+    if not view["over"]:
+        starts = {tuple(m["from"]) for m in view["legal"]}
+        row, col = next((r, c) for r in range(5) for c in range(5) if (r, c) not in starts)
+        _click_board(browser, row, col)
+        error = _until(lambda: _text(browser, "error"), 5, "the message")
+        assert error == "pick up a piece that can move, then click where it goes"
+        assert browser.execute_script("return game.history") == history
+
+    # hex: the cell clicked on the rhombus is the move (d3: column d, row 3)
+    game = "openspiel:hex(board_size=5)"
+    _new_game(browser, game, "", "human", "uct:20")
+    _until(lambda: board.get_attribute("data-game") == game, 10, "the hex board")
+    _persons_turn(browser)
+    _click_board(browser, 2, 3)
+    _until(lambda: len(browser.execute_script("return game.history")) == 2, 20, "the reply")
+    assert browser.execute_script("return game.history")[0] == "d3"
+    assert browser.execute_script("return game.board")[2][3] == 1
+    browser.save_screenshot(str(tmp_path / "openspiel_hex.png"))

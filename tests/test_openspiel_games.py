@@ -1,16 +1,22 @@
-"""OpenSpiel's games as pyaz games (issue 76): the conformance kit passes on them, and games
-pyaz cannot play are refused saying why."""
+"""OpenSpiel's games as pyaz games (issue 76): the conformance kit passes on them, games pyaz
+cannot play are refused saying why, and the board() of those the board page draws is
+OpenSpiel's own drawing."""
 
 from __future__ import annotations
 
+import random
+import re
 import sys
 from functools import partial
 
+import numpy as np
 import pytest
 
 import pyaz
 from pyaz._core import Status
+from pyaz.games import DrawableGameState
 from pyaz.games.minimax import solve_all
+from pyaz.games.openspiel import OpenSpielBoardState, OpenSpielState
 from pyaz.testing import check_game
 
 pytest.importorskip("pyspiel")
@@ -76,3 +82,73 @@ def test_without_pyspiel_the_error_says_how_to_install_it(monkeypatch: pytest.Mo
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(ValueError, match=r'pip install "pyaz\[openspiel\]"'):
         pyaz.make("openspiel:tic_tac_toe")
+
+
+def _drawn(name: str, text: str, rows: int, cols: int) -> list[list[int]]:
+    """The cells of OpenSpiel's drawing ``text`` of the game ``name``: 0 empty, 1 the first
+    player's piece, 2 the second's."""
+    lines = text.split("\n")
+    if "breakthrough" in name or "lines_of_action" in name:  # "5b..bb": the rank, the row
+        grid = [line[len(str(rows - r)) :][:cols] for r, line in enumerate(lines[:rows])]
+    elif "othello" in name:  # "4 - - - o x - - - 4" below a side-to-move line and the files
+        grid = ["".join(line.split()[1 : 1 + cols]) for line in lines[2 : 2 + rows]]
+    else:  # tic-tac-toe, connect four, hex (rows shifted by spaces)
+        grid = ["".join(line.split()) for line in lines[:rows]]
+    first, second = ("b", "w") if "breakthrough" in name else ("x", "o")
+    return [[1 if ch == first else 2 if ch == second else 0 for ch in row] for row in grid]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "openspiel:breakthrough(rows=5,columns=5)",
+        "openspiel:breakthrough(rows=6,columns=4)",
+        "openspiel:tic_tac_toe",
+        "openspiel:connect_four",
+        "openspiel:hex(board_size=5)",
+        "openspiel:hex(board_size=4,plain_obs_tensor=True)",
+        "openspiel:othello",
+        "openspiel:lines_of_action",
+        "openspiel:mnk(m=4,n=3,k=3)",
+    ],
+)
+def test_the_board_is_openspiels_drawing_and_each_move_has_its_own_cells(name: str) -> None:
+    rng = random.Random(1)
+    for _ in range(3):
+        state = pyaz.make(name)
+        assert isinstance(state, OpenSpielBoardState) and isinstance(state, DrawableGameState)
+        cols, rows = state.board_labels()
+        while True:
+            board = state.board()
+            assert board.shape == state.board_shape and board.dtype == np.int8
+            assert board.tolist() == _drawn(name, str(state), *state.board_shape), str(state)
+            if state.is_terminal() or state.ply > 60:
+                break
+            legal = state.legal_actions()
+            cells = [state.action_cells(action) for action in legal]
+            clicks = {str(cell) for cell in cells}
+            assert len(clicks) == len(legal)  # a click (or two) tells every move apart
+            for action, (start, to) in zip(legal, cells, strict=True):
+                text = state.action_to_str(action)
+                if to is None:  # a pass takes no cell
+                    assert text == "pass" and start is None
+                    continue
+                named = [cols[to[1]] + rows[to[0]]]
+                if start is not None:
+                    named.insert(0, cols[start[1]] + rows[start[0]])
+                if state.board_view == "stones" and "othello" not in name:
+                    assert text == "xo"[state.to_move()] + f"({to[0]},{to[1]})"
+                elif state.board_view == "columns":
+                    assert text == "xo"[state.to_move()] + cols[to[1]]
+                else:  # the cells as the move names them: d2c3, a2-c2, a3xc1, c2
+                    assert re.sub("[-x*]", "", text) == "".join(named), (text, named)
+            state.apply(rng.choice(legal))
+
+
+@pytest.mark.parametrize(
+    "name", ["openspiel:checkers", "openspiel:amazons", "openspiel:hex(num_rows=3,num_cols=5)"]
+)
+def test_games_whose_observation_is_no_plane_per_sides_pieces_have_no_board(name: str) -> None:
+    state = pyaz.make(name)
+    assert type(state) is OpenSpielState and not hasattr(state, "board")
+    assert not isinstance(state, DrawableGameState) and isinstance(state.clone(), OpenSpielState)

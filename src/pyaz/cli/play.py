@@ -108,8 +108,11 @@ def opponent_spec(args: argparse.Namespace) -> str:
 
 
 def side_name(state: GameState, side: int) -> str:
-    """How the board names ``side`` (0 moves first): as the game's profile does."""
-    return profile(str(state.name)).side_names[side]
+    """How the board names ``side`` (0 moves first): as the state does where it names its sides
+    (``side_names``: an OpenSpiel game's, :data:`pyaz.games.openspiel.BOARDS`), else as the
+    game's profile does."""
+    names = getattr(state, "side_names", None) or profile(str(state.name)).side_names
+    return str(names[side])
 
 
 def _legal_text(state: PlayableGameState, limit: int = 0) -> str:

@@ -11,6 +11,13 @@ The planes are the observation tensor of the side to move (OpenSpiel's shape, on
 dimensions padded to three: ``(C, H, W)``) and one more plane, all ones when the second player
 is to move (many of OpenSpiel's observations, breakthrough's among them, do not say whose turn
 it is, which the value from the side to move's point of view needs).
+
+The board page (``pyaz-board``) draws the games of :data:`BOARDS`, those whose observation
+tensor is one plane (or a set of planes) per side's pieces: their states are
+:class:`OpenSpielBoardState`, with ``board()`` read from that tensor and the cells of each
+move found by playing it (:meth:`OpenSpielBoardState.action_cells`). The other games' states
+have no ``board()`` (checkers' kings, amazons' arrows, chess's pieces are more than a side's
+piece on a cell), and the board refuses them as it refuses any game without one.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -27,7 +34,10 @@ from pyaz.common.imports import import_interruptibly
 from pyaz.common.shown import cut
 
 __all__ = [
+    "BOARDS",
     "INSTALL_HINT",
+    "BoardReading",
+    "OpenSpielBoardState",
     "OpenSpielGame",
     "OpenSpielState",
     "load_openspiel",
@@ -39,6 +49,67 @@ INSTALL_HINT = 'pip install "pyaz[openspiel]"'
 """How to install what OpenSpiel's games need."""
 
 _OPTION_TYPES = (bool, int, float, str)
+Cell = list[int] | None
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """How ``board()`` reads one of OpenSpiel's games from its observation tensor (player 0's):
+
+    - ``planes``: by the tensor's number of planes, (the planes of the first player's pieces,
+      those of the second player's); a tensor of another number of planes is not read;
+    - ``bottom_up``: the tensor's row 0 is the bottom row of OpenSpiel's drawing (``str``), so
+      the rows are turned over (row 0 of ``board()`` is always the top one);
+    - ``view``: how the board page draws it: ``stones`` (a move puts a piece on a cell),
+      ``columns`` (a disc dropped into a column), ``pieces`` (a move takes a piece from one cell
+      to another, on a chequered board), ``hex`` (stones on a rhombus of hexagons);
+    - ``labels``: how the rows and columns are named as the game's moves name them:
+      ``indices`` (0, 1, ... both: ``x(row,col)``), ``columns`` (columns 0, 1, ...), ``ranks up``
+      (files a, b, ...; rank 1 the bottom row), ``ranks down`` (rank 1 the top row);
+    - ``sides``: the sides' names, first player first (its pieces are 1 in ``board()``);
+    - ``square_only``: read only a square board (OpenSpiel's hex declares its tensor as
+      ``(C, columns, rows)`` but writes it row by row, which differ on a rectangle).
+    """
+
+    planes: Mapping[int, tuple[tuple[int, ...], tuple[int, ...]]]
+    bottom_up: bool
+    view: str
+    labels: str
+    sides: tuple[str, str]
+    square_only: bool = False
+
+
+_X_O = ("X", "O")
+_BLACK_WHITE = ("Black (x)", "White (o)")
+_FIRST_SECOND = {3: ((0,), (1,))}  # the first player's plane, the second's, the empty cells'
+_EMPTY_O_X = {3: ((2,), (1,))}
+BOARDS: dict[str, BoardReading] = {
+    # black (player 0, on the top rows at the start), white, empty
+    "breakthrough": BoardReading(
+        _FIRST_SECOND, False, "pieces", "ranks up", ("Black (b)", "White (w)")
+    ),
+    # x, o, empty; the tensor's row 0 is the bottom row
+    "connect_four": BoardReading(_FIRST_SECOND, True, "columns", "columns", _X_O),
+    # nine cell states (o's four, empty, x's four: joined to no edge, to one, to both), or
+    # with plain_obs_tensor x, o, empty; a square board only
+    "hex": BoardReading(
+        {9: ((5, 6, 7, 8), (0, 1, 2, 3)), **_FIRST_SECOND},
+        False,
+        "hex",
+        "ranks down",
+        _BLACK_WHITE,
+        square_only=True,
+    ),
+    # x, o, empty; the tensor's row 0 is rank 1, the bottom row
+    "lines_of_action": BoardReading(_FIRST_SECOND, True, "pieces", "ranks up", _X_O),
+    "mnk": BoardReading(_EMPTY_O_X, False, "stones", "indices", _X_O),
+    # empty, the player's own, the opponent's (player 0's view: x, o); a pass moves no piece
+    "othello": BoardReading({3: ((1,), (2,))}, False, "stones", "ranks down", _BLACK_WHITE),
+    "tic_tac_toe": BoardReading(_EMPTY_O_X, False, "stones", "indices", _X_O),
+}
+"""The OpenSpiel games the board page draws, by OpenSpiel's short name (``get_type().short_name``),
+and how their observation tensors read as a board; each checked against OpenSpiel's own drawing
+(``str``) in tests/test_openspiel_games.py."""
 
 
 def load_pyspiel() -> Any:
@@ -63,6 +134,12 @@ class OpenSpielGame:
     planes_shape: tuple[int, int, int]
     num_actions: int
     max_game_length: int
+    reading: BoardReading | None = None  # how board() reads it (None: no board(), see BOARDS)
+
+    def new_state(self) -> OpenSpielState:
+        """The start state: an :class:`OpenSpielBoardState` for a game that ``board()`` reads,
+        else an :class:`OpenSpielState`."""
+        return (OpenSpielState if self.reading is None else OpenSpielBoardState)(self)
 
 
 def openspiel_factory(text: str) -> Callable[..., OpenSpielState]:
@@ -71,7 +148,7 @@ def openspiel_factory(text: str) -> Callable[..., OpenSpielState]:
     (:func:`load_openspiel`) and returns its start state."""
 
     def start(**options: Any) -> OpenSpielState:
-        return OpenSpielState(load_openspiel(text, options))
+        return load_openspiel(text, options).new_state()
 
     return start
 
@@ -101,7 +178,18 @@ def load_openspiel(text: str, options: Mapping[str, Any] | None = None) -> OpenS
         (planes[0] + 1, planes[1], planes[2]),
         int(game.num_distinct_actions()),
         int(game.max_game_length()),
+        _reading(game, shape),
     )
+
+
+def _reading(game: Any, shape: tuple[int, ...]) -> BoardReading | None:
+    """How ``board()`` reads ``game`` (:data:`BOARDS`), or None when it does not: another game,
+    or a tensor that is not ``(C, H, W)`` with a number of planes the reading knows (on a
+    square board where the reading asks for one)."""
+    reading = BOARDS.get(str(game.get_type().short_name))
+    if reading is None or len(shape) != 3 or shape[0] not in reading.planes:
+        return None
+    return None if reading.square_only and shape[1] != shape[2] else reading
 
 
 def _parameters(pyspiel: Any, text: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -246,8 +334,8 @@ class OpenSpielState:
         self._last_mover = self.to_move()
         self._state.apply_action(int(action))
 
-    def clone(self) -> OpenSpielState:
-        return OpenSpielState(self.game, self._state.clone(), self._last_mover)
+    def clone(self) -> Self:
+        return type(self)(self.game, self._state.clone(), self._last_mover)
 
     def encode(self) -> np.ndarray:
         """The planes: the side to move's observation tensor as ``(C, H, W)``, then a plane of
@@ -276,3 +364,67 @@ class OpenSpielState:
 
     def __repr__(self) -> str:
         return f"<{self.name} at ply {self.ply}>"
+
+
+class OpenSpielBoardState(OpenSpielState):
+    """A position of an OpenSpiel game of :data:`BOARDS`: an :class:`OpenSpielState` with the
+    board page's members, a :class:`~pyaz.games.state.DrawableGameState`."""
+
+    @property
+    def reading(self) -> BoardReading:
+        assert self.game.reading is not None
+        return self.game.reading
+
+    @property
+    def board_view(self) -> str:
+        """How the board page draws the game (:attr:`BoardReading.view`)."""
+        return self.reading.view
+
+    @property
+    def side_names(self) -> tuple[str, str]:
+        """The sides' names, first player first."""
+        return self.reading.sides
+
+    def board(self) -> np.ndarray:
+        """The cells, read from OpenSpiel's observation tensor of player 0 (:data:`BOARDS`): 0
+        empty, 1 a piece of the first player, 2 of the second; row 0 is the top row of
+        OpenSpiel's drawing (``str``)."""
+        planes = np.asarray(self._state.observation_tensor(0), dtype=np.float32)
+        planes = planes.reshape(self.game.observation_shape)
+        first, second = self.reading.planes[planes.shape[0]]
+        cells = np.zeros(planes.shape[1:], dtype=np.int8)
+        cells[planes[list(first)].sum(axis=0) > 0] = 1
+        cells[planes[list(second)].sum(axis=0) > 0] = 2
+        return cells[::-1].copy() if self.reading.bottom_up else cells
+
+    def action_cells(self, action: int) -> tuple[Cell, Cell]:
+        """(from, to): the ``[row, col]`` cells of ``board()`` that the legal ``action`` moves
+        the side to move's piece from and to, found by playing it on a copy. ``to`` is the cell
+        that turns the mover's and was empty (Othello's flipped discs turn too), else the one
+        cell that turns the mover's (a capture); ``from`` the one cell the mover's piece leaves
+        empty (None for a piece put on the board); (None, None) for a move that takes no cell
+        (a pass). ValueError if ``action`` is not legal here."""
+        before = self.board()
+        after_state = self.clone()
+        after_state.apply(action)
+        after = after_state.board()
+        mine = self.to_move() + 1
+        gained = [[int(r), int(c)] for r, c in np.argwhere((after == mine) & (before != mine))]
+        placed = [cell for cell in gained if before[cell[0], cell[1]] == 0]
+        left = [[int(r), int(c)] for r, c in np.argwhere((before == mine) & (after == 0))]
+        to = placed[0] if len(placed) == 1 else gained[0] if len(gained) == 1 else None
+        return (left[0] if len(left) == 1 and to is not None else None), to
+
+    def board_labels(self) -> tuple[list[str], list[str]]:
+        """(column labels left to right, row labels top to bottom) as the game's moves name the
+        cells (:attr:`BoardReading.labels`)."""
+        rows, cols = self.board_shape
+        style = self.reading.labels
+        if style == "indices":
+            return [str(c) for c in range(cols)], [str(r) for r in range(rows)]
+        if style == "columns":
+            return [str(c) for c in range(cols)], ["" for _ in range(rows)]
+        files = [chr(ord("a") + c) for c in range(cols)]
+        if style == "ranks up":
+            return files, [str(rows - r) for r in range(rows)]
+        return files, [str(r + 1) for r in range(rows)]

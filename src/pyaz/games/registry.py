@@ -37,12 +37,13 @@ one. Code that works on any game takes a protocol of :mod:`pyaz.games.state` ins
 
 if TYPE_CHECKING:  # mypy checks that pyaz's own games follow the protocols they are played by
     from pyaz.games.examples.tictactoe import TicTacToe as PythonTicTacToe
-    from pyaz.games.openspiel import OpenSpielState
+    from pyaz.games.openspiel import OpenSpielBoardState, OpenSpielState
 
     _DRAWN: tuple[type[DrawableGameState], ...] = (
-        Othello, ConnectFour, Gomoku, Go, RacingKings, TicTacToe, PythonTicTacToe
+        Othello, ConnectFour, Gomoku, Go, RacingKings, TicTacToe, PythonTicTacToe,
+        OpenSpielBoardState,
     )  # fmt: skip
-    _PLAYED: type[PlayableGameState] = OpenSpielState  # no board(): not drawn by pyaz-board
+    _PLAYED: type[PlayableGameState] = OpenSpielState  # no board() (openspiel.BOARDS has not it)
     _CURLING: type[GameState] = CurlingState
 
 

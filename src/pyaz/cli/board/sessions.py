@@ -33,6 +33,8 @@ from pyaz.games import (
     canonical_name,
     make,
 )
+from pyaz.games.openspiel import BOARDS
+from pyaz.games.plugins import OPENSPIEL_PREFIX
 from pyaz.games.profiles import profile
 
 HUMAN = "human"
@@ -55,11 +57,28 @@ def _square(text: str) -> list[int]:
     return [8 - int(text[1]), ord(text[0]) - ord("a")]
 
 
+def board_view(state: DrawableGameState) -> str:
+    """How the page draws ``state``'s game: the state's own ``board_view`` where it has one (an
+    OpenSpiel game's, :data:`pyaz.games.openspiel.BOARDS`), else its profile's."""
+    return str(getattr(state, "board_view", None) or profile(str(state.name)).board_view)
+
+
+def picks_legal(state: DrawableGameState) -> bool:
+    """Whether the page plays a click as the legal move at the cells clicked (a game whose
+    state gives its moves' cells, ``action_cells``: an OpenSpiel game's), rather than as the
+    cell's name in the game's notation."""
+    return callable(getattr(state, "action_cells", None))
+
+
 def move_cells(state: DrawableGameState, action: int) -> tuple[Cell, Cell]:
     """(from, to) board cells of ``action`` ([row, col], row 0 at the top as ``str(state)``
-    draws it); ``from`` is None except in a game drawn as chess (Racing Kings), ``to`` None
-    for a pass."""
-    view = profile(str(state.name)).board_view
+    draws it); ``from`` is None except in a game drawn as chess (Racing Kings) or a game whose
+    state gives its moves' cells (``action_cells``: OpenSpiel's breakthrough and the like),
+    ``to`` None for a pass."""
+    if picks_legal(state):
+        start, to = state.action_cells(action)  # type: ignore[attr-defined]
+        return start, to
+    view = board_view(state)
     if view == "chess":
         uci = str(state.uci(action))  # type: ignore[attr-defined]
         return _square(uci[:2]), _square(uci[2:4])
@@ -87,8 +106,11 @@ def _grid_cell(state: Any, action: int) -> Cell:
 
 def labels(state: DrawableGameState) -> tuple[list[str], list[str]]:
     """(column labels left to right, row labels top to bottom) as the game's notation names
-    them."""
-    view = profile(str(state.name)).board_view
+    them (the state's own ``board_labels()`` where it has one)."""
+    if callable(getattr(state, "board_labels", None)):
+        cols_shown, rows_shown = state.board_labels()  # type: ignore[attr-defined]
+        return list(cols_shown), list(rows_shown)
+    view = board_view(state)
     rows, cols = (int(n) for n in state.board().shape)
     if view == "chess":
         return list("abcdefgh"), [str(8 - r) for r in range(8)]
@@ -282,7 +304,7 @@ class Session:
         with self.lock:
             state = self.state
             cols, rows = labels(state)
-            view = profile(str(state.name)).board_view
+            view = board_view(state)
             board = state.piece_board() if view == "chess" else state.board()  # type: ignore[attr-defined]
             human_turn = not self.over and not self.engine_to_move()
             legal = [_move(state, action) for action in state.legal_actions()] if human_turn else []
@@ -299,6 +321,7 @@ class Session:
                 "game": self.game,
                 "options": self.options,
                 "kind": view,
+                "pick": "legal" if picks_legal(state) else "notation",
                 "board": board.tolist(),
                 "col_labels": cols,
                 "row_labels": rows,
@@ -498,9 +521,15 @@ def new_session(
     if not isinstance(start, BoardGameState):
         raise ValueError(f"{name} is not played on a board of cells: it has its own panel")
     if not callable(getattr(start, "board", None)):
+        drawn = ""
+        if name.startswith(OPENSPIEL_PREFIX):
+            drawn = (
+                " (of OpenSpiel's games the board draws those whose observation is a plane per "
+                f"side's pieces: {', '.join(sorted(BOARDS))})"
+            )
         raise ValueError(
             f"{name} has no board() array of its cells (0 empty, 1 and 2 the sides' pieces): "
-            "the board draws a game from it; play it with pyaz-play"
+            f"the board draws a game from it; play it with pyaz-play{drawn}"
         )
     if not isinstance(specs, list) or len(specs) != 2:
         raise ValueError(f"give two players (first, second), got {shown(specs)}")

@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 let game = null;        // the game shown (GET /api/game/ID)
 let polling = null;     // the poll timer while an engine thinks
-let selected = null;    // Racing Kings: the square of the piece picked up
+let selected = null;    // Racing Kings, breakthrough...: the square of the piece picked up
 let curlingGame = null;
 let replayFrames = [];
 
@@ -67,26 +67,72 @@ const PIECES = { 1: "\u2659", 2: "\u2658", 3: "\u2657", 4: "\u2656", 5: "\u2655"
 const MARGIN = 24;
 
 function geometry(canvas, view) {
-  // square cells as large as the canvas's size allows; the canvas is then cut to the board
+  // square cells as large as the canvas's size allows; the canvas is then cut to the board.
+  // A hex board is a rhombus: each row half a cell right of the one above, the rows closer
+  // (hexagons fit into each other), with room (pad) for its coloured edges. left(r, c) and
+  // top(r): a cell's box.
   const rows = view.board.length, cols = view.board[0].length;
   const largest = Number(canvas.dataset.size || (canvas.dataset.size = canvas.width));
-  const cell = Math.floor((largest - 2 * MARGIN) / Math.max(rows, cols));
-  return { rows, cols, cell, x0: MARGIN, y0: MARGIN };
+  const hex = view.kind === "hex";
+  const cell = Math.floor((largest - 2 * MARGIN) / (hex ? cols + (rows - 1) / 2 + 0.6 : Math.max(rows, cols)));
+  const skew = hex ? cell / 2 : 0, pitch = hex ? cell * Math.sqrt(3) / 2 : cell;
+  const pad = hex ? Math.round(cell * 0.3) : 0, x0 = MARGIN + pad, y0 = MARGIN + pad;
+  const left = (r, c) => x0 + c * cell + r * skew, top = (r) => y0 + r * pitch;
+  return { rows, cols, cell, x0, y0, hex, skew, pitch, pad, left, top };
+}
+
+function cellPath(ctx, g, r, c, inset) {
+  // the outline of a cell: a square, or on a hex board a hexagon
+  ctx.beginPath();
+  if (!g.hex) {
+    ctx.rect(g.left(r, c) + inset, g.top(r) + inset, g.cell - 2 * inset, g.cell - 2 * inset);
+    return;
+  }
+  const x = g.left(r, c) + g.cell / 2, y = g.top(r) + g.cell / 2, radius = g.cell / Math.sqrt(3) - inset;
+  for (let k = 0; k < 6; k++) {  // pointy-top: a vertex up, one down
+    const angle = k * Math.PI / 3;
+    ctx.lineTo(x + radius * Math.sin(angle), y - radius * Math.cos(angle));
+  }
+  ctx.closePath();
 }
 
 function drawBoard(canvas, view, analysis, heatMode) {
   const ctx = canvas.getContext("2d");
   const g = geometry(canvas, view);
   const { rows, cols, cell, x0, y0 } = g;
-  canvas.width = cols * cell + 2 * MARGIN;
-  canvas.height = rows * cell + 2 * MARGIN;
+  canvas.width = cols * cell + (rows - 1) * g.skew + 2 * x0;
+  canvas.height = (rows - 1) * g.pitch + cell + 2 * y0;
   const points = view.game === "go" || view.game === "gomoku";
-  const centre = (r, c) => [x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell];
+  const centre = (r, c) => [g.left(r, c) + cell / 2, g.top(r) + cell / 2];
   // the board
-  if (view.kind === "chess") {
+  if (view.kind === "chess" || view.kind === "pieces") {
+    const [light, dark] = view.kind === "chess" ? ["#f0d9b5", "#b58863"] : ["#e9d3ad", "#a98158"];
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
-      ctx.fillStyle = (r + c) % 2 ? "#b58863" : "#f0d9b5";
+      ctx.fillStyle = (r + c) % 2 ? dark : light;
       ctx.fillRect(x0 + c * cell, y0 + r * cell, cell, cell);
+    }
+  } else if (view.kind === "hex") {
+    // the first player (black) joins the top and bottom edges, the second (white) the sides
+    const far = cell * 0.62;
+    const edge = (a, b, colour) => {
+      ctx.lineCap = "round";
+      for (const [width, ink] of colour === "#fff" ? [[8, "#666"], [5, "#fff"]] : [[7, colour]]) {
+        ctx.strokeStyle = ink; ctx.lineWidth = width;
+        ctx.beginPath(); ctx.moveTo(...a); ctx.lineTo(...b); ctx.stroke();
+      }
+    };
+    const [tl, tr] = [centre(0, 0), centre(0, cols - 1)], [bl, br] = [centre(rows - 1, 0), centre(rows - 1, cols - 1)];
+    edge([tl[0], tl[1] - far], [tr[0], tr[1] - far], "#111");
+    edge([bl[0], bl[1] + far], [br[0], br[1] + far], "#111");
+    edge([tl[0] - far, tl[1]], [bl[0] - far, bl[1]], "#fff");
+    edge([tr[0] + far, tr[1]], [br[0] + far, br[1]], "#fff");
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+      cellPath(ctx, g, r, c, 0);
+      ctx.fillStyle = "#dcb35c";
+      ctx.fill();
+      ctx.strokeStyle = "#7a5c22";
+      ctx.lineWidth = 1;
+      ctx.stroke();
     }
   } else if (view.kind === "columns") {
     ctx.fillStyle = "#2456b3";
@@ -113,8 +159,8 @@ function drawBoard(canvas, view, analysis, heatMode) {
   ctx.font = "12px sans-serif";
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
-  view.col_labels.forEach((t, c) => ctx.fillText(t, centre(0, c)[0], y0 - 10));
-  view.row_labels.forEach((t, r) => ctx.fillText(t, x0 - 12, centre(r, 0)[1]));
+  view.col_labels.forEach((t, c) => ctx.fillText(t, centre(0, c)[0], y0 - g.pad - 10));
+  view.row_labels.forEach((t, r) => ctx.fillText(t, g.left(r, 0) - g.pad - 12, centre(r, 0)[1]));
   // heat map of the analysis
   if (analysis && analysis.moves.length) drawHeat(ctx, g, analysis, heatMode, centre);
   // pieces and stones
@@ -129,6 +175,9 @@ function drawBoard(canvas, view, analysis, heatMode) {
       }
     } else if (view.kind === "columns") {
       disc(ctx, x, y, cell * 0.4, v === 1 ? "#d62828" : v === 2 ? "#f7d21e" : "#fafafa");
+    } else if (view.kind === "pieces" && v !== 0) {
+      disc(ctx, x, y, cell * 0.36, v === 1 ? "#111" : "#f4f4f4");
+      disc(ctx, x, y, cell * 0.22, v === 1 ? "#333" : "#ddd");
     } else if (v !== 0) {
       disc(ctx, x, y, cell * 0.42, v === 1 ? "#111" : "#f4f4f4");
     }
@@ -143,16 +192,24 @@ function drawBoard(canvas, view, analysis, heatMode) {
       ctx.fill();
     }
   }
-  // the last move and the picked-up piece
+  // the last move and the picked-up piece (where it may go, when the page picks legal moves)
   if (view.last) {
     ctx.strokeStyle = "#e0301e";
     ctx.lineWidth = 3;
-    for (const sq of view.last) if (sq) ctx.strokeRect(x0 + sq[1] * cell + 2, y0 + sq[0] * cell + 2, cell - 4, cell - 4);
+    for (const sq of view.last) if (sq) { cellPath(ctx, g, sq[0], sq[1], 2); ctx.stroke(); }
   }
   if (selected && canvas.id === "board") {
     ctx.strokeStyle = "#1e7be0";
     ctx.lineWidth = 3;
-    ctx.strokeRect(x0 + selected[1] * cell + 2, y0 + selected[0] * cell + 2, cell - 4, cell - 4);
+    cellPath(ctx, g, selected[0], selected[1], 2);
+    ctx.stroke();
+    ctx.fillStyle = "rgba(30, 123, 224, 0.6)";
+    for (const m of view.pick === "legal" ? view.legal : []) {
+      if (!m.from || m.from[0] !== selected[0] || m.from[1] !== selected[1] || !m.cell) continue;
+      ctx.beginPath();
+      ctx.arc(...centre(m.cell[0], m.cell[1]), cell * 0.12, 0, 2 * Math.PI);
+      ctx.fill();
+    }
   }
 }
 
@@ -173,7 +230,7 @@ function heatValue(move, mode, maxVisits) {
 }
 
 function drawHeat(ctx, g, analysis, mode, centre) {
-  const { cell, x0, y0 } = g;
+  const { cell } = g;
   // Racing Kings: several moves reach a square; the square shows the most visited of them
   const best = new Map();
   for (const m of analysis.moves) {
@@ -189,7 +246,8 @@ function drawHeat(ctx, g, analysis, mode, centre) {
     if (v === null) continue;
     const [r, c] = m.cell;
     ctx.fillStyle = `rgba(255, ${Math.round(200 * (1 - v))}, 0, ${0.25 + 0.5 * v})`;
-    ctx.fillRect(x0 + c * cell + 1, y0 + r * cell + 1, cell - 2, cell - 2);
+    cellPath(ctx, g, r, c, 1);
+    ctx.fill();
     if (m.visits > 0 && cell >= 24) {
       const [x, y] = centre(r, c);
       ctx.font = `${Math.max(9, Math.floor(cell / 4))}px monospace`;
@@ -314,7 +372,10 @@ async function play(move) {
   await guarded(async () => setGame(await api("POST", `/api/game/${game.id}/move`, { move })));
 }
 
-$("pass").addEventListener("click", () => play("pass"));
+$("pass").addEventListener("click", () => {
+  const pass = game.legal.find((m) => m.cell === null);  // "pass", or the game's own text
+  play(pass ? pass.move : "pass");
+});
 
 $("board").addEventListener("click", (event) => {
   if (!game || game.over || game.legal.length === 0) return;
@@ -323,8 +384,9 @@ $("board").addEventListener("click", (event) => {
   const g = geometry(canvas, game);
   const x = (event.clientX - rect.left) * canvas.width / rect.width;
   const y = (event.clientY - rect.top) * canvas.height / rect.height;
-  const c = Math.floor((x - g.x0) / g.cell), r = Math.floor((y - g.y0) / g.cell);
+  const [r, c] = g.hex ? nearestCell(g, x, y) : [Math.floor((y - g.y0) / g.cell), Math.floor((x - g.x0) / g.cell)];
   if (r < 0 || c < 0 || r >= g.rows || c >= g.cols) return;
+  if (game.pick === "legal") return pickLegal(r, c);
   if (game.kind === "columns") return play(game.col_labels[c]);
   if (game.kind === "chess") {
     const here = (sq) => sq && sq[0] === r && sq[1] === c;
@@ -339,6 +401,39 @@ $("board").addEventListener("click", (event) => {
   }
   play(game.col_labels[c] + game.row_labels[r]);
 });
+
+function nearestCell(g, x, y) {
+  // the hexagon under (x, y): the cell of the nearest centre, [-1, -1] off the board
+  let best = [-1, -1], nearest = g.cell / 2;
+  for (let r = 0; r < g.rows; r++) for (let c = 0; c < g.cols; c++) {
+    const d = Math.hypot(x - g.left(r, c) - g.cell / 2, y - g.top(r) - g.cell / 2);
+    if (d < nearest) [best, nearest] = [[r, c], d];
+  }
+  return best;
+}
+
+function pickLegal(r, c) {
+  // a game whose legal moves come with their cells (OpenSpiel's): the move played is the legal
+  // one at the cell clicked (in the column clicked), or the one taking the piece picked up to
+  // the cell clicked; its text goes to the server as a typed move would
+  const at = (sq, row, col) => sq && sq[0] === row && sq[1] === col;
+  showError("");
+  if (game.kind === "columns") {
+    const move = game.legal.find((m) => m.cell && m.cell[1] === c);
+    return move ? play(move.move) : showError(`no legal move in column ${game.col_labels[c]}`);
+  }
+  if (selected) {
+    const from = selected, move = game.legal.find((m) => at(m.from, ...from) && at(m.cell, r, c));
+    selected = null;
+    if (move) return play(move.move);
+    if (at(from, r, c)) return render();  // the piece put back
+  }
+  const placed = game.legal.find((m) => !m.from && at(m.cell, r, c));
+  if (placed) return play(placed.move);
+  if (game.legal.some((m) => at(m.from, r, c))) selected = [r, c];
+  else showError(game.kind === "pieces" ? "pick up a piece that can move, then click where it goes" : "no legal move there");
+  render();
+}
 
 $("analyse").addEventListener("click", () => guarded(async () => {
   setGame(await api("POST", `/api/game/${game.id}/analyse`, { spec: $("analysis-spec").value }));
