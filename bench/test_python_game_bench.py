@@ -126,25 +126,41 @@ def test_python_game_search_against_the_native_game(
         def python_start() -> Any:
             return Delegate(pyaz.make("connect_four"))
 
-    native = _move_search(pyaz, lambda: pyaz.make("connect_four"))
+    row = {"game": "Connect Four 7x6", "measure": f"PUCT sims/s, {kind} Python game"}
+    peer = "the native C++ game (slower by the ratio)"
+    native_start = lambda: pyaz.make("connect_four")  # noqa: E731
+    _python_against_native(benchmark, pyaz, bench_cfg, native_start, python_start, row, peer)
+    record_row(row)
+
+
+def _python_against_native(
+    benchmark: Any,
+    pyaz: Any,
+    bench_cfg: BenchConfig,
+    native_start: Callable[[], Any],
+    python_start: Callable[[], Any],
+    row: dict[str, Any],
+    peer: str,
+) -> None:
+    """The same search's rates over a game written in Python and over a C++ one, in alternating
+    rounds, added to ``row`` (the Python game's rate, the C++ one's, their ratio) and to the
+    benchmark's extra info."""
+    native = _move_search(pyaz, native_start)
     python = _move_search(pyaz, python_start)
     native_rates, python_rates = _paired_rates(
         native, python, bench_cfg.rounds, 0.5 * bench_cfg.scale
     )
     benchmark.pedantic(python, rounds=1, iterations=1)
     ratios = [n / p for n, p in zip(native_rates, python_rates, strict=True)]
-    info = {
-        "game": "Connect Four 7x6",
-        "measure": f"PUCT sims/s, {kind} Python game",
-        "unit": "sims/s",
-        "value": statistics.median(python_rates),
-        "peer": "the native C++ game (slower by the ratio)",
-        "peer_value": statistics.median(native_rates),
-        "ratio": statistics.median(ratios),
-        "round_ratios": ratios,
-    }
-    benchmark.extra_info.update(info)
-    record_row(info)
+    row.update(
+        unit="sims/s",
+        value=statistics.median(python_rates),
+        peer=peer,
+        peer_value=statistics.median(native_rates),
+        ratio=statistics.median(ratios),
+        round_ratios=ratios,
+    )
+    benchmark.extra_info.update(row)
 
 
 @pytest.mark.benchmark(group="python-game")
@@ -154,25 +170,12 @@ def test_python_tictactoe_against_its_cpp_port(
     bench_cfg: BenchConfig,
     record_row: Callable[[dict[str, Any]], None],
 ) -> None:
-    native = _move_search(pyaz, lambda: pyaz.make("tictactoe_cpp"))
-    python = _move_search(pyaz, lambda: pyaz.make("tictactoe"))
-    native_rates, python_rates = _paired_rates(
-        native, python, bench_cfg.rounds, 0.5 * bench_cfg.scale
-    )
-    benchmark.pedantic(python, rounds=1, iterations=1)
-    ratios = [n / p for n, p in zip(native_rates, python_rates, strict=True)]
-    info = {
-        "game": "tic-tac-toe",
-        "measure": "PUCT sims/s, the tutorial's Python game",
-        "unit": "sims/s",
-        "value": statistics.median(python_rates),
-        "peer": "its C++ port, tictactoe_cpp (slower by the ratio)",
-        "peer_value": statistics.median(native_rates),
-        "ratio": statistics.median(ratios),
-        "round_ratios": ratios,
-    }
-    benchmark.extra_info.update(info)
-    record_row(info)
+    row = {"game": "tic-tac-toe", "measure": "PUCT sims/s, the tutorial's Python game"}
+    peer = "its C++ port, tictactoe_cpp (slower by the ratio)"
+    native_start = lambda: pyaz.make("tictactoe_cpp")  # noqa: E731
+    python_start = lambda: pyaz.make("tictactoe")  # noqa: E731
+    _python_against_native(benchmark, pyaz, bench_cfg, native_start, python_start, row, peer)
+    record_row(row)
 
 
 @pytest.mark.benchmark(group="python-game")
