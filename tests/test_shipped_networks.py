@@ -47,7 +47,8 @@ def test_pyaz_play_plays_the_shipped_network_by_default() -> None:
 
     assert spec("--game", "othello", "--size", "6") == "model:builtin:othello6:100"
     assert spec("--game", "othello", "--size", "6", "--simulations", "50").endswith(":50")
-    assert spec("--game", "othello") == "uct:200"  # 8x8: none ships
+    assert spec("--game", "othello") == "model:builtin:othello8:100"
+    assert spec("--game", "othello", "--size", "7") == "uct:200"  # 7x7: none ships
     assert spec("--game", "connect_four") == "model:builtin:connect_four7x6:100"
     assert spec("--game", "connect_four", "--width", "6", "--height", "6") == "uct:200"
     assert spec("--game", "othello", "--size", "6", "--opponent", "random") == "random"
@@ -56,7 +57,7 @@ def test_pyaz_play_plays_the_shipped_network_by_default() -> None:
 
 
 def test_a_name_that_does_not_ship_is_a_clear_error() -> None:
-    shipped = "shipped: connect_four7x6, othello6"
+    shipped = "shipped: connect_four7x6, othello6, othello8"
     with pytest.raises(ValueError, match=f"no shipped network 'chess'; {shipped}"):
         presets.make_player("model:builtin:chess", pyaz.make("othello", size=6))
     with pytest.raises(ValueError, match="a model for othello"):

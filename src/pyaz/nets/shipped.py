@@ -9,7 +9,7 @@ network, the run's settings (its search's ``c_puct`` and the rest) and a ``prove
 :func:`write_shipped` makes one from a run folder (``python -m pyaz.nets.shipped RUN NAME``).
 
 >>> sorted(SHIPPED)
-['connect_four7x6', 'othello6']
+['connect_four7x6', 'othello6', 'othello8']
 """
 
 from __future__ import annotations
