@@ -27,6 +27,7 @@ from pyaz.eval.arena import default_opening_plies
 from pyaz.eval.oracle_sets import GAME as ORACLE_SET_GAME
 from pyaz.games import DEFAULT_GAME, GAMES, make, plugins, register_game
 from pyaz.games.examples.tictactoe import TicTacToe
+from pyaz.games.plugins import BUNDLED
 from pyaz.games.profiles import (
     BOARD_VIEWS,
     DEFAULT_GTP_GAME,
@@ -232,7 +233,7 @@ def test_a_profile_by_any_name_and_the_neutral_one_for_a_game_without() -> None:
 
 
 def test_every_profile_belongs_to_a_registered_game_and_holds_known_values() -> None:
-    assert set(PROFILES) <= set(GAMES)
+    assert set(PROFILES) <= set(GAMES) | set(BUNDLED)  # the C++ games and the bundled ones
     known_kinds = set(presets.BUILDERS)
     for name, game in PROFILES.items():
         assert set(game.planes) <= set(THREAT_MODES) - {"off"}, name
