@@ -24,6 +24,7 @@ from pyaz.eval.oracle import OraclePosition
 from pyaz.eval.oracle_sets import STAGES, StagedPosition, stratified_sample
 from pyaz.games import BoardGameState
 from pyaz.games.minimax import Minimax, position_key, solve_all
+from pyaz.games.state import played
 
 __all__ = [
     "MAX_POSITIONS",
@@ -96,9 +97,7 @@ def count_positions(start: BoardGameState, limit: int) -> int:
 def _children(state: BoardGameState) -> Iterator[BoardGameState]:
     """The positions after each legal action of ``state`` (none once it is over)."""
     for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        yield child
+        yield played(state, action)
 
 
 def decisive_positions(start: BoardGameState) -> list[StagedPosition]:
@@ -114,8 +113,7 @@ def decisive_positions(start: BoardGameState) -> list[StagedPosition]:
             continue
         found.append((state, moves))
         for action in state.legal_actions():
-            child = state.clone()
-            child.apply(action)
+            child = played(state, action)
             if table.key(child) not in seen:
                 seen.add(table.key(child))
                 queue.append((child, (*moves, int(action))))

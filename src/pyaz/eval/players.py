@@ -18,7 +18,7 @@ from pyaz.games import GameState, NetworkGameState, same_position
 from pyaz.games.curling import NUM_ACTIONS, CurlingState, Target, action_to_target
 from pyaz.games.openspiel import OpenSpielState, load_pyspiel
 from pyaz.games.profiles import profile
-from pyaz.games.state import BoardGameState
+from pyaz.games.state import BoardGameState, played
 from pyaz.search import Evaluator, Search
 
 if TYPE_CHECKING:  # pyaz.nets imports torch, loaded only when a network plays
@@ -167,24 +167,17 @@ class GreedyPlayer(_SimplePlayer):
         actions = state.legal_actions()
         if profile(str(state.name)).ending == "disc count":
             me = int(state.to_move()) + 1
-            boards = [_after(state, a).board() for a in actions]  # type: ignore[attr-defined]
+            boards = [played(state, a).board() for a in actions]  # type: ignore[attr-defined]
             scores = [int((board == me).sum()) for board in boards]
             best = max(scores)
             best_moves = [a for a, s in zip(actions, scores, strict=True) if s == best]
             return int(self._rng.choice(best_moves))
         mover = state.to_move()
-        wins = [a for a in actions if _wins(_after(state, a), mover)]
+        wins = [a for a in actions if _wins(played(state, a), mover)]
         if wins:
             return int(self._rng.choice(wins))
-        blocks = [a for a in actions if not _opponent_wins_next(_after(state, a), mover)]
+        blocks = [a for a in actions if not _opponent_wins_next(played(state, a), mover)]
         return int(self._rng.choice(blocks or actions))
-
-
-def _after(state: BoardGameState, action: int) -> BoardGameState:
-    """The position after ``action`` in ``state`` (a clone: ``state`` is left as it is)."""
-    child = state.clone()
-    child.apply(action)
-    return child
 
 
 def _wins(state: GameState, player: int) -> bool:
@@ -197,7 +190,7 @@ def _opponent_wins_next(state: BoardGameState, player: int) -> bool:
     if state.is_terminal():
         return False
     opponent = 1 - player
-    return any(_wins(_after(state, a), opponent) for a in state.legal_actions())
+    return any(_wins(played(state, a), opponent) for a in state.legal_actions())
 
 
 class SearchPlayer:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from pyaz.games.state import BoardGameState, GameState, winner
+from pyaz.games.state import BoardGameState, GameState, played, winner
 
 __all__ = ["Minimax", "position_key", "solve_all"]
 
@@ -47,8 +47,7 @@ class Minimax:
 
     def _after(self, state: BoardGameState, action: int) -> int:
         """The value for ``state``'s side to move of the position after ``action``."""
-        child = state.clone()
-        child.apply(action)
+        child = played(state, action)
         value = self.value(child)
         return value if child.to_move() == state.to_move() else -value
 
@@ -90,8 +89,7 @@ def _solve(
     else:
         best = -1
         for action in state.legal_actions():
-            child = state.clone()
-            child.apply(action)
+            child = played(state, action)
             value = _solve(child, key, values, limit)
             best = max(best, value if child.to_move() == mover else -value)
     values[key(state)] = best

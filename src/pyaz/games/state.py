@@ -25,7 +25,7 @@ kit name the same ones.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -38,6 +38,7 @@ __all__ = [
     "NetworkGameState",
     "PlayableGameState",
     "SeededGameState",
+    "played",
     "protocol_members",
     "winner",
 ]
@@ -138,3 +139,14 @@ def protocol_members(protocol: type) -> tuple[str, ...]:
             continue
         members += [name for name in vars(cls) if not name.startswith("_")]
     return tuple(dict.fromkeys(members))
+
+
+Board = TypeVar("Board", bound=BoardGameState)
+
+
+def played(state: Board, action: int) -> Board:
+    """The position after ``action`` in ``state``: a clone with the action applied (``state`` is
+    left as it is; an illegal action raises as the game's ``apply`` does)."""
+    child = state.clone()
+    child.apply(action)
+    return child

@@ -13,7 +13,7 @@ import numpy as np
 from pyaz._core import Status
 from pyaz._core import perft as native_perft
 from pyaz.games import is_native
-from pyaz.games.state import BoardGameState, protocol_members
+from pyaz.games.state import BoardGameState, played, protocol_members
 from pyaz.testing.options import DIHEDRAL, Options, Symmetries, max_plies
 from pyaz.testing.positions import (
     MakeState,
@@ -365,9 +365,7 @@ def python_perft(state: Any, depth: int, count_finished: bool = False) -> int:
         return 1
     total = 0
     for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        total += python_perft(child, depth - 1, count_finished)
+        total += python_perft(played(state, action), depth - 1, count_finished)
     return total
 
 
