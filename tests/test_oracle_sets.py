@@ -113,3 +113,27 @@ def test_the_shipped_set_agrees_with_the_exact_solver(width: int, height: int) -
         solution = solve(staged.position.state)
         assert solution.value == staged.position.value, staged.moves
         assert set(solution.value_preserving_moves) == staged.position.good_moves, staged.moves
+
+
+def test_the_command_scores_a_player_by_stage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "set.jsonl"
+    write_set(path, 5, 4, per_stage=4, seed=2)
+    assert oracle_sets.main(["--player", "perfect", "--set", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "perfect on 12 hard 5x4 positions (kept / asked, 95% Wilson)"
+    assert [line.split()[0] for line in lines[1:]] == [*STAGES, "all"]
+    assert lines[-1].split()[-1] == "12/12"  # exact play keeps every value
+    assert oracle_sets.main(["--player", "random", "--set", str(path)]) == 0
+    kept = int(capsys.readouterr().out.splitlines()[-1].split()[-1].split("/")[0])
+    assert kept < 12
+
+
+def test_the_command_refuses_a_board_without_a_set_and_a_set_without_a_player() -> None:
+    with pytest.raises(SystemExit):
+        oracle_sets.main(["--width", "5", "--height", "6", "--player", "uct:10"])
+    with pytest.raises(SystemExit):
+        oracle_sets.main(["--set", "x.jsonl", "--out", "y.jsonl"])
+    with pytest.raises(SystemExit):
+        oracle_sets.main(["--player", "no-such-player:3", "--width", "6", "--height", "6"])

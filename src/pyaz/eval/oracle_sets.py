@@ -41,7 +41,7 @@ from pyaz.eval.oracle import (
     check_distinct,
     perfect_play_agreement,
 )
-from pyaz.eval.players import Player
+from pyaz.eval.players import Player, close_player
 from pyaz.eval.stats import wilson_interval
 from pyaz.search.solver import solve_value
 
@@ -326,15 +326,52 @@ def agreement_by_stage(
     return results
 
 
+def _score(spec: str, positions: Sequence[StagedPosition]) -> int:
+    """Prints ``spec``'s agreement with exact play on ``positions``, by stage and over all."""
+    from pyaz.eval.presets import make_player  # players import search and networks: only here
+
+    board = positions[0].position.state
+    width, height = board.num_actions, board.board_shape[0]
+    player = make_player(spec, ConnectFour(width, height))
+    try:
+        results = agreement_by_stage(player, positions)
+    finally:
+        close_player(player)
+    print(f"{spec} on {len(positions)} hard {width}x{height} positions (kept / asked, 95% Wilson)")
+    for stage, result in results.items():
+        print(
+            f"  {stage:8s} {result.agreement:.3f} [{result.lower:.3f}, {result.upper:.3f}]"
+            f"  {result.kept}/{result.positions}"
+        )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Makes (or completes) a set file: ``python -m pyaz.eval.oracle_sets --width 6 --height 6``."""
+    """Makes (or completes) a set file (``--out FILE``), or scores a player on a set
+    (``--player SPEC``: the shipped set of the board, or ``--set FILE``), by stage:
+    ``python -m pyaz.eval.oracle_sets --width 6 --height 6 --player model:RUN:100``."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--width", type=int, default=7)
     parser.add_argument("--height", type=int, default=6)
-    parser.add_argument("--per-stage", type=int, default=100)
+    parser.add_argument("--per-stage", type=int, default=100, help="positions a stage to make")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, required=True)
+    job = parser.add_mutually_exclusive_group(required=True)
+    job.add_argument("--out", type=Path, help="the set file to make or complete")
+    job.add_argument(
+        "--player",
+        metavar="SPEC",
+        help="score this player (as pyaz-arena names one, e.g. model:runs/c4:100 or uct:1000)",
+    )
+    parser.add_argument("--set", type=Path, help="with --player: this set file, not the shipped")
     args = parser.parse_args(argv)
+    if args.player is not None:
+        try:
+            positions = load_set(args.width, args.height, args.set)
+            return _score(args.player, positions)
+        except (ValueError, TypeError, FileNotFoundError) as error:
+            parser.error(str(error))
+    if args.set is not None:
+        parser.error("--set goes with --player (--out names the file to make)")
     count = write_set(args.out, args.width, args.height, args.per_stage, args.seed)
     print(f"{args.out}: {count} positions", file=sys.stderr)
     return 0
