@@ -17,6 +17,7 @@ import pyaz
 from pyaz.cli import selfplay
 from pyaz.eval import arena, exhaustive, oracle_sets, presets
 from pyaz.eval.players import RandomPlayer
+from pyaz.games.minimax import solve_all
 
 
 def test_tictactoes_decisive_positions_are_solved_exactly() -> None:
@@ -70,7 +71,8 @@ def test_exhaustive_minimax_refuses_a_large_game() -> None:
     for name, options in (("othello", {"size": 6}), ("go", {"size": 9})):
         with pytest.raises(ValueError, match=f"^{name} {message}"):
             exhaustive.check_small(pyaz.make(name, **options))
-    assert exhaustive.count_positions(pyaz.make("go", size=19), 1000) == 1001
+    with pytest.raises(ValueError, match=r"^go has more positions .* \(more than 1,000 reachable"):
+        solve_all(pyaz.make("go", size=19), limit=1000)  # one walk, however long Go's lines
 
 
 def test_tictactoe_trains_with_the_main_command_towards_perfect_play(tmp_path: Path) -> None:
@@ -111,3 +113,40 @@ def test_openspiels_mcts_plays_only_openspiels_games() -> None:
         presets.make_player("openspiel-mcts:10", pyaz.make("connect_four"))
     with pytest.raises(ValueError, match="simulations"):
         presets.make_player("openspiel-mcts:0", pyaz.make("tictactoe"))
+
+
+class _Circle:
+    """Two sides walk a circle of three spots; a side may stop (a draw) or step on, so that the
+    lines of play come back to where they were: no minimax value."""
+
+    name = "circle"
+
+    def __init__(self, spot: int = 0, ply: int = 0, stopped: bool = False) -> None:
+        self.spot, self.ply, self.stopped = spot, ply, stopped
+
+    def clone(self) -> _Circle:
+        return _Circle(self.spot, self.ply, self.stopped)
+
+    def apply(self, action: int) -> None:
+        self.stopped = action == 1
+        self.spot, self.ply = (self.spot + 1 - action) % 3, self.ply + 1
+
+    def to_move(self) -> int:
+        return self.ply % 2
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.stopped else [0, 1]
+
+    def is_terminal(self) -> bool:
+        return self.stopped
+
+    def status(self) -> pyaz.Status:
+        return pyaz.Status.DRAW if self.stopped else pyaz.Status.ONGOING
+
+    def __str__(self) -> str:
+        return f"{self.spot}{'.' if self.stopped else ''}"
+
+
+def test_exhaustive_minimax_refuses_a_game_whose_lines_come_back() -> None:
+    with pytest.raises(ValueError, match=r"^circle comes back to a position along a line of play"):
+        solve_all(_Circle())  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ third of the game's longest line of play that its ply lies in (opening, middle, 
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from typing import Any
 
 from pyaz.eval.oracle import OraclePosition
@@ -29,7 +29,6 @@ from pyaz.games.state import played
 __all__ = [
     "MAX_POSITIONS",
     "check_small",
-    "count_positions",
     "decisive_positions",
     "evaluation_set",
 ]
@@ -48,56 +47,18 @@ _KEPT_TABLES = 4
 def check_small(start: BoardGameState) -> Minimax:
     """The minimax table of every position reachable from ``start``, any game's (written in
     Python or C++); ValueError naming the game when it reaches more than :data:`MAX_POSITIONS`
-    (counted first by :func:`count_positions`, so that a large game is refused after listing
-    that many, whatever the length of its lines; Connect Four has an exact solver instead). The
+    (refused as soon as it has listed that many, whatever the length of its lines; Connect Four
+    has an exact solver instead). The
     table is made once for a game class, name and start position, then kept (the last few)."""
     key = (type(start), getattr(start, "name", None), position_key(start))
     if key in _TABLES:
         _TABLES.move_to_end(key)
         return _TABLES[key]
-    if count_positions(start, MAX_POSITIONS) > MAX_POSITIONS:
-        raise ValueError(
-            f"{start.name} has more positions than exhaustive minimax can list (more than "
-            f"{MAX_POSITIONS:,} reachable from its start)"
-        )
     table = solve_all(start, limit=MAX_POSITIONS)
     _TABLES[key] = table
     while len(_TABLES) > _KEPT_TABLES:
         _TABLES.popitem(last=False)
     return table
-
-
-def count_positions(start: BoardGameState, limit: int) -> int:
-    """How many distinct positions (by :func:`~pyaz.games.minimax.position_key`, compared by
-    its hash) are reachable from ``start``, the start and the finished ones included; ``limit``
-    + 1 as soon as more than ``limit`` are found. Depth first without recursion (a stack of the
-    line of play's unlisted children), so that a game of long lines (Go's) is counted too.
-
-    >>> import pyaz
-    >>> count_positions(pyaz.make("tictactoe_cpp"), 10**6), count_positions(pyaz.make("go"), 1000)
-    (5478, 1001)
-    """
-    seen = {hash(position_key(start))}
-    line = [_children(start)]
-    while line:
-        child = next(line[-1], None)
-        if child is None:
-            line.pop()
-            continue
-        code = hash(position_key(child))
-        if code in seen:
-            continue
-        if len(seen) >= limit:
-            return limit + 1
-        seen.add(code)
-        line.append(_children(child))
-    return len(seen)
-
-
-def _children(state: BoardGameState) -> Iterator[BoardGameState]:
-    """The positions after each legal action of ``state`` (none once it is over)."""
-    for action in state.legal_actions():
-        yield played(state, action)
 
 
 def decisive_positions(start: BoardGameState) -> list[StagedPosition]:

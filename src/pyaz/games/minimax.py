@@ -9,7 +9,7 @@ small enough to list them all (tic-tac-toe's 5478); the yardstick of perfect pla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,38 +59,64 @@ def solve_all(
 ) -> Minimax:
     """Minimax over every position reachable from ``start`` (a
     :class:`~pyaz.games.state.BoardGameState`), each position once (by ``key``). ValueError
-    as soon as more than ``limit`` positions (None: no limit) are found: a game too large to
-    list."""
+    naming the game as soon as more than ``limit`` positions (None: no limit) are found, a game
+    too large to list, however long its lines (the walk keeps its own stack, not Python's), and
+    when a line of play comes back to a position on it (a cycle: no minimax value).
+
+    >>> import pyaz
+    >>> solve_all(pyaz.make("go", size=19), limit=1000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: go has more positions than exhaustive minimax can list (more than 1,000 ...
+    """
     values: dict[Hashable, int] = {}
-    _solve(start, key, values, limit)
+    line = [_Node(start, key(start))]
+    on_line = {line[0].key}
+    cycle = False
+    while line:
+        node = line[-1]
+        child = next(node.children, None)
+        if child is None:  # every child solved: so is the node
+            values[node.key] = node.best
+            on_line.discard(node.key)
+            line.pop()
+            if line:
+                line[-1].take(node.best, node.state)
+            continue
+        child_key = key(child)
+        if child_key in values:
+            node.take(values[child_key], child)
+            continue
+        if child_key in on_line:  # refused once the walk is over (unless it is too large)
+            cycle = True
+            continue
+        if limit is not None and len(values) + len(on_line) >= limit:
+            raise ValueError(
+                f"{start.name} has more positions than exhaustive minimax can list (more than "
+                f"{limit:,} reachable from its start)"
+            )
+        line.append(_Node(child, child_key))
+        on_line.add(child_key)
+    if cycle:
+        raise ValueError(f"{start.name} comes back to a position along a line of play: a cycle")
     return Minimax(values, key)
 
 
-def _solve(
-    state: BoardGameState,
-    key: Callable[[Any], Hashable],
-    values: dict[Hashable, int],
-    limit: int | None,
-) -> int:
-    """The value of ``state`` for its side to move, stored in ``values`` with its
-    descendants'."""
-    found = values.get(key(state))
-    if found is not None:
-        return found
-    if limit is not None and len(values) >= limit:
-        raise ValueError(
-            f"{state.name} has more than {limit} positions reachable from its start: too many "
-            "for exhaustive minimax"
-        )
-    mover = state.to_move()
-    if state.is_terminal():
-        side = winner(state.status())
-        best = 0 if side is None else (1 if side == mover else -1)
-    else:
-        best = -1
-        for action in state.legal_actions():
-            child = played(state, action)
-            value = _solve(child, key, values, limit)
-            best = max(best, value if child.to_move() == mover else -value)
-    values[key(state)] = best
-    return best
+class _Node:
+    """A position on the line of play of :func:`solve_all`: its children still to solve and the
+    best value for its side to move so far (its final value once they are all solved)."""
+
+    def __init__(self, state: BoardGameState, key: Hashable) -> None:
+        self.state, self.key = state, key
+        self.mover = state.to_move()
+        if state.is_terminal():
+            side = winner(state.status())
+            self.best = 0 if side is None else (1 if side == self.mover else -1)
+            self.children: Iterator[BoardGameState] = iter(())
+        else:
+            self.best = -1
+            self.children = (played(state, action) for action in state.legal_actions())
+
+    def take(self, value: int, child: GameState) -> None:
+        """Folds in a solved child's value (for the child's side to move)."""
+        self.best = max(self.best, value if child.to_move() == self.mover else -value)
