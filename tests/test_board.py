@@ -19,7 +19,8 @@ from pyaz.cli.board.app import STATIC, create_app
 from pyaz.cli.board.runs import curves, networks
 from pyaz.cli.board.sessions import think
 from pyaz.eval import presets
-from pyaz.games import make
+from pyaz.games import GAMES, make
+from pyaz.nets.shipped import SHIPPED, shipped_for
 
 
 def trusted(app: Flask) -> FlaskClient:
@@ -397,6 +398,26 @@ def test_the_run_given_on_the_command_line_is_the_default(run_dir: Path) -> None
         options={"width": 5, "height": 4},
     )
     assert game["players"][1].endswith("checkpoint.pt:4")
+
+
+def test_the_info_names_the_networks_that_ship(client: FlaskClient) -> None:
+    """Every shipped network, on its full board, with the preset that plays it (as pyaz-play's
+    default opponent) and its figure: what the page offers as the second player."""
+    shipped = client.get("/api/info").json["shipped"]
+    assert sorted(net["name"] for net in shipped) == sorted(SHIPPED)
+    for net in shipped:
+        network = SHIPPED[net["name"]]
+        assert net["game"] == network.game and net["figure"] == network.figure
+        assert net["spec"] == f"model:builtin:{net['name']}:{presets.DEFAULT_MODEL_SIMULATIONS}"
+        assert net["options"].keys() == GAMES[network.game].options.keys()
+        assert net["options"] == {**net["options"], **network.game_options}
+        assert shipped_for(net["game"], net["options"]) == net["name"]
+        player = presets.make_player(net["spec"], make(net["game"], **net["options"]))
+        assert player is not None
+        # and the board lets the page play it (a person moves first: nothing searches)
+        game = _new(client, net["game"], ["human", net["spec"]], options=net["options"])
+        assert game["players"] == ["human", net["spec"]]
+        client.post(f"/api/game/{game['id']}/close")
 
 
 def test_a_folder_without_a_run_is_a_clear_error(client: FlaskClient, tmp_path: Path) -> None:

@@ -433,3 +433,52 @@ def test_openspiel_games_in_a_browser(server: str, browser: Any, tmp_path: Path)
     assert browser.execute_script("return game.history")[0] == "d3"
     assert browser.execute_script("return game.board")[2][3] == 1
     browser.save_screenshot(str(tmp_path / "openspiel_hex.png"))
+
+
+def test_the_shipped_networks_are_offered_as_the_second_player(browser: Any) -> None:
+    """The Second player field holds the network that ships for the form's game and board
+    (uct:400 where none ships) for as long as the page filled it; what the person types stays."""
+    from pyaz.cli.board.app import shipped_networks
+
+    specs = {net["name"]: net["spec"] for net in shipped_networks()}
+    figures = {net["spec"]: net["figure"] for net in shipped_networks()}
+
+    def second() -> str:
+        return str(browser.find_element(By.ID, "p2").get_attribute("value"))
+
+    def offered(spec: str, what: str) -> None:
+        _until(lambda: second() == spec, 5, what)
+        offer = _text(browser, "offer-info")
+        if spec in figures:
+            assert offer.startswith(spec) and offer.endswith(figures[spec]), offer
+        else:
+            assert offer == "" and not browser.find_element(By.ID, "offer-info").is_displayed()
+
+    with _serving() as address:
+        browser.get(address)
+        game = Select(browser.find_element(By.ID, "game"))
+        # Othello at its default size (8x8): the 8x8 network, and the game started against it
+        board = browser.find_element(By.ID, "board")
+        _until(lambda: board.get_attribute("data-game") == "othello", 10, "the opening board")
+        offered(specs["othello8"], "the othello8 network offered")
+        assert browser.execute_script("return game.players") == ["human", specs["othello8"]]
+        assert not browser.find_element(By.ID, "error").is_displayed()
+        game.select_by_value("connect_four")
+        offered(specs["connect_four7x6"], "the connect_four7x6 network offered")
+        game.select_by_value("othello")
+        offered(specs["othello8"], "the othello8 network offered again")
+        _fill(browser, "size", "7")  # no network ships for 7x7
+        offered("uct:400", "uct:400 back")
+        _fill(browser, "size", "6")
+        offered(specs["othello6"], "the othello6 network offered")
+        _fill(browser, "size", "")  # the default size again
+        offered(specs["othello8"], "the othello8 network offered at the default size")
+        # what the person types is theirs: no game or size changes it
+        _fill(browser, "p2", "uct:50")
+        for value in ("connect_four", "othello"):
+            game.select_by_value(value)
+            _until(lambda: _text(browser, "offer-info") != "", 5, "the offer named")
+            assert second() == "uct:50"
+        _fill(browser, "size", "7")
+        _until(lambda: _text(browser, "offer-info") == "", 5, "no offer named")
+        assert second() == "uct:50"

@@ -30,7 +30,7 @@ from pyaz.eval.external import EngineError
 from pyaz.eval.players import Player, Resignation, close_player
 from pyaz.games import GameState, PlayableGameState
 from pyaz.games.profiles import profile
-from pyaz.nets.shipped import shipped_for
+from pyaz.nets.shipped import SHIPPED, shipped_for
 
 HELP_WORDS = ("help", "h", "?", "moves")
 UNDO_WORDS = ("undo", "u", "back", "takeback")
@@ -68,7 +68,7 @@ examples:
     choice.add_argument(
         "--opponent",
         help="a player preset (default: the network that ships with pyaz for the board, "
-        "model:builtin:NAME, where there is one (othello 6x6, connect_four 7x6), else "
+        f"model:builtin:NAME, where there is one ({', '.join(sorted(SHIPPED))}), else "
         "uct:SIMULATIONS)",
     )
     who.add_argument(

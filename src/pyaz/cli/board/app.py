@@ -2,7 +2,8 @@
 
 =====================================  ======================================================
 ``GET  /api/info``                     the games with their options, the run folder given
-                                       with ``--run``, the player presets' help
+                                       with ``--run``, the player presets' help, the networks
+                                       that ship with pyaz (:func:`shipped_networks`)
 ``POST /api/new``                      a new game: ``{"game", "options", "players": [first,
                                        second], "seed", "delay", "moves"}`` (a player is a
                                        preset such as ``uct:400`` or ``human``)
@@ -78,8 +79,9 @@ from pyaz.cli.board.trust import (
 from pyaz.engines.gtp import GtpError
 from pyaz.engines.uci import UciError
 from pyaz.eval.external import EngineError
-from pyaz.eval.presets import PRESETS_HELP
+from pyaz.eval.presets import DEFAULT_MODEL_SIMULATIONS, PRESETS_HELP
 from pyaz.games import GAMES
+from pyaz.nets.shipped import BUILTIN_PREFIX, SHIPPED
 
 STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 32  # games kept; the oldest is closed beyond this
@@ -206,6 +208,27 @@ def _specs(data: dict[str, Any], default: list[str], policy: SpecPolicy) -> Any:
     return specs
 
 
+def shipped_networks() -> list[dict[str, Any]]:
+    """The networks that ship with pyaz (:data:`~pyaz.nets.shipped.SHIPPED`), as the page offers
+    them: each one's ``name``, ``game``, full board ``options`` (the game's defaults overlaid
+    with the network's), the preset ``spec`` that plays it (at
+    :data:`~pyaz.eval.presets.DEFAULT_MODEL_SIMULATIONS` simulations a move, as ``pyaz-play``
+    does) and the ``figure`` it reached."""
+    return [
+        {
+            "name": name,
+            "game": network.game,
+            "options": {
+                **(GAMES[network.game].options if network.game in GAMES else {}),
+                **network.game_options,
+            },
+            "spec": f"model:{BUILTIN_PREFIX}{name}:{DEFAULT_MODEL_SIMULATIONS}",
+            "figure": network.figure,
+        }
+        for name, network in SHIPPED.items()
+    ]
+
+
 def _origin() -> str:
     return f"{request.scheme}://{request.host}"
 
@@ -298,6 +321,7 @@ def create_app(
             run=run_dir,
             presets=PRESETS_HELP,
             curling_players=PLAYERS_HELP,
+            shipped=shipped_networks(),
         )
 
     @app.post("/api/new")

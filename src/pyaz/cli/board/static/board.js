@@ -568,8 +568,10 @@ function chart(title, series) {
 // The game options of the run that set the Play form (Connect Four's width and height, Go's
 // komi, ...), until the person picks another game or size.
 let runOptions = {};
-$("game").addEventListener("change", () => { runOptions = {}; });
-$("size").addEventListener("input", () => { runOptions = {}; });
+$("game").addEventListener("change", () => { runOptions = {}; offerSecond(); });
+for (const event of ["input", "change"]) {
+  $("size").addEventListener(event, () => { runOptions = {}; offerSecond(); });
+}
 
 function setPlayForm(run) {
   // the Play panel's game becomes the run's (a board game's; curling has its panel)
@@ -577,6 +579,7 @@ function setPlayForm(run) {
   $("game").value = run.game;
   $("size").value = run.game_options.size || "";
   runOptions = { ...run.game_options };
+  offerSecond();
 }
 
 async function openRun(dir) {
@@ -610,6 +613,7 @@ async function openRun(dir) {
     setPlayForm(run);
     $("p1").value = "human";
     $("p2").value = net.spec;
+    offered = null;  // the person's choice: no later offer replaces it
     showPanel("play");
     guarded(newGame);  // the game starts at once: the person moves first
   };
@@ -641,11 +645,45 @@ $("replay-slider").addEventListener("input", showReplay);
 
 $("open-run").addEventListener("click", () => guarded(() => openRun($("run-dir").value)));
 
+// ------------------------------------------------------------------ the second player offered
+// The networks that ship with pyaz (GET /api/info's shipped): the Second player field is offered
+// the one that ships for the form's game and board, else NO_OFFER, for as long as it holds what
+// the page put there itself; what the person typed (or a run's network) stays.
+const NO_OFFER = "uct:400";
+let serverInfo = null;        // GET /api/info
+let offered = $("p2").value;  // what the page put in the Second player field (null: none)
+
+function formOptions() {
+  // the full options of the form's game: the game's defaults, the run's, the size given
+  const options = { ...((serverInfo && serverInfo.games[$("game").value]) || {}), ...runOptions };
+  const size = $("size").value.trim();
+  if (size) options.size = Number(size);
+  return options;
+}
+
+function sameOptions(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+}
+
+function offerSecond() {
+  // the network that ships for the form's game and board, named under the form and offered
+  if (!serverInfo) return;
+  const name = $("game").value, options = formOptions();
+  const network = serverInfo.shipped.find((net) => net.game === name && sameOptions(net.options, options));
+  $("offer-info").textContent = network ? `${network.spec} ships with pyaz for this game and board: ${network.figure}` : "";
+  $("offer-info").hidden = !network;
+  if ($("p2").value === offered) $("p2").value = offered = network ? network.spec : NO_OFFER;
+}
+
 // ------------------------------------------------------------------ start
 // A board from the first moment: a game of the form's players starts at once (of the run's
-// game when the page was opened on a run, whose browser then shows).
+// game when the page was opened on a run, whose browser then shows), against the network that
+// ships for the game and board where there is one.
 guarded(async () => {
-  const info = await api("GET", "/api/info");
+  const info = serverInfo = await api("GET", "/api/info");
+  offerSecond();
   if (info.run) {
     $("run-dir").value = info.run;
     setPlayForm(await openRun(info.run));
