@@ -408,7 +408,7 @@ def test_the_info_names_the_networks_that_ship(client: FlaskClient) -> None:
     for net in shipped:
         network = SHIPPED[net["name"]]
         assert net["game"] == network.game and net["figure"] == network.figure
-        assert net["spec"] == f"model:builtin:{net['name']}:{presets.DEFAULT_MODEL_SIMULATIONS}"
+        assert net["spec"] == f"model:builtin:{net['name']}:{network.simulations}"
         assert net["options"].keys() == GAMES[network.game].options.keys()
         assert net["options"] == {**net["options"], **network.game_options}
         assert shipped_for(net["game"], net["options"]) == net["name"]

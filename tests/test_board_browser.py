@@ -473,6 +473,14 @@ def test_the_shipped_networks_are_offered_as_the_second_player(browser: Any) -> 
         offered(specs["othello6"], "the othello6 network offered")
         _fill(browser, "size", "")  # the default size again
         offered(specs["othello8"], "the othello8 network offered at the default size")
+        game.select_by_value("gomoku")  # 15x15 by default: none ships; 9x9's plays 1,200 a move
+        offered("uct:400", "uct:400 for Gomoku 15x15")
+        _fill(browser, "size", "9")
+        offered(specs["gomoku9"], "the gomoku9 network offered")
+        assert specs["gomoku9"].endswith(":1200")
+        _fill(browser, "size", "")
+        game.select_by_value("othello")
+        offered(specs["othello8"], "the othello8 network offered once more")
         # what the person types is theirs: no game or size changes it
         _fill(browser, "p2", "uct:50")
         for value in ("connect_four", "othello"):

@@ -25,8 +25,8 @@ def test_each_shipped_network_loads_and_says_where_it_came_from(name: str) -> No
     payload = read_model_file(path, "az").payload
     provenance = payload["provenance"]
     assert provenance["command"].startswith("pyaz-selfplay")
-    assert provenance == {**network.__dict__}
-    assert network.minutes > 0 and network.figure
+    assert provenance == network.provenance()  # all but the simulations it plays with
+    assert network.minutes > 0 and network.figure and network.simulations >= 1
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
@@ -51,13 +51,17 @@ def test_pyaz_play_plays_the_shipped_network_by_default() -> None:
     assert spec("--game", "othello", "--size", "7") == "uct:200"  # 7x7: none ships
     assert spec("--game", "connect_four") == "model:builtin:connect_four7x6:100"
     assert spec("--game", "connect_four", "--width", "6", "--height", "6") == "uct:200"
+    # Gomoku 9x9's figure is at 1,200 simulations a move: its network plays with them
+    assert spec("--game", "gomoku", "--size", "9") == "model:builtin:gomoku9:1200"
+    assert spec("--game", "gomoku", "--size", "9", "--simulations", "50").endswith(":50")
+    assert spec("--game", "gomoku") == "uct:200"  # 15x15: none ships
     assert spec("--game", "othello", "--size", "6", "--opponent", "random") == "random"
     assert shipped_for("Reversi", {"size": 6}) == "othello6"
     assert shipped_for("nonsense", {}) is None
 
 
 def test_a_name_that_does_not_ship_is_a_clear_error() -> None:
-    shipped = "shipped: connect_four7x6, othello6, othello8"
+    shipped = "shipped: connect_four7x6, gomoku9, othello6, othello8"
     with pytest.raises(ValueError, match=f"no shipped network 'chess'; {shipped}"):
         presets.make_player("model:builtin:chess", pyaz.make("othello", size=6))
     with pytest.raises(ValueError, match="a model for othello"):

@@ -30,7 +30,7 @@ from pyaz.eval.external import EngineError
 from pyaz.eval.players import Player, Resignation, close_player
 from pyaz.games import GameState, PlayableGameState
 from pyaz.games.profiles import profile
-from pyaz.nets.shipped import SHIPPED, shipped_for
+from pyaz.nets.shipped import SHIPPED, builtin_spec, shipped_for
 
 HELP_WORDS = ("help", "h", "?", "moves")
 UNDO_WORDS = ("undo", "u", "back", "takeback")
@@ -95,7 +95,7 @@ def opponent_spec(args: argparse.Namespace) -> str:
     if args.opponent is None:  # the network that ships for the board, else UCT
         shipped = shipped_for(str(args.game), given_game_options(args))
         if shipped is not None:
-            return f"model:builtin:{shipped}:{simulations or presets.DEFAULT_MODEL_SIMULATIONS}"
+            return builtin_spec(shipped, simulations)
         return f"uct:{simulations or 200}"
     if simulations is None:
         return str(args.opponent)

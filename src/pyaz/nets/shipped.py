@@ -9,7 +9,7 @@ network, the run's settings (its search's ``c_puct`` and the rest) and a ``prove
 :func:`write_shipped` makes one from a run folder (``python -m pyaz.nets.shipped RUN NAME``).
 
 >>> sorted(SHIPPED)
-['connect_four7x6', 'othello6', 'othello8']
+['connect_four7x6', 'gomoku9', 'othello6', 'othello8']
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ __all__ = [
     "BUILTIN_PREFIX",
     "SHIPPED",
     "ShippedNetwork",
+    "builtin_spec",
     "shipped_for",
     "shipped_path",
     "write_shipped",
@@ -43,8 +44,10 @@ BUILTIN_PREFIX = "builtin:"
 
 @dataclass(frozen=True)
 class ShippedNetwork:
-    """A network that ships: its file in pyaz/nets/data, its game and board, and where it came
-    from (the command that trained it, the date, the training minutes, the figure it reached)."""
+    """A network that ships: its file in pyaz/nets/data, its game and board, where it came from
+    (the command that trained it, the date, the training minutes, the figure it reached) and
+    the simulations a move it plays with where none are named (those of its figure; not part of
+    the provenance the file holds)."""
 
     file: str
     game: str
@@ -53,6 +56,11 @@ class ShippedNetwork:
     date: str
     minutes: float
     figure: str
+    simulations: int = 100
+
+    def provenance(self) -> dict[str, Any]:
+        """The record the network's file holds: where it came from (all but ``simulations``)."""
+        return {k: v for k, v in asdict(self).items() if k != "simulations"}
 
 
 SHIPPED: dict[str, ShippedNetwork] = {
@@ -72,6 +80,12 @@ def shipped_path(name: str) -> Path:
     if key not in SHIPPED:
         raise ValueError(f"no shipped network {key!r}; shipped: {', '.join(sorted(SHIPPED))}")
     return Path(str(resources.files("pyaz.nets") / "data" / SHIPPED[key].file))
+
+
+def builtin_spec(name: str, simulations: int | None = None) -> str:
+    """The player preset of the shipped network ``name``: ``model:builtin:NAME:SIMS``, at its
+    own simulations a move unless ``simulations`` names others."""
+    return f"model:{BUILTIN_PREFIX}{name}:{simulations or SHIPPED[name].simulations}"
 
 
 def shipped_for(game: str, game_options: dict[str, Any]) -> str | None:
@@ -104,7 +118,7 @@ def write_shipped(run: str | Path, out: str | Path, provenance: ShippedNetwork) 
         "best": state,
         "config": settings,
         "counters": {"iteration": model.iteration or 0},
-        "provenance": asdict(provenance),
+        "provenance": provenance.provenance(),
     }
     data = model_bytes("az", payload, provenance.game, provenance.game_options, state["config"])
     atomic_write_bytes(Path(out), data)

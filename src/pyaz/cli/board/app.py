@@ -79,9 +79,9 @@ from pyaz.cli.board.trust import (
 from pyaz.engines.gtp import GtpError
 from pyaz.engines.uci import UciError
 from pyaz.eval.external import EngineError
-from pyaz.eval.presets import DEFAULT_MODEL_SIMULATIONS, PRESETS_HELP
+from pyaz.eval.presets import PRESETS_HELP
 from pyaz.games import GAMES
-from pyaz.nets.shipped import BUILTIN_PREFIX, SHIPPED
+from pyaz.nets.shipped import SHIPPED, builtin_spec
 
 STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 32  # games kept; the oldest is closed beyond this
@@ -211,9 +211,9 @@ def _specs(data: dict[str, Any], default: list[str], policy: SpecPolicy) -> Any:
 def shipped_networks() -> list[dict[str, Any]]:
     """The networks that ship with pyaz (:data:`~pyaz.nets.shipped.SHIPPED`), as the page offers
     them: each one's ``name``, ``game``, full board ``options`` (the game's defaults overlaid
-    with the network's), the preset ``spec`` that plays it (at
-    :data:`~pyaz.eval.presets.DEFAULT_MODEL_SIMULATIONS` simulations a move, as ``pyaz-play``
-    does) and the ``figure`` it reached."""
+    with the network's), the preset ``spec`` that plays it (at its own simulations a move, as
+    ``pyaz-play`` does: :func:`~pyaz.nets.shipped.builtin_spec`) and the ``figure`` it
+    reached."""
     return [
         {
             "name": name,
@@ -222,7 +222,7 @@ def shipped_networks() -> list[dict[str, Any]]:
                 **(GAMES[network.game].options if network.game in GAMES else {}),
                 **network.game_options,
             },
-            "spec": f"model:{BUILTIN_PREFIX}{name}:{DEFAULT_MODEL_SIMULATIONS}",
+            "spec": builtin_spec(name),
             "figure": network.figure,
         }
         for name, network in SHIPPED.items()
