@@ -58,6 +58,10 @@ class ShippedNetwork:
     figure: str
     simulations: int = 100
 
+    def board(self) -> dict[str, Any]:
+        """The game options of its board in full: the game's defaults, then its own."""
+        return {**_default_options(self.game), **self.game_options}
+
     def provenance(self) -> dict[str, Any]:
         """The record the network's file holds: where it came from (all but ``simulations``)."""
         return {k: v for k, v in asdict(self).items() if k != "simulations"}
@@ -95,12 +99,16 @@ def shipped_for(game: str, game_options: dict[str, Any]) -> str | None:
         name = canonical_name(game)
     except ValueError:
         return None
-    defaults = GAMES[name].options if name in GAMES else {}
-    board = {**defaults, **game_options}
+    board = {**_default_options(name), **game_options}
     for key, network in SHIPPED.items():
-        if network.game == name and {**defaults, **network.game_options} == board:
+        if network.game == name and network.board() == board:
             return key
     return None
+
+
+def _default_options(game: str) -> dict[str, Any]:
+    """The default game options of the registered game ``game`` (none for another)."""
+    return dict(GAMES[game].options) if game in GAMES else {}
 
 
 def write_shipped(run: str | Path, out: str | Path, provenance: ShippedNetwork) -> Path:

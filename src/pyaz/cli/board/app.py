@@ -218,10 +218,7 @@ def shipped_networks() -> list[dict[str, Any]]:
         {
             "name": name,
             "game": network.game,
-            "options": {
-                **(GAMES[network.game].options if network.game in GAMES else {}),
-                **network.game_options,
-            },
+            "options": network.board(),
             "spec": builtin_spec(name),
             "figure": network.figure,
         }
