@@ -81,11 +81,11 @@ def solve_all(
             on_line.discard(node.key)
             line.pop()
             if line:
-                line[-1].take(node.best, node.state)
+                line[-1].take(node.best, node.mover)
             continue
         child_key = key(child)
         if child_key in values:
-            node.take(values[child_key], child)
+            node.take(values[child_key], child.to_move())
             continue
         if child_key in on_line:  # refused once the walk is over (unless it is too large)
             cycle = True
@@ -107,7 +107,7 @@ class _Node:
     best value for its side to move so far (its final value once they are all solved)."""
 
     def __init__(self, state: BoardGameState, key: Hashable) -> None:
-        self.state, self.key = state, key
+        self.key = key
         self.mover = state.to_move()
         if state.is_terminal():
             side = winner(state.status())
@@ -117,6 +117,6 @@ class _Node:
             self.best = -1
             self.children = (played(state, action) for action in state.legal_actions())
 
-    def take(self, value: int, child: GameState) -> None:
-        """Folds in a solved child's value (for the child's side to move)."""
-        self.best = max(self.best, value if child.to_move() == self.mover else -value)
+    def take(self, value: int, child_mover: int) -> None:
+        """Folds in a solved child's value (for its side to move, ``child_mover``)."""
+        self.best = max(self.best, value if child_mover == self.mover else -value)
