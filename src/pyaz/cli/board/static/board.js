@@ -352,9 +352,7 @@ async function newGame() {
   renderAnalysis(null);
   delete $("board").dataset.game;
   $("board").getContext("2d").clearRect(0, 0, $("board").width, $("board").height);
-  const options = { ...runOptions };
-  const size = $("size").value.trim();
-  if (size) options.size = Number(size);
+  const options = chosenOptions();
   const delay = Number($("delay").value || 0);
   const view = await api("POST", "/api/new", {
     game: $("game").value, options, players: [$("p1").value, $("p2").value], delay,
@@ -573,6 +571,14 @@ for (const event of ["input", "change"]) {
   $("size").addEventListener(event, () => { runOptions = {}; offerSecond(); });
 }
 
+function chosenOptions() {
+  // the game options the form names: the run's, then the size given
+  const options = { ...runOptions };
+  const size = $("size").value.trim();
+  if (size) options.size = Number(size);
+  return options;
+}
+
 function setPlayForm(run) {
   // the Play panel's game becomes the run's (a board game's; curling has its panel)
   if (![...$("game").options].some((option) => option.value === run.game)) return;
@@ -654,11 +660,8 @@ let serverInfo = null;        // GET /api/info
 let offered = $("p2").value;  // what the page put in the Second player field (null: none)
 
 function formOptions() {
-  // the full options of the form's game: the game's defaults, the run's, the size given
-  const options = { ...((serverInfo && serverInfo.games[$("game").value]) || {}), ...runOptions };
-  const size = $("size").value.trim();
-  if (size) options.size = Number(size);
-  return options;
+  // the full options of the form's game: the game's defaults, then those chosen
+  return { ...((serverInfo && serverInfo.games[$("game").value]) || {}), ...chosenOptions() };
 }
 
 function sameOptions(a, b) {
