@@ -107,6 +107,8 @@ def _drawn(name: str, text: str, rows: int, cols: int) -> list[list[int]]:
         "openspiel:connect_four",
         "openspiel:hex(board_size=5)",
         "openspiel:hex(board_size=4,plain_obs_tensor=True)",
+        "openspiel:hex(num_rows=3,num_cols=5)",
+        "openspiel:hex(num_rows=4,num_cols=2)",
         "openspiel:othello",
         "openspiel:lines_of_action",
         "openspiel:mnk(m=4,n=3,k=3)",
@@ -145,9 +147,28 @@ def test_the_board_is_openspiels_drawing_and_each_move_has_its_own_cells(name: s
             state.apply(rng.choice(legal))
 
 
-@pytest.mark.parametrize(
-    "name", ["openspiel:checkers", "openspiel:amazons", "openspiel:hex(num_rows=3,num_cols=5)"]
-)
+@pytest.mark.parametrize("size", ["num_rows=3,num_cols=2", "num_rows=4,num_cols=2"])
+def test_hex_refuses_the_plain_tensor_off_the_square(size: str) -> None:
+    """OpenSpiel's hex writes its plain tensor past its end on a board that is not square (the
+    heap is corrupted: "double free or corruption" on 3x2); pyaz refuses the game, naming why."""
+    with pytest.raises(ValueError, match="plain observation tensor past its end"):
+        pyaz.make(f"openspiel:hex({size},plain_obs_tensor=True)")
+    assert pyaz.make("openspiel:hex(board_size=3,plain_obs_tensor=True)").board_shape == (3, 3)
+
+
+def test_a_rectangular_hex_is_read_row_by_row_by_the_board_and_the_planes() -> None:
+    """OpenSpiel's hex declares its tensor as (C, columns, rows) and writes it row by row: on a
+    rectangle both the board and the network's planes put each stone on its own cell."""
+    state = pyaz.make("openspiel:hex(num_rows=3,num_cols=5)")
+    assert state.board_shape == (3, 5) and state.planes_shape == (10, 3, 5)
+    state.apply(state.str_to_action("c2"))  # row 2 (index 1), column c (index 2)
+    assert np.argwhere(state.board() == 1).tolist() == [[1, 2]]
+    planes = state.encode()  # white to move; player 1's view: x's stones in planes 5-8
+    assert np.argwhere(planes[5:9].sum(axis=0) > 0).tolist() == [[1, 2]]
+    assert planes[-1].min() == 1.0
+
+
+@pytest.mark.parametrize("name", ["openspiel:checkers", "openspiel:amazons"])
 def test_games_whose_observation_is_no_plane_per_sides_pieces_have_no_board(name: str) -> None:
     state = pyaz.make(name)
     assert type(state) is OpenSpielState and not hasattr(state, "board")

@@ -67,8 +67,10 @@ class BoardReading:
       ``indices`` (0, 1, ... both: ``x(row,col)``), ``columns`` (columns 0, 1, ...), ``ranks up``
       (files a, b, ...; rank 1 the bottom row), ``ranks down`` (rank 1 the top row);
     - ``sides``: the sides' names, first player first (its pieces are 1 in ``board()``);
-    - ``square_only``: read only a square board (OpenSpiel's hex declares its tensor as
-      ``(C, columns, rows)`` but writes it row by row, which differ on a rectangle).
+    - ``rows_first``: the tensor is declared as ``(C, columns, rows)`` but written row by row
+      (OpenSpiel's hex), so it is read as ``(C, rows, columns)``, by the board and by the
+      network's planes alike (the same on a square board; on a rectangle the declared shape
+      would scramble the cells).
     """
 
     planes: Mapping[int, tuple[tuple[int, ...], tuple[int, ...]]]
@@ -76,7 +78,7 @@ class BoardReading:
     view: str
     labels: str
     sides: tuple[str, str]
-    square_only: bool = False
+    rows_first: bool = False
 
 
 _X_O = ("X", "O")
@@ -91,14 +93,14 @@ BOARDS: dict[str, BoardReading] = {
     # x, o, empty; the tensor's row 0 is the bottom row
     "connect_four": BoardReading(_FIRST_SECOND, True, "columns", "columns", _X_O),
     # nine cell states (o's four, empty, x's four: joined to no edge, to one, to both), or
-    # with plain_obs_tensor x, o, empty; a square board only
+    # with plain_obs_tensor x, o, empty; declared (C, columns, rows), written row by row
     "hex": BoardReading(
         {9: ((5, 6, 7, 8), (0, 1, 2, 3)), **_FIRST_SECOND},
         False,
         "hex",
         "ranks down",
         _BLACK_WHITE,
-        square_only=True,
+        rows_first=True,
     ),
     # x, o, empty; the tensor's row 0 is rank 1, the bottom row
     "lines_of_action": BoardReading(_FIRST_SECOND, True, "pieces", "ranks up", _X_O),
@@ -125,8 +127,9 @@ def load_pyspiel() -> Any:
 @dataclass(frozen=True)
 class OpenSpielGame:
     """A loaded OpenSpiel game and what every state of it shares: its pyaz name, the shape of
-    its observation tensor (as OpenSpiel gives it, then as ``(C, H, W)``), the planes' shape
-    (one plane more), the size of its action space and its length bound."""
+    its observation tensor (as OpenSpiel writes it: hex's as ``(C, rows, columns)``, see
+    :attr:`BoardReading.rows_first`), the planes' shape (``(C, H, W)``, one plane more), the
+    size of its action space and its length bound."""
 
     game: Any
     name: str
@@ -169,6 +172,9 @@ def load_openspiel(text: str, options: Mapping[str, Any] | None = None) -> OpenS
         raise ValueError(f"OpenSpiel game {text!r} with {params}: {detail}") from None
     _check_game_type(pyspiel, game)
     shape = tuple(int(n) for n in game.observation_tensor_shape())
+    reading = _reading(game, shape)
+    if reading is not None and reading.rows_first:
+        shape = (shape[0], shape[2], shape[1])
     planes = _planes_shape(str(game), shape)
     game_name = str(game).removesuffix("()")
     return OpenSpielGame(
@@ -178,18 +184,17 @@ def load_openspiel(text: str, options: Mapping[str, Any] | None = None) -> OpenS
         (planes[0] + 1, planes[1], planes[2]),
         int(game.num_distinct_actions()),
         int(game.max_game_length()),
-        _reading(game, shape),
+        reading,
     )
 
 
 def _reading(game: Any, shape: tuple[int, ...]) -> BoardReading | None:
     """How ``board()`` reads ``game`` (:data:`BOARDS`), or None when it does not: another game,
-    or a tensor that is not ``(C, H, W)`` with a number of planes the reading knows (on a
-    square board where the reading asks for one)."""
+    or a tensor that is not ``(C, H, W)`` with a number of planes the reading knows."""
     reading = BOARDS.get(str(game.get_type().short_name))
     if reading is None or len(shape) != 3 or shape[0] not in reading.planes:
         return None
-    return None if reading.square_only and shape[1] != shape[2] else reading
+    return reading
 
 
 def _parameters(pyspiel: Any, text: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -228,6 +233,9 @@ def _check_game_type(pyspiel: Any, game: Any) -> None:
         "it is not zero-sum": kind.utility != pyspiel.GameType.Utility.ZERO_SUM,
         "its returns are not within -1..1": game.min_utility() < -1 or game.max_utility() > 1,
         "it has no observation tensor": not kind.provides_observation_tensor,
+        "OpenSpiel writes its plain observation tensor past its end on a board that is not "
+        "square (the process's memory is corrupted: seen on 3x2, 4x2 and 6x5; the default "
+        "tensor is sound)": _plain_hex_off_square(kind, game),
     }
     broken = [why for why, bad in problems.items() if bad]
     if broken:
@@ -236,6 +244,14 @@ def _check_game_type(pyspiel: Any, game: Any) -> None:
             "takes two-player, perfect-information, sequential, deterministic, zero-sum games "
             "with returns -1, 0 or 1 and an observation tensor"
         )
+
+
+def _plain_hex_off_square(kind: Any, game: Any) -> bool:
+    """Whether ``game`` is hex with ``plain_obs_tensor`` on a board that is not square."""
+    if str(kind.short_name) != "hex":
+        return False
+    params = game.get_parameters()
+    return bool(params.get("plain_obs_tensor")) and params.get("num_rows") != params.get("num_cols")
 
 
 def _planes_shape(game: str, shape: tuple[int, ...]) -> tuple[int, int, int]:
