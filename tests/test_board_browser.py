@@ -490,3 +490,42 @@ def test_the_shipped_networks_are_offered_as_the_second_player(browser: Any) -> 
         _fill(browser, "size", "7")
         _until(lambda: _text(browser, "offer-info") == "", 5, "no offer named")
         assert second() == "uct:50"
+
+
+def test_a_size_stays_with_its_game_and_the_offer_follows_a_swap(browser: Any) -> None:
+    """A size typed for one game is not sent with the next (each starts at its default size);
+    after "Swap sides" the shipped network is in the First player field and still follows the
+    game and board there."""
+    from pyaz.cli.board.app import shipped_networks
+
+    specs = {net["name"]: net["spec"] for net in shipped_networks()}
+
+    def field(element_id: str) -> str:
+        return str(browser.find_element(By.ID, element_id).get_attribute("value"))
+
+    with _serving() as address:
+        browser.get(address)
+        game = Select(browser.find_element(By.ID, "game"))
+        board = browser.find_element(By.ID, "board")
+        _until(lambda: board.get_attribute("data-game") == "othello", 10, "the opening board")
+        _fill(browser, "size", "6")
+        _until(lambda: field("p2") == specs["othello6"], 5, "the othello6 network offered")
+        game.select_by_value("connect_four")
+        _until(lambda: field("p2") == specs["connect_four7x6"], 5, "the 7x6 network offered")
+        assert field("size") == ""
+        browser.find_element(By.ID, "swap").click()
+        assert (field("p1"), field("p2")) == (specs["connect_four7x6"], "human")
+        game.select_by_value("othello")
+        _until(lambda: field("p1") == specs["othello8"], 5, "the othello8 network, first")
+        assert field("p2") == "human"
+        assert _text(browser, "offer-info").startswith(specs["othello8"])
+        browser.find_element(By.ID, "new").click()
+        _until(
+            lambda: (
+                browser.execute_script("return game && game.players")
+                == [specs["othello8"], "human"]
+            ),
+            20,
+            "a game with the network first",
+        )
+        assert not browser.find_element(By.ID, "error").is_displayed()

@@ -564,9 +564,10 @@ function chart(title, series) {
 }
 
 // The game options of the run that set the Play form (Connect Four's width and height, Go's
-// komi, ...), until the person picks another game or size.
+// komi, ...), until the person picks another game or size. A size given for one game is not
+// carried to the next: each game starts at its own default size.
 let runOptions = {};
-$("game").addEventListener("change", () => { runOptions = {}; offerSecond(); });
+$("game").addEventListener("change", () => { runOptions = {}; $("size").value = ""; offerSecond(); });
 for (const event of ["input", "change"]) {
   $("size").addEventListener(event, () => { runOptions = {}; offerSecond(); });
 }
@@ -654,10 +655,11 @@ $("open-run").addEventListener("click", () => guarded(() => openRun($("run-dir")
 // ------------------------------------------------------------------ the second player offered
 // The networks that ship with pyaz (GET /api/info's shipped): the Second player field is offered
 // the one that ships for the form's game and board, else NO_OFFER, for as long as it holds what
-// the page put there itself; what the person typed (or a run's network) stays.
+// the page put there itself; what the person typed (or a run's network) stays. After "Swap
+// sides" the offer is in the First player field, and follows the game and board there.
 const NO_OFFER = "uct:400";
 let serverInfo = null;        // GET /api/info
-let offered = $("p2").value;  // what the page put in the Second player field (null: none)
+let offered = $("p2").value;  // what the page put in a player field (null: none)
 
 function formOptions() {
   // the full options of the form's game: the game's defaults, then those chosen
@@ -677,7 +679,8 @@ function offerSecond() {
   const network = serverInfo.shipped.find((net) => net.game === name && sameOptions(net.options, options));
   $("offer-info").textContent = network ? `${network.spec} ships with pyaz for this game and board: ${network.figure}` : "";
   $("offer-info").hidden = !network;
-  if ($("p2").value === offered) $("p2").value = offered = network ? network.spec : NO_OFFER;
+  const holder = ["p2", "p1"].find((id) => $(id).value === offered);
+  if (holder) $(holder).value = offered = network ? network.spec : NO_OFFER;
 }
 
 // ------------------------------------------------------------------ start
