@@ -40,6 +40,7 @@ from pyaz.eval.players import (
 from pyaz.eval.threat_guard import DEFAULT_GUARD_MS, DEFAULT_TREE_NODES, ThreatGuardPlayer
 from pyaz.games import GameState
 from pyaz.games.profiles import games_where
+from pyaz.nets.shipped import MODEL_SIMULATIONS
 
 __all__ = [
     "BUILDERS",
@@ -111,7 +112,7 @@ of digits is SIMS and one holding '=' is OPTIONS (model:runs/a:b:200).
 Engines are looked up on PATH and in /usr/games (Debian: apt-get install gnugo grhino
 fairy-stockfish)."""
 
-DEFAULT_MODEL_SIMULATIONS = 100
+DEFAULT_MODEL_SIMULATIONS = MODEL_SIMULATIONS
 
 _EXTERNAL = ("gnugo", "pachi", "gtp-rhino", "fairy-stockfish", "lichess", "gtp", "uci")
 

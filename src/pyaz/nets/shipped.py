@@ -24,12 +24,10 @@ from typing import Any
 
 from pyaz.common.runlog import atomic_write_bytes
 from pyaz.games import GAMES, canonical_name
-from pyaz.nets.files import model_bytes
-from pyaz.nets.loading import load_model
-from pyaz.nets.model import net_state
 
 __all__ = [
     "BUILTIN_PREFIX",
+    "MODEL_SIMULATIONS",
     "SHIPPED",
     "ShippedNetwork",
     "builtin_spec",
@@ -40,6 +38,10 @@ __all__ = [
 
 BUILTIN_PREFIX = "builtin:"
 """What names a shipped network where a network path goes: ``model:builtin:othello6``."""
+
+MODEL_SIMULATIONS = 100
+"""The simulations a move a network plays with where none are named (``model:PATH`` and a
+shipped network without its own)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class ShippedNetwork:
     date: str
     minutes: float
     figure: str
-    simulations: int = 100
+    simulations: int = MODEL_SIMULATIONS
 
     def board(self) -> dict[str, Any]:
         """The game options of its board in full: the game's defaults, then its own."""
@@ -114,6 +116,10 @@ def _default_options(game: str) -> dict[str, Any]:
 def write_shipped(run: str | Path, out: str | Path, provenance: ShippedNetwork) -> Path:
     """Writes the best network of the run folder (or network file) ``run`` to ``out`` as a
     shipped network: the network, the run's settings and ``provenance``; returns ``out``."""
+    from pyaz.nets.files import model_bytes  # torch: only here, so that naming one is light
+    from pyaz.nets.loading import load_model
+    from pyaz.nets.model import net_state
+
     model = load_model(run)
     state = net_state(model.net)
     settings: dict[str, Any] = {
