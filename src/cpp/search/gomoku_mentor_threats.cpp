@@ -52,24 +52,32 @@ std::vector<int> ThreatSearch::defences_against_open_four() {
     return best;
 }
 
-bool ThreatSearch::vcf_node(int depth) {
-    if (budget_.tick()) return false;
+ThreatSearch::Verdict ThreatSearch::immediate_verdict() {
     const int attacker = board_.to_move();
     const int defender = attacker ^ 1;
     if (board_.count(attacker, kFiveThreat) > 0) {
         record({board_.find(attacker, kFiveThreat)});
-        return true;
+        return Verdict::kWon;
     }
     const int their_fives = board_.count(defender, kFiveThreat);
-    if (their_fives >= 2) return false;
+    if (their_fives >= 2) return Verdict::kLost;
     if (their_fives == 0 && board_.count_at_least(attacker, kWinningFour) > 0) {
         record_winning_four(board_.find(attacker, kWinningFour));
-        return true;
+        return Verdict::kWon;
     }
+    return Verdict::kOpen;
+}
+
+bool ThreatSearch::vcf_node(int depth) {
+    if (budget_.tick()) return false;
+    const Verdict verdict = immediate_verdict();
+    if (verdict != Verdict::kOpen) return verdict == Verdict::kWon;
     if (depth <= 0 || vcf_fails_.failed(board_.hash(), depth)) return false;
 
+    const int attacker = board_.to_move();
+    const int defender = attacker ^ 1;
     std::vector<int> moves;
-    if (their_fives == 1) {
+    if (board_.count(defender, kFiveThreat) == 1) {
         // The four must also block the defender's five.
         const int block = board_.find(defender, kFiveThreat);
         if (board_.threat(attacker, block) >= kFour) moves.push_back(block);
@@ -99,22 +107,13 @@ bool ThreatSearch::vcf_node(int depth) {
 
 bool ThreatSearch::vct_node(int depth) {
     if (budget_.tick()) return false;
-    const int attacker = board_.to_move();
-    const int defender = attacker ^ 1;
-    if (board_.count(attacker, kFiveThreat) > 0) {
-        record({board_.find(attacker, kFiveThreat)});
-        return true;
-    }
-    const int their_fives = board_.count(defender, kFiveThreat);
-    if (their_fives >= 2) return false;
-    if (their_fives == 0 && board_.count_at_least(attacker, kWinningFour) > 0) {
-        record_winning_four(board_.find(attacker, kWinningFour));
-        return true;
-    }
+    const Verdict verdict = immediate_verdict();
+    if (verdict != Verdict::kOpen) return verdict == Verdict::kWon;
     if (depth <= 0 || vct_fails_.failed(board_.hash(), depth)) return false;
     if (vcf_node(limits_.vcf_depth_in_vct)) return true;
     if (budget_.stopped()) return false;
 
+    const int attacker = board_.to_move();
     for (int move : vct_moves()) {
         play(move);
         std::array<int, 8> fives{};

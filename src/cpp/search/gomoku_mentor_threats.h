@@ -72,6 +72,11 @@ public:
     std::vector<int> defences_against_open_four();
 
 private:
+    // What a VCF or VCT node holds before any move is tried: the attacker to move completes a
+    // five or has a winning four the defender cannot answer with a five (won, the line
+    // recorded), the defender has two fives to stop (lost), or neither (open).
+    enum class Verdict { kWon, kLost, kOpen };
+    Verdict immediate_verdict();
     bool vcf_node(int depth);
     bool vct_node(int depth);
     bool defend_node(int depth);
