@@ -137,3 +137,23 @@ def test_the_command_refuses_a_board_without_a_set_and_a_set_without_a_player() 
         oracle_sets.main(["--set", "x.jsonl", "--out", "y.jsonl"])
     with pytest.raises(SystemExit):
         oracle_sets.main(["--player", "no-such-player:3", "--width", "6", "--height", "6"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--width", "-1"], "4..7 columns x 4..6 rows, got -1x6"),
+        (["--per-stage", "0"], "per_stage must be >= 1, got 0"),
+    ],
+)
+def test_the_command_names_a_bad_set_to_make(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "set.jsonl"
+    with pytest.raises(SystemExit) as exit_:
+        oracle_sets.main([*args, "--out", str(out)])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+    assert not out.exists()
+    with pytest.raises(SystemExit):  # a folder that is not there
+        oracle_sets.main(["--width", "4", "--height", "4", "--out", str(out / "x" / "y")])
+    assert "No such file or directory" in capsys.readouterr().err

@@ -140,6 +140,13 @@ def _replay(width: int, height: int, moves: Sequence[int]) -> ConnectFour:
     return state
 
 
+def _check_set(width: int, height: int, per_stage: int) -> None:
+    """ValueError for a board the solver does not take or fewer than one position a stage."""
+    _check_size(width, height)
+    if per_stage < 1:
+        raise ValueError(f"per_stage must be >= 1, got {per_stage}")
+
+
 def draw_positions(
     width: int, height: int, per_stage: int, seed: int = 0, known: Sequence[Sequence[int]] = ()
 ) -> Iterator[StagedPosition]:
@@ -149,9 +156,7 @@ def draw_positions(
     resumes where it stopped (the draws repeat; a draw that is not the next known position was
     not hard). ValueError for a board the solver does not take, or when a stage has too few
     hard positions."""
-    _check_size(width, height)
-    if per_stage < 1:
-        raise ValueError(f"per_stage must be >= 1, got {per_stage}")
+    _check_set(width, height, per_stage)
     rng = random.Random(seed)
     produced = 0
     for stage in STAGES:
@@ -182,7 +187,9 @@ def draw_positions(
 
 def write_set(path: Path, width: int, height: int, per_stage: int, seed: int = 0) -> int:
     """Writes (or completes) the set file ``path``: a header line, then one JSON line a
-    position; returns how many positions it holds. A file holding another set is refused."""
+    position; returns how many positions it holds. A file holding another set is refused, and
+    a board or count :func:`draw_positions` refuses leaves no file."""
+    _check_set(width, height, per_stage)
     header = {
         "format": FORMAT,
         "game": GAME,
@@ -351,10 +358,12 @@ def main(argv: list[str] | None = None) -> int:
     (``--player SPEC``: the shipped set of the board, or ``--set FILE``), by stage:
     ``python -m pyaz.eval.oracle_sets --width 6 --height 6 --player model:RUN:100``."""
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--width", type=int, default=7)
-    parser.add_argument("--height", type=int, default=6)
-    parser.add_argument("--per-stage", type=int, default=100, help="positions a stage to make")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--width", type=int, default=7, help="the board's columns (default 7)")
+    parser.add_argument("--height", type=int, default=6, help="the board's rows (default 6)")
+    parser.add_argument(
+        "--per-stage", type=int, default=100, help="positions a stage to make (default 100)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the seed of the set made (default 0)")
     job = parser.add_mutually_exclusive_group(required=True)
     job.add_argument("--out", type=Path, help="the set file to make or complete")
     job.add_argument(
@@ -364,15 +373,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--set", type=Path, help="with --player: this set file, not the shipped")
     args = parser.parse_args(argv)
-    if args.player is not None:
-        try:
+    if args.player is None and args.set is not None:
+        parser.error("--set goes with --player (--out names the file to make)")
+    try:
+        if args.player is not None:
             positions = load_set(args.width, args.height, args.set)
             return _score(args.player, positions)
-        except (ValueError, TypeError, FileNotFoundError) as error:
-            parser.error(str(error))
-    if args.set is not None:
-        parser.error("--set goes with --player (--out names the file to make)")
-    count = write_set(args.out, args.width, args.height, args.per_stage, args.seed)
+        count = write_set(args.out, args.width, args.height, args.per_stage, args.seed)
+    except (ValueError, TypeError, OSError) as error:
+        parser.error(str(error))
+    except KeyboardInterrupt:
+        kept = f"; the positions written are kept in {args.out}: run again to go on"
+        print("interrupted" + (kept if args.out else ""), file=sys.stderr)
+        return 130
     print(f"{args.out}: {count} positions", file=sys.stderr)
     return 0
 
