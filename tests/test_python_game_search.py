@@ -268,3 +268,28 @@ def test_random_game_lengths_of_a_python_game() -> None:
         pyaz.random_game_lengths(pyaz.make("tictactoe"), -1)
     with pytest.raises(TypeError, match="must be an integer, got '3'"):
         pyaz.random_game_lengths(pyaz.make("tictactoe"), "3")  # type: ignore[arg-type]
+
+
+def test_random_playouts_of_a_python_game_match_tic_tac_toes_exact_rates() -> None:
+    """Uniformly random tic-tac-toe: the first player wins 737/1260 of games, 160/1260 are
+    drawn (the games weighted by their chance); the plug-in written in Python and
+    its C++ port agree with them, each counted for the side to move."""
+    games = 20_000
+    for name in ("tictactoe", "tictactoe_cpp"):
+        wins, draws, losses = pyaz.random_playouts(pyaz.make(name), games, seed=2)
+        assert wins + draws + losses == games
+        assert abs(wins / games - 737 / 1260) < 0.015, name
+        assert abs(draws / games - 160 / 1260) < 0.012, name
+    # after the centre, O is to move: its wins are X's losses, alike in both
+    rates = []
+    for name in ("tictactoe", "tictactoe_cpp"):
+        state = pyaz.make(name)
+        state.apply(state.str_to_action("b2"))
+        wins, draws, losses = pyaz.random_playouts(state, games, seed=3)
+        assert losses > 2 * wins  # the centre is X's best start
+        rates.append((wins / games, draws / games))
+    assert abs(rates[0][0] - rates[1][0]) < 0.02 and abs(rates[0][1] - rates[1][1]) < 0.02
+    with pytest.raises(ValueError, match="must be >= 0, got -1"):
+        pyaz.random_playouts(pyaz.make("tictactoe"), -1)
+    with pytest.raises(TypeError, match="curling has none to draw from"):
+        pyaz.random_playouts(pyaz.make("curling"), 10)  # type: ignore[arg-type]

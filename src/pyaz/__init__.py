@@ -31,7 +31,6 @@ from pyaz._core import (
     RacingKingsTermination,
     Status,
     perft,
-    random_playouts,
 )
 from pyaz._version import __version__
 from pyaz.games import (
@@ -44,6 +43,7 @@ from pyaz.games import (
     PlayableGameState,
     make,
     random_game_lengths,
+    random_playouts,
     register_game,
 )
 from pyaz.games.sgf import go_from_sgf, go_to_sgf

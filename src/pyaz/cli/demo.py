@@ -1,4 +1,5 @@
-"""``pyaz-demo``: two uniformly random players play a game, then many more are tallied in C++."""
+"""``pyaz-demo``: two uniformly random players play a game, then many more are tallied (in C++
+for pyaz's own games, by the game's own methods for one written in Python)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 import pyaz
 from pyaz.cli import exit_from_main
 from pyaz.cli.options import add_game_arguments, given_game_options
-from pyaz.games import DEFAULT_GAME, GAMES
+from pyaz.games import DEFAULT_GAME, GAMES, BoardGameState, is_native
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,7 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pyaz-demo",
         description=(
             "Play one game between two uniformly random players and print it move by move, "
-            "then play --games more random games in C++ and report the results and speed."
+            "then play --games more random games (in C++ for pyaz's own games, by the game's "
+            "own methods for one written in Python) and report the results and speed."
         ),
     )
     add_game_arguments(
@@ -36,18 +38,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.games < 0:
+        parser.error(f"--games must be >= 0, got {args.games}")
     try:
         state = pyaz.make(args.game or DEFAULT_GAME, **given_game_options(args))
     except (ValueError, TypeError) as error:
         print(f"pyaz-demo: {error}", file=sys.stderr)
         return 2
+    if not isinstance(state, BoardGameState):
+        print(
+            f"pyaz-demo: plays random board games; {state.name}'s shots are not a list of legal "
+            "actions to draw from (pyaz-board's Curling panel plays it, pyaz-experiment curling "
+            "runs its seed)",
+            file=sys.stderr,
+        )
+        return 2
     rng = random.Random(args.seed)
     start = state.clone()
+    written = getattr(state, "action_to_str", str)  # a game written in Python may not name moves
     moves = []
     while not state.is_terminal():
         action = rng.choice(state.legal_actions())
-        moves.append(state.action_to_str(action))
+        moves.append(str(written(action)))
         state.apply(action)
         if not args.quiet:
             print(f"{len(moves)}. {'XO'[1 - state.to_move()]} plays {moves[-1]}\n{state}")
@@ -56,9 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     wins, draws, losses = pyaz.random_playouts(start, args.games, args.seed)
     seconds = time.perf_counter() - began
+    where = "C++" if is_native(start) else "Python"
     print(
         f"{args.games} random games: first player {wins} wins, {draws} draws, {losses} losses "
-        f"({args.games / max(seconds, 1e-9):,.0f} games/s)"
+        f"({args.games / max(seconds, 1e-9):,.0f} games/s in {where})"
     )
     return 0
 

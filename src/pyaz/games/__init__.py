@@ -23,6 +23,7 @@ from pyaz.games.registry import (
     is_native,
     make,
     random_game_lengths,
+    random_playouts,
     same_position,
 )
 from pyaz.games.state import (
@@ -55,6 +56,7 @@ __all__ = [
     "make",
     "protocol_members",
     "random_game_lengths",
+    "random_playouts",
     "register_game",
     "same_position",
     "winner",

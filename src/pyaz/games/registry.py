@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeGuard, get_args, overload
 
@@ -25,10 +25,17 @@ from pyaz._core import (
     TicTacToeSearch,
 )
 from pyaz._core import random_game_lengths as native_random_game_lengths
+from pyaz._core import random_playouts as native_random_playouts
 from pyaz.common.shown import cut
 from pyaz.games.curling import CurlingState, make_state
 from pyaz.games.plugins import make_plugin, plugin_name, plugin_names
-from pyaz.games.state import BoardGameState, DrawableGameState, GameState, PlayableGameState
+from pyaz.games.state import (
+    BoardGameState,
+    DrawableGameState,
+    GameState,
+    PlayableGameState,
+    winner,
+)
 
 NativeGame: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings | TicTacToe
 """The board games of pyaz's C++ core: the type of what only they can do (``pyaz.perft``, their
@@ -241,18 +248,50 @@ def random_game_lengths(state: BoardGameState, games: int, seed: int = 0) -> np.
     differ between the two). ValueError for a negative count."""
     if is_native(state):
         return np.asarray(native_random_game_lengths(state, games, seed))
+    lengths = np.zeros(_count_of_games(state, games), dtype=np.int32)
+    for index, game in enumerate(_random_games(state, games, seed)):
+        lengths[index] = game.ply - state.ply
+    return lengths
+
+
+def random_playouts(state: BoardGameState, games: int, seed: int = 0) -> tuple[int, int, int]:
+    """(wins, draws, losses) of the side to move in ``state`` over ``games`` uniformly random
+    games from it: in C++ for a native game, by the state's own methods for a game written in
+    Python (the draws differ between the two). ValueError for a negative count, TypeError for a
+    state whose actions are not a list to draw from (curling's shots)."""
+    if is_native(state):
+        wins, draws, losses = native_random_playouts(state, games, seed)
+        return int(wins), int(draws), int(losses)
+    mover = state.to_move()
+    ends = [
+        winner(game.status()) for game in _random_games(state, _count_of_games(state, games), seed)
+    ]
+    wins, draws = ends.count(mover), ends.count(None)
+    return wins, draws, len(ends) - wins - draws
+
+
+def _count_of_games(state: Any, games: Any) -> int:
+    """``games`` checked: a count of random games from a board game's ``state``."""
+    if not isinstance(state, BoardGameState):
+        raise TypeError(
+            f"random games are drawn from a board game's legal actions; {state.name} has none "
+            "to draw from"
+        )
     if isinstance(games, bool) or not isinstance(games, int):
         raise TypeError(f"the number of games must be an integer, got {games!r}")
     if games < 0:
         raise ValueError(f"the number of games must be >= 0, got {games}")
+    return games
+
+
+def _random_games(state: BoardGameState, games: int, seed: int) -> Iterator[BoardGameState]:
+    """``games`` uniformly random games from ``state``, each played to its end."""
     rng = random.Random(seed)
-    lengths = np.zeros(games, dtype=np.int32)
-    for index in range(games):
+    for _ in range(games):
         game = state.clone()
         while not game.is_terminal():
             game.apply(rng.choice(game.legal_actions()))
-        lengths[index] = game.ply - state.ply
-    return lengths
+        yield game
 
 
 def board_games() -> list[str]:
