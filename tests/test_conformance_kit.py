@@ -18,6 +18,7 @@ import pyaz
 from pyaz._core import Status
 from pyaz.games import board_games
 from pyaz.games.examples.tictactoe import TicTacToe
+from pyaz.games.registry import python_perft
 from pyaz.games.state import (
     BoardGameState,
     DrawableGameState,
@@ -34,7 +35,6 @@ from pyaz.testing import (
     Options,
     Symmetries,
     check_game,
-    python_perft,
 )
 from pyaz.testing.checks import PROTOCOL_MEMBERS
 
@@ -79,12 +79,19 @@ def test_the_kit_passes_on_a_game_written_in_python() -> None:
 
 
 def test_the_cpp_port_of_tictactoe_counts_as_the_python_game() -> None:
+    """pyaz.perft counts a game written in Python by its own methods, pyaz's in C++."""
     python, port = TicTacToe(), pyaz.make("tictactoe_cpp")
-    counts = {depth: python_perft(python, depth) for depth in range(1, 10)}
+    counts = {depth: pyaz.perft(python, depth) for depth in range(1, 10)}
     assert counts == TIC_TAC_TOE_TO_THE_END
     assert {depth: pyaz.perft(port, depth) for depth in range(1, 10)} == counts
     # the games over before the last ply counted too: every game once, the published 255,168
-    assert python_perft(python, 9, True) == pyaz.perft(port, 9, True) == 255_168
+    assert pyaz.perft(python, 9, True) == pyaz.perft(port, 9, True) == 255_168
+    with pytest.raises(ValueError, match="perft depth must be >= 0, got -1"):
+        pyaz.perft(python, -1)
+    with pytest.raises(TypeError, match="must be an integer, got '2'"):
+        pyaz.perft(python, "2")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="curling has none"):
+        pyaz.perft(pyaz.make("curling"), 1)  # type: ignore[arg-type]
 
 
 def test_python_perft_counts_as_pyaz_perft_does() -> None:

@@ -30,7 +30,6 @@ from pyaz._core import (
     RacingKings,
     RacingKingsTermination,
     Status,
-    perft,
 )
 from pyaz._version import __version__
 from pyaz.games import (
@@ -42,6 +41,7 @@ from pyaz.games import (
     NetworkGameState,
     PlayableGameState,
     make,
+    perft,
     random_game_lengths,
     random_playouts,
     register_game,

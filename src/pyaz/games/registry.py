@@ -24,6 +24,7 @@ from pyaz._core import (
     TicTacToe,
     TicTacToeSearch,
 )
+from pyaz._core import perft as native_perft
 from pyaz._core import random_game_lengths as native_random_game_lengths
 from pyaz._core import random_playouts as native_random_playouts
 from pyaz.common.shown import cut
@@ -240,6 +241,37 @@ def _shown(value: Any) -> str:
 def is_native(state: Any) -> TypeGuard[NativeGame]:
     """Whether ``state`` is one of pyaz's C++ board games (:data:`NativeGame`)."""
     return isinstance(state, get_args(NativeGame))
+
+
+def perft(state: BoardGameState, depth: int, count_finished: bool = False) -> int:
+    """The number of action sequences of length ``depth`` from ``state`` (a game that ends
+    sooner adds 1 if ``count_finished``, else nothing): in C++ for a native game, by the
+    state's own methods (:func:`python_perft`) for a game written in Python. ValueError for a
+    negative depth, TypeError for a state whose actions are not a list (curling's shots)."""
+    if is_native(state):
+        return int(native_perft(state, depth, count_finished))
+    if not isinstance(state, BoardGameState):
+        raise TypeError(f"perft counts a board game's legal actions; {state.name} has none")
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"perft depth must be an integer, got {depth!r}")
+    if depth < 0:
+        raise ValueError(f"perft depth must be >= 0, got {depth}")
+    return python_perft(state, depth, count_finished)
+
+
+def python_perft(state: BoardGameState, depth: int, count_finished: bool = False) -> int:
+    """:func:`perft` by the state's own methods (clone, apply, legal_actions), for any board
+    game, pyaz's own included (the tests check the two agree)."""
+    if state.is_terminal():
+        return 1 if depth == 0 or count_finished else 0
+    if depth == 0:
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        total += python_perft(child, depth - 1, count_finished)
+    return total
 
 
 def random_game_lengths(state: BoardGameState, games: int, seed: int = 0) -> np.ndarray:

@@ -37,7 +37,6 @@ from pyaz.testing.checks import (
     check_protocol,
     check_symmetries,
     check_terminal,
-    python_perft,
 )
 from pyaz.testing.kit import check_game
 from pyaz.testing.options import DEFAULT_MAX_PLIES, DIHEDRAL, Options, Symmetries
@@ -63,5 +62,4 @@ __all__ = [
     "check_protocol",
     "check_symmetries",
     "check_terminal",
-    "python_perft",
 ]

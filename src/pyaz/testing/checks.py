@@ -11,9 +11,8 @@ from typing import Any
 import numpy as np
 
 from pyaz._core import Status
-from pyaz._core import perft as native_perft
-from pyaz.games import is_native
-from pyaz.games.state import BoardGameState, played, protocol_members
+from pyaz.games import is_native, perft
+from pyaz.games.state import BoardGameState, protocol_members
 from pyaz.testing.options import DIHEDRAL, Options, Symmetries, max_plies
 from pyaz.testing.positions import (
     MakeState,
@@ -38,7 +37,6 @@ __all__ = [
     "check_protocol",
     "check_symmetries",
     "check_terminal",
-    "python_perft",
 ]
 
 Check = Callable[[MakeState, Options], CheckResult]
@@ -343,30 +341,16 @@ def check_playouts(make_state: MakeState, options: Options) -> CheckResult:
 
 def check_perft(make_state: MakeState, options: Options) -> CheckResult:
     """The action sequences from the start equal the author's ``options.perft`` counts
-    (:func:`pyaz.perft` for pyaz's board games, :func:`python_perft` for any other)."""
+    (:func:`pyaz.perft`: in C++ for pyaz's board games, by the state's methods for any other)."""
     if not options.perft:
         return CheckResult("perft", "no counts given", skipped=True)
     start = make_state()
-    count = native_perft if is_native(start) else python_perft
     for depth, expected in sorted(options.perft.items()):
-        got = count(start, depth, options.count_finished)
+        got = perft(start, depth, options.count_finished)
         if got != expected:
             detail = f"perft({depth}) is {got}, the author's count is {expected}"
             raise ConformanceError("perft", None, detail)
     return CheckResult("perft", f"depths {sorted(options.perft)}")
-
-
-def python_perft(state: Any, depth: int, count_finished: bool = False) -> int:
-    """The action sequences of length ``depth`` from ``state``, by :func:`pyaz.perft`'s
-    convention: a game that ends sooner adds 1 if ``count_finished``, else nothing."""
-    if state.is_terminal():
-        return 1 if depth == 0 or count_finished else 0
-    if depth == 0:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        total += python_perft(played(state, action), depth - 1, count_finished)
-    return total
 
 
 CHECKS: dict[str, Check] = {
