@@ -176,5 +176,5 @@ def test_perft_and_playout_argument_errors() -> None:
         pyaz.perft(state, -1)
     with pytest.raises(ValueError, match="playouts"):
         pyaz.random_playouts(state, -5)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"legal actions; got 'othello' \(str\)"):
         pyaz.perft("othello", 3)

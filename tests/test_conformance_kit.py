@@ -90,7 +90,7 @@ def test_the_cpp_port_of_tictactoe_counts_as_the_python_game() -> None:
         pyaz.perft(python, -1)
     with pytest.raises(TypeError, match="must be an integer, got '2'"):
         pyaz.perft(python, "2")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="curling has none"):
+    with pytest.raises(TypeError, match="got a curling state"):
         pyaz.perft(pyaz.make("curling"), 1)  # type: ignore[arg-type]
 
 

@@ -251,7 +251,7 @@ def perft(state: BoardGameState, depth: int, count_finished: bool = False) -> in
     if is_native(state):
         return int(native_perft(state, depth, count_finished))
     if not isinstance(state, BoardGameState):
-        raise TypeError(f"perft counts a board game's legal actions; {state.name} has none")
+        raise TypeError(f"perft counts a board game's legal actions; got {_what(state)}")
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"perft depth must be an integer, got {depth!r}")
     if depth < 0:
@@ -294,21 +294,24 @@ def random_playouts(state: BoardGameState, games: int, seed: int = 0) -> tuple[i
     if is_native(state):
         wins, draws, losses = native_random_playouts(state, games, seed)
         return int(wins), int(draws), int(losses)
+    count = _count_of_games(state, games)
     mover = state.to_move()
-    ends = [
-        winner(game.status()) for game in _random_games(state, _count_of_games(state, games), seed)
-    ]
+    ends = [winner(game.status()) for game in _random_games(state, count, seed)]
     wins, draws = ends.count(mover), ends.count(None)
     return wins, draws, len(ends) - wins - draws
+
+
+def _what(state: Any) -> str:
+    """What ``state`` is, for an error message: a state of its game, else the object."""
+    if isinstance(state, GameState):
+        return f"a {state.name} state"
+    return f"{_shown(state)} ({type(state).__name__})"
 
 
 def _count_of_games(state: Any, games: Any) -> int:
     """``games`` checked: a count of random games from a board game's ``state``."""
     if not isinstance(state, BoardGameState):
-        raise TypeError(
-            f"random games are drawn from a board game's legal actions; {state.name} has none "
-            "to draw from"
-        )
+        raise TypeError(f"random games draw a board game's legal actions; got {_what(state)}")
     if isinstance(games, bool) or not isinstance(games, int):
         raise TypeError(f"the number of games must be an integer, got {games!r}")
     if games < 0:
