@@ -173,3 +173,24 @@ def test_games_whose_observation_is_no_plane_per_sides_pieces_have_no_board(name
     state = pyaz.make(name)
     assert type(state) is OpenSpielState and not hasattr(state, "board")
     assert not isinstance(state, DrawableGameState) and isinstance(state.clone(), OpenSpielState)
+
+
+@pytest.mark.parametrize(
+    "name", ["openspiel:connect_four", "openspiel:breakthrough(rows=5,columns=5)"]
+)
+def test_training_leaves_the_examples_of_a_game_without_declared_symmetries_alone(
+    name: str,
+) -> None:
+    """An OpenSpiel game has the neutral profile: the identity alone, so augmentation keeps its
+    examples as they are (rotating Connect Four's 6x7 planes failed, and turning breakthrough's
+    moves as if they were cells taught the network wrong policies)."""
+    from pyaz.games.symmetry import symmetry_ids
+    from pyaz.train.trainer import augment_batch
+
+    state = pyaz.make(name)
+    assert symmetry_ids(state) == [0]
+    rng = np.random.default_rng(0)
+    planes = rng.random((16, *state.planes_shape)).astype(np.float32)
+    policy = rng.dirichlet(np.ones(state.num_actions), size=16).astype(np.float32)
+    augmented, targets = augment_batch(planes, policy, state, rng)
+    assert np.array_equal(augmented, planes) and np.array_equal(targets, policy)

@@ -11,7 +11,8 @@ date and the figure that chose it (docs/results.md has each figure's row).
 
 :func:`profile` returns a game's profile by any of its registry names (a plug-in's is the one given
 to :func:`pyaz.register_game`); a game without one (a new game, a plug-in) gets
-:data:`DEFAULT_PROFILE`, the neutral one: no extra planes, the eight dihedral symmetries, two
+:data:`DEFAULT_PROFILE`, the neutral one: no extra planes, no symmetry but the identity (so no
+augmentation: a game declares its symmetries in its profile, and the kit checks them), two
 opening plies, no oracle or opponents of its own, stones on cells, records as move lists, neither
 GTP nor UCI, the AlphaZero method, and the general training defaults.
 
@@ -41,6 +42,7 @@ __all__ = [
     "METHODS",
     "PROFILES",
     "RECORDS",
+    "SQUARE_SYMMETRIES",
     "GameProfile",
     "GtpRules",
     "TrainingDefaults",
@@ -151,7 +153,11 @@ class GameProfile:
       :data:`~pyaz.nets.model.THREAT_MODES` names them (off is always one more);
     - ``threat_analysis``: whether seed 004's threat analysis (the mentor's VCF/VCT search)
       reads its positions;
-    - ``symmetries``: the dihedral transforms (:mod:`pyaz.games.symmetry`) its rules keep;
+    - ``symmetries``: the dihedral transforms (:mod:`pyaz.games.symmetry`) its rules keep, by
+      which training augments its examples: the identity alone unless a game declares more
+      (:data:`SQUARE_SYMMETRIES`: all eight, for a square board whose actions are its cells, a
+      trailing pass aside; pyaz cannot know this of a new game, and
+      ``pyaz.testing.check_game`` checks what a game declares);
     - ``opening_plies``: the random plies that open each pair of games of a match by default;
     - ``oracle``: whether :func:`pyaz.search.solve` plays it exactly (eval_opponent perfect);
     - ``opponents``: the player presets of :mod:`pyaz.eval.presets` that play this game and
@@ -170,7 +176,7 @@ class GameProfile:
 
     planes: tuple[str, ...] = ()
     threat_analysis: bool = False
-    symmetries: tuple[int, ...] = tuple(range(8))
+    symmetries: tuple[int, ...] = (0,)
     opening_plies: int = 2
     oracle: bool = False
     opponents: tuple[str, ...] = ()
@@ -186,12 +192,16 @@ class GameProfile:
 
 
 DEFAULT_PROFILE = GameProfile()
-"""The profile of a game that has none of its own: a new game, a plug-in."""
+"""The profile of a game that has none of its own: a new game, a plug-in, an OpenSpiel game."""
+
+SQUARE_SYMMETRIES = tuple(range(8))
+"""The eight symmetries of a square board (rotations and reflections)."""
 
 _STONES = ("Black (X)", "White (O)")
 
 OTHELLO = GameProfile(
     planes=("mobility",),
+    symmetries=SQUARE_SYMMETRIES,
     opening_plies=4,  # 4 first moves and 3 replies: 2 plies would give only 12 openings
     opponents=("gtp-rhino", "gtp"),
     side_names=_STONES,
@@ -249,6 +259,7 @@ CONNECT_FOUR = GameProfile(
 
 GOMOKU = GameProfile(
     planes=("on", "deep", "forks"),
+    symmetries=SQUARE_SYMMETRIES,
     threat_analysis=True,
     opponents=("mentor", "guard"),
     side_names=_STONES,
@@ -285,6 +296,7 @@ GOMOKU = GameProfile(
 )
 
 GO = GameProfile(
+    symmetries=SQUARE_SYMMETRIES,
     opponents=("gnugo", "pachi", "gtp"),
     side_names=_STONES,
     ending="area score",
@@ -308,6 +320,7 @@ CURLING = GameProfile(
 )
 
 TIC_TAC_TOE = GameProfile(
+    symmetries=SQUARE_SYMMETRIES,
     training=TrainingDefaults(
         opening_spread=Tuned(
             6,
@@ -320,8 +333,9 @@ TIC_TAC_TOE = GameProfile(
     ),
 )
 """Tic-tac-toe, the tutorial's game written in Python (``tictactoe``) and its C++ port
-(``tictactoe_cpp``): the neutral profile but random openings, which reach the positions after a
-first player's mistakes that self-play alone rarely plays."""
+(``tictactoe_cpp``): the neutral profile but the eight symmetries of its square board and random
+openings, which reach the positions after a first player's mistakes that self-play alone rarely
+plays."""
 
 PROFILES: dict[str, GameProfile] = {
     "othello": OTHELLO,
