@@ -110,8 +110,13 @@ def test_bad_input_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixtur
         RunSpec("../escape", "m:f")
     with pytest.raises(ValueError, match="unknown experiment 'nope'"):
         get_experiment("nope")
-    assert cli.main(["nope", "--out", str(tmp_path / "y")]) == 2
-    assert "unknown experiment" in capsys.readouterr().err
+    for args in (["nope", "--out", str(tmp_path / "y")], ["nope"]):  # the name first, then --out
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(args)
+        assert exit_.value.code == 2 and "unknown experiment 'nope'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["curriculum"])
+    assert "--out is required" in capsys.readouterr().err
 
 
 def test_every_registered_experiment_loads_and_plans_its_runs() -> None:

@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         help=f"one of: {', '.join(sorted(EXPERIMENTS))} (with --resume: the saved one)",
     )
-    parser.add_argument("--out", type=Path, required=True, help="the experiment's folder")
+    parser.add_argument("--out", type=Path, help="the experiment's folder (required)")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--short", action="store_true", help="the CI-sized version (--scale short)")
     size.add_argument(
@@ -121,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--workers must be at least 1")
     if args.name is None and not args.resume:
         parser.error("NAME is required (or --resume, to continue the experiment in --out)")
+    if args.name is not None and args.name not in EXPERIMENTS:
+        parser.error(f"unknown experiment {args.name!r}: one of {', '.join(sorted(EXPERIMENTS))}")
+    if args.out is None:
+        parser.error("--out is required: the experiment's folder")
     name = args.name
     try:
         saved = read_plan(args.out) if args.resume else None
