@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from pyaz._core import Status
-from pyaz.games import is_native, perft
+from pyaz.games import perft
 from pyaz.games.state import BoardGameState, protocol_members
 from pyaz.testing.options import DIHEDRAL, Options, Symmetries, max_plies
 from pyaz.testing.positions import (
@@ -236,7 +236,8 @@ def check_symmetries(make_state: MakeState, options: Options) -> CheckResult:
     leaves the start as it is also commutes with play: the game of the transformed actions
     has the transformed planes and legal actions at every position."""
     start = make_state()
-    symmetries = options.symmetries or (DIHEDRAL if is_native(start) else None)
+    declared = len(DIHEDRAL.ids(start)) > 1  # its profile's: pyaz's board games, a registered one
+    symmetries = options.symmetries or (DIHEDRAL if declared else None)
     if symmetries is None:
         return CheckResult("symmetries", "the game declares none", skipped=True)
     if not callable(getattr(start, "encode", None)) or not hasattr(start, "num_actions"):

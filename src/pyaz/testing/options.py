@@ -31,9 +31,12 @@ class Symmetries:
 
 
 DIHEDRAL = Symmetries(symmetry_ids, transform_planes, transform_policy)
-"""The 8 dihedral transforms of :mod:`pyaz.games.symmetry` (2 for Connect Four and Racing
-Kings): pyaz's board games' symmetries, and those of any game on a square ``board_shape``
-whose actions are its cells in row-major order, then extra actions (a pass) that stay put."""
+"""The dihedral transforms of :mod:`pyaz.games.symmetry` that the game's profile declares
+(:attr:`pyaz.games.profiles.GameProfile.symmetries`): all 8 for Othello, Gomoku, Go and
+tic-tac-toe, 2 for Connect Four and Racing Kings, and for a game of one's own those it is
+registered with (``SQUARE_SYMMETRIES`` for a square ``board_shape`` whose actions are its cells
+in row-major order, then extra actions, a pass, that stay put); the identity alone for a game
+without a profile."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,8 @@ class Options:
     - ``perft``: ``{depth: count}``, the author's counts of action sequences from the start;
       ``count_finished`` their convention (:func:`pyaz.perft`'s: False, a game that ends
       before ``depth`` adds nothing).
-    - ``symmetries``: the game's (None: :data:`DIHEDRAL` for pyaz's board games, no symmetry
-      for any other game).
+    - ``symmetries``: the game's (None: :data:`DIHEDRAL` where the game's profile declares
+      more than the identity, none checked otherwise).
     """
 
     seed: int = 0
