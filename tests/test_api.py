@@ -174,7 +174,17 @@ def test_perft_and_playout_argument_errors() -> None:
     state = pyaz.make("othello")
     with pytest.raises(ValueError, match="depth"):
         pyaz.perft(state, -1)
-    with pytest.raises(ValueError, match="playouts"):
+    with pytest.raises(ValueError, match="number of games must be >= 0, got -5"):
         pyaz.random_playouts(state, -5)
     with pytest.raises(TypeError, match=r"legal actions; got 'othello' \(str\)"):
         pyaz.perft("othello", 3)
+    # the same checks for pyaz's games and for games written in Python, before either runs
+    for game in (state, pyaz.make("tictactoe")):
+        for depth in ("2", 2.0, True):
+            with pytest.raises(TypeError, match="perft depth must be an integer"):
+                pyaz.perft(game, depth)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="the seed must be >= 0, got -1"):
+            pyaz.random_playouts(game, 10, -1)
+        with pytest.raises(ValueError, match=r"the seed must be below 2\*\*64"):
+            pyaz.random_game_lengths(game, 10, 2**64)
+    assert pyaz.perft(state, np.int64(2)) == 12  # a numpy integer is an integer

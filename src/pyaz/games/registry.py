@@ -247,16 +247,13 @@ def perft(state: BoardGameState, depth: int, count_finished: bool = False) -> in
     """The number of action sequences of length ``depth`` from ``state`` (a game that ends
     sooner adds 1 if ``count_finished``, else nothing): in C++ for a native game, by the
     state's own methods (:func:`python_perft`) for a game written in Python. ValueError for a
-    negative depth, TypeError for a state whose actions are not a list (curling's shots)."""
+    negative depth, TypeError for a depth that is no integer or a state whose actions are not a
+    list (curling's shots)."""
+    _check_board_game(state, "perft counts a board game's legal actions")
+    depth = _count(depth, "perft depth")
     if is_native(state):
-        return int(native_perft(state, depth, count_finished))
-    if not isinstance(state, BoardGameState):
-        raise TypeError(f"perft counts a board game's legal actions; got {_what(state)}")
-    if isinstance(depth, bool) or not isinstance(depth, int):
-        raise TypeError(f"perft depth must be an integer, got {depth!r}")
-    if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
-    return python_perft(state, depth, count_finished)
+        return int(native_perft(state, depth, bool(count_finished)))
+    return python_perft(state, depth, bool(count_finished))
 
 
 def python_perft(state: BoardGameState, depth: int, count_finished: bool = False) -> int:
@@ -277,10 +274,11 @@ def python_perft(state: BoardGameState, depth: int, count_finished: bool = False
 def random_game_lengths(state: BoardGameState, games: int, seed: int = 0) -> np.ndarray:
     """The lengths in plies (int32) of ``games`` uniformly random games from ``state``: in C++
     for a native game, by the state's own methods for a game written in Python (the draws
-    differ between the two). ValueError for a negative count."""
+    differ between the two). Errors as :func:`random_playouts`."""
+    games, seed = _random_games_arguments(state, games, seed)
     if is_native(state):
         return np.asarray(native_random_game_lengths(state, games, seed))
-    lengths = np.zeros(_count_of_games(state, games), dtype=np.int32)
+    lengths = np.zeros(games, dtype=np.int32)
     for index, game in enumerate(_random_games(state, games, seed)):
         lengths[index] = game.ply - state.ply
     return lengths
@@ -289,34 +287,44 @@ def random_game_lengths(state: BoardGameState, games: int, seed: int = 0) -> np.
 def random_playouts(state: BoardGameState, games: int, seed: int = 0) -> tuple[int, int, int]:
     """(wins, draws, losses) of the side to move in ``state`` over ``games`` uniformly random
     games from it: in C++ for a native game, by the state's own methods for a game written in
-    Python (the draws differ between the two). ValueError for a negative count, TypeError for a
-    state whose actions are not a list to draw from (curling's shots)."""
+    Python (the draws differ between the two). ValueError for a negative count or a seed
+    outside 0..2**64-1, TypeError for a count or seed that is no integer, or a state whose
+    actions are not a list to draw from (curling's shots)."""
+    games, seed = _random_games_arguments(state, games, seed)
     if is_native(state):
         wins, draws, losses = native_random_playouts(state, games, seed)
         return int(wins), int(draws), int(losses)
-    count = _count_of_games(state, games)
     mover = state.to_move()
-    ends = [winner(game.status()) for game in _random_games(state, count, seed)]
+    ends = [winner(game.status()) for game in _random_games(state, games, seed)]
     wins, draws = ends.count(mover), ends.count(None)
     return wins, draws, len(ends) - wins - draws
 
 
-def _what(state: Any) -> str:
-    """What ``state`` is, for an error message: a state of its game, else the object."""
-    if isinstance(state, GameState):
-        return f"a {state.name} state"
-    return f"{_shown(state)} ({type(state).__name__})"
-
-
-def _count_of_games(state: Any, games: Any) -> int:
-    """``games`` checked: a count of random games from a board game's ``state``."""
+def _check_board_game(state: Any, what: str) -> None:
+    """TypeError saying ``what`` and naming ``state`` when it is no board game's state."""
     if not isinstance(state, BoardGameState):
-        raise TypeError(f"random games draw a board game's legal actions; got {_what(state)}")
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise TypeError(f"the number of games must be an integer, got {games!r}")
-    if games < 0:
-        raise ValueError(f"the number of games must be >= 0, got {games}")
-    return games
+        if isinstance(state, GameState):
+            raise TypeError(f"{what}; got a {state.name} state")
+        raise TypeError(f"{what}; got {_shown(state)} ({type(state).__name__})")
+
+
+def _count(value: Any, what: str) -> int:
+    """``value`` as a count: an integer >= 0 (TypeError for no integer or a bool, ValueError
+    for a negative one, each naming ``what``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be an integer, got {_shown(value)}")
+    if value < 0:
+        raise ValueError(f"{what} must be >= 0, got {_shown(value)}")
+    return int(value)
+
+
+def _random_games_arguments(state: Any, games: Any, seed: Any) -> tuple[int, int]:
+    """The count and seed of random games from ``state``, checked (see :func:`random_playouts`)."""
+    _check_board_game(state, "random games draw a board game's legal actions")
+    seed = _count(seed, "the seed")
+    if seed >= 2**64:
+        raise ValueError(f"the seed must be below 2**64, got {_shown(seed)}")
+    return _count(games, "the number of games"), seed
 
 
 def _random_games(state: BoardGameState, games: int, seed: int) -> Iterator[BoardGameState]:
