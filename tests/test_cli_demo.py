@@ -28,7 +28,10 @@ def test_a_game_is_shown_then_random_games_are_tallied(
 
 def test_what_it_cannot_play_is_refused_in_a_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert demo.main(["--game", "curling"]) == 2
-    assert "curling's shots are not a list of legal actions" in capsys.readouterr().err
+    assert "curling has no list of legal actions to draw from" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         demo.main(["--games", "-5"])
     assert exit_.value.code == 2 and "--games must be >= 0, got -5" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        demo.main(["--seed", "-1"])
+    assert "--seed must be in 0..2**64-1, got -1" in capsys.readouterr().err

@@ -11,7 +11,7 @@ import time
 import pyaz
 from pyaz.cli import exit_from_main
 from pyaz.cli.options import add_game_arguments, given_game_options
-from pyaz.games import DEFAULT_GAME, GAMES, BoardGameState, is_native
+from pyaz.games import DEFAULT_GAME, BoardGameState, board_games, is_native
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,7 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     add_game_arguments(
-        parser, required=False, game_help=f"game name: {', '.join(GAMES)} (default: {DEFAULT_GAME})"
+        parser,
+        required=False,
+        game_help=f"a board game: {', '.join(board_games())}, a game written in Python (a "
+        f"plug-in) or openspiel:NAME (default: {DEFAULT_GAME})",
     )
     parser.add_argument(
         "--games",
@@ -32,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=10000,
         help="random games to tally after the shown one (default 10000)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed, >= 0 (default 0)")
     parser.add_argument("--quiet", action="store_true", help="do not print the shown game's boards")
     return parser
 
@@ -42,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 0:
         parser.error(f"--games must be >= 0, got {args.games}")
+    if not 0 <= args.seed < 2**64:
+        parser.error(f"--seed must be in 0..2**64-1, got {args.seed}")
     try:
         state = pyaz.make(args.game or DEFAULT_GAME, **given_game_options(args))
     except (ValueError, TypeError) as error:
@@ -49,9 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not isinstance(state, BoardGameState):
         print(
-            f"pyaz-demo: plays random board games; {state.name}'s shots are not a list of legal "
-            "actions to draw from (pyaz-board's Curling panel plays it, pyaz-experiment curling "
-            "runs its seed)",
+            f"pyaz-demo: plays random board games; {state.name} has no list of legal actions to "
+            "draw from",
             file=sys.stderr,
         )
         return 2
