@@ -8,7 +8,8 @@ other is a ValueError saying which of these it breaks. pyspiel (the ``open_spiel
 optional: ``pip install "pyaz[openspiel]"``.
 
 The planes are the observation tensor of the side to move (OpenSpiel's shape, one or two
-dimensions padded to three: ``(C, H, W)``) and one more plane, all ones when the second player
+dimensions padded to three: ``(C, H, W)``; hex's, declared as ``(C, columns, rows)``, read row
+by row as it is written) and one more plane, all ones when the second player
 is to move (many of OpenSpiel's observations, breakthrough's among them, do not say whose turn
 it is, which the value from the side to move's point of view needs).
 
@@ -233,9 +234,6 @@ def _check_game_type(pyspiel: Any, game: Any) -> None:
         "it is not zero-sum": kind.utility != pyspiel.GameType.Utility.ZERO_SUM,
         "its returns are not within -1..1": game.min_utility() < -1 or game.max_utility() > 1,
         "it has no observation tensor": not kind.provides_observation_tensor,
-        "OpenSpiel writes its plain observation tensor past its end on a board that is not "
-        "square (the process's memory is corrupted: seen on 3x2, 4x2 and 6x5; the default "
-        "tensor is sound)": _plain_hex_off_square(kind, game),
     }
     broken = [why for why, bad in problems.items() if bad]
     if broken:
@@ -243,6 +241,12 @@ def _check_game_type(pyspiel: Any, game: Any) -> None:
             f"OpenSpiel game {str(game)!r} is not one pyaz plays ({'; '.join(broken)}): pyaz "
             "takes two-player, perfect-information, sequential, deterministic, zero-sum games "
             "with returns -1, 0 or 1 and an observation tensor"
+        )
+    if _plain_hex_off_square(kind, game):
+        raise ValueError(
+            f"OpenSpiel game {str(game)!r}: OpenSpiel writes hex's plain observation tensor past "
+            "its end on a board that is not square (the process's memory is corrupted: seen on "
+            "3x2, 4x2 and 6x5), so pyaz does not play it; without plain_obs_tensor it does"
         )
 
 
