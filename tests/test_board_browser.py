@@ -529,3 +529,8 @@ def test_a_size_stays_with_its_game_and_the_offer_follows_a_swap(browser: Any) -
             "a game with the network first",
         )
         assert not browser.find_element(By.ID, "error").is_displayed()
+        # what the person types stays, even where it is the text of the offer
+        _fill(browser, "p2", specs["othello8"])
+        game.select_by_value("connect_four")
+        _until(lambda: field("p1") == specs["connect_four7x6"], 5, "the offer, first, follows")
+        assert field("p2") == specs["othello8"]

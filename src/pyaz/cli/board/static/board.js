@@ -362,6 +362,7 @@ async function newGame() {
 
 $("swap").addEventListener("click", () => {
   [$("p1").value, $("p2").value] = [$("p2").value, $("p1").value];
+  if (offer.field) offer.field = offer.field === "p1" ? "p2" : "p1";  // the offer moves with it
 });
 
 $("heat").addEventListener("change", render);
@@ -620,7 +621,7 @@ async function openRun(dir) {
     setPlayForm(run);
     $("p1").value = "human";
     $("p2").value = net.spec;
-    offered = null;  // the person's choice: no later offer replaces it
+    offer.field = null;  // the person's choice: no later offer replaces it
     showPanel("play");
     guarded(newGame);  // the game starts at once: the person moves first
   };
@@ -659,7 +660,8 @@ $("open-run").addEventListener("click", () => guarded(() => openRun($("run-dir")
 // sides" the offer is in the First player field, and follows the game and board there.
 const NO_OFFER = "uct:400";
 let serverInfo = null;        // GET /api/info
-let offered = $("p2").value;  // what the page put in a player field (null: none)
+// where the page put its offer (a player field's id; null: none) and what it put there
+const offer = { field: "p2", value: $("p2").value };
 
 function formOptions() {
   // the full options of the form's game: the game's defaults, then those chosen
@@ -679,8 +681,9 @@ function offerSecond() {
   const network = serverInfo.shipped.find((net) => net.game === name && sameOptions(net.options, options));
   $("offer-info").textContent = network ? `${network.spec} ships with pyaz for this game and board: ${network.figure}` : "";
   $("offer-info").hidden = !network;
-  const holder = ["p2", "p1"].find((id) => $(id).value === offered);
-  if (holder) $(holder).value = offered = network ? network.spec : NO_OFFER;
+  if (offer.field && $(offer.field).value === offer.value) {
+    $(offer.field).value = offer.value = network ? network.spec : NO_OFFER;
+  }
 }
 
 // ------------------------------------------------------------------ start
