@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from test_faults import assert_same_run
 
+import pyaz
 from pyaz.games import make
 from pyaz.methods.alphazero.selfplay_engine import SelfPlayJob
 from pyaz.methods.alphazero.selfplay_parts import (
@@ -151,7 +152,7 @@ if __name__ == "__main__":
     ("exit_line", "status"),
     [
         ("raise SystemExit(main())", -signal.SIGINT),  # CPython's stale mark: killed by SIGINT
-        ("from pyaz.cli import exit_from_main; exit_from_main(main)", 130),
+        ("from pyaz.common.exits import exit_from_main; exit_from_main(main)", 130),
     ],
 )
 def test_a_handled_ctrl_c_exits_130_under_python_dash_m(
@@ -159,12 +160,28 @@ def test_a_handled_ctrl_c_exits_130_under_python_dash_m(
 ) -> None:
     """A Ctrl-C that a command handled (status 130) passed through an ``exec`` of a string:
     ``python -m`` ends the process by SIGINT unless the command exits through
-    :func:`pyaz.cli.exit_from_main` (the experiment folder test saw it: status -2)."""
+    :func:`pyaz.common.exits.exit_from_main` (the experiment folder test saw it: status -2)."""
     (tmp_path / "handled.py").write_text(HANDLED_INTERRUPT.replace("{exit}", exit_line))
     done = subprocess.run(
         [sys.executable, "-m", "handled"], cwd=tmp_path, capture_output=True, timeout=60
     )
     assert done.returncode == status, done.stderr
+
+
+def test_every_python_dash_m_main_exits_through_exit_from_main() -> None:
+    """Each module that ``python -m`` runs a ``main()`` of (the commands, the oracle sets, the
+    shipped networks' writer) ends through exit_from_main, so a handled Ctrl-C exits 130."""
+    source = Path(pyaz.__file__).parent
+    mains = []
+    for path in sorted(source.rglob("*.py")):
+        text = path.read_text()
+        block = (
+            text.partition('if __name__ == "__main__":')[2] if path.name != "__main__.py" else text
+        )
+        if "main(" in block.partition("\ndef ")[0]:
+            mains.append(path.relative_to(source).as_posix())
+            assert "exit_from_main(main)" in block, path
+    assert {"cli/arena.py", "cli/board/__main__.py", "eval/oracle_sets.py"} <= set(mains)
 
 
 def test_a_ctrl_c_inside_an_extension_import_stays_a_ctrl_c(

@@ -34,6 +34,7 @@ from typing import Any
 
 from pyaz._core import ConnectFour, Status
 from pyaz.common.checked_json import parse_json, read_regular_file
+from pyaz.common.exits import exit_from_main
 from pyaz.eval.oracle import (
     AgreementResult,
     OraclePosition,
@@ -378,17 +379,25 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.player is not None:
             positions = load_set(args.width, args.height, args.set)
-            return _score(args.player, positions)
-        count = write_set(args.out, args.width, args.height, args.per_stage, args.seed)
-    except (ValueError, TypeError, OSError) as error:
+        else:
+            count = write_set(args.out, args.width, args.height, args.per_stage, args.seed)
+    except (ValueError, TypeError, OSError) as error:  # the set to read or write
         parser.error(str(error))
     except KeyboardInterrupt:
         kept = f"; the positions written are kept in {args.out}: run again to go on"
         print("interrupted" + (kept if args.out else ""), file=sys.stderr)
         return 130
-    print(f"{args.out}: {count} positions", file=sys.stderr)
-    return 0
+    if args.player is None:
+        print(f"{args.out}: {count} positions", file=sys.stderr)
+        return 0
+    try:
+        return _score(args.player, positions)
+    except (ValueError, TypeError) as error:  # a spec no player reads
+        parser.error(str(error))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_from_main(main)

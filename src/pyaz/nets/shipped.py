@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pyaz.common.exits import exit_from_main
 from pyaz.common.runlog import atomic_write_bytes
 from pyaz.games import GAMES, canonical_name
 
@@ -152,4 +153,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_from_main(main)

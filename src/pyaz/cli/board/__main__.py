@@ -1,5 +1,6 @@
 """``python -m pyaz.cli.board``: the same as ``pyaz-board``."""
 
+from pyaz.cli import exit_from_main
 from pyaz.cli.board import main
 
-raise SystemExit(main())
+exit_from_main(main)
