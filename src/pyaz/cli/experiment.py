@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``pyaz-experiment`` argument parser."""
     parser = argparse.ArgumentParser(
         prog="pyaz-experiment",
+        usage="%(prog)s NAME --out OUT [options]  (or: %(prog)s --out OUT --resume)",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
         epilog=_catalogue(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
