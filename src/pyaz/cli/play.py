@@ -74,8 +74,8 @@ examples:
     who.add_argument(
         "--simulations",
         type=int,
-        help="search simulations a move for --model (default 100) or the default UCT "
-        "opponent (default 200)",
+        help=f"search simulations a move for --model (default {presets.DEFAULT_MODEL_SIMULATIONS}"
+        ") or the default UCT opponent (default 200)",
     )
     who.add_argument("--seed", type=int, default=0, help="seed of the opponent (default 0)")
     add_runtime_argument(who)

@@ -30,6 +30,7 @@ from pyaz.eval.tournament import (
     start_state_for,
 )
 from pyaz.games import GAMES
+from pyaz.nets.shipped import MODEL_SIMULATIONS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,9 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--simulations",
         type=int,
-        default=100,
+        default=MODEL_SIMULATIONS,
         metavar="M",
-        help="MCTS simulations per move of each network player (default 100)",
+        help=f"MCTS simulations per move of each network player (default {MODEL_SIMULATIONS})",
     )
     parser.add_argument(
         "--random",

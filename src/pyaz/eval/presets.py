@@ -61,7 +61,7 @@ __all__ = [
     "with_simulations",
 ]
 
-PRESETS_HELP = """\
+PRESETS_HELP = f"""\
 player presets (SPEC):
   random                      uniformly random legal moves (any game; curling: grid targets)
   greedy                      one ply: othello, the most own discs; other games, win now, else
@@ -82,7 +82,8 @@ player presets (SPEC):
   alphagomoku:PATH[:SIMS]     seed 004's double networks (a pair.pt or its run folder) + PUCT
                               with SIMS simulations (default 200; gomoku)
   model:PATH[:SIMS][:OPTIONS]
-                              a pyaz network + PUCT search with SIMS simulations (default 100);
+                              a pyaz network + PUCT search with SIMS simulations
+                              (default {MODEL_SIMULATIONS});
                               PATH: a checkpoint (runs/x/nets/iter-00010.pt), a run folder
                               (its best network) or a TorchScript file; OPTIONS, comma-
                               separated: rule=puct|gumbel, solver=on|off (the MCTS-solver),

@@ -39,9 +39,10 @@ from pyaz.games.state import (
 )
 
 NativeGame: TypeAlias = Othello | ConnectFour | Gomoku | Go | RacingKings | TicTacToe
-"""The board games of pyaz's C++ core: the type of what only they can do (``pyaz.perft``, their
-own search classes, the exact solvers, the external engines' sessions); :func:`is_native` tells
-one. Code that works on any game takes a protocol of :mod:`pyaz.games.state` instead."""
+"""The board games of pyaz's C++ core: the type of what only they can do (their own search
+classes, the exact solvers, the external engines' sessions); :func:`is_native` tells one. Code
+that works on any game takes a protocol of :mod:`pyaz.games.state` instead (:func:`perft` and
+the random games run in C++ for these, by a state's own methods for any other)."""
 
 if TYPE_CHECKING:  # mypy checks that pyaz's own games follow the protocols they are played by
     from pyaz.games.examples.tictactoe import TicTacToe as PythonTicTacToe
