@@ -24,6 +24,8 @@ from pyaz.games import (
 )
 from pyaz.games.examples.tictactoe import TicTacToe
 from pyaz.games.minimax import solve_all
+from pyaz.games.profiles import DEFAULT_PROFILE, profile
+from pyaz.games.symmetry import symmetry_ids
 from pyaz.methods.alphazero.saved_settings import refuse_saved_code, upgrade_settings
 from pyaz.testing import DIHEDRAL, check_game
 
@@ -55,6 +57,7 @@ def no_registered_games(monkeypatch: pytest.MonkeyPatch) -> None:
     behind."""
     monkeypatch.setattr(plugins, "_REGISTERED", {})
     monkeypatch.setattr(plugins, "_ALLOWED_CODE", set())
+    monkeypatch.setattr(plugins, "_DECLARED", {})
 
 
 @pytest.fixture
@@ -148,6 +151,30 @@ def test_an_installed_packages_entry_point_makes_its_game(site: Path) -> None:
     assert (state.name, state.ply) == ("mygame", 1)
     assert plugins.find_plugin("mygame").source == f"entry point {module}:start"
     refuse_saved_code("config.json", {"game": "mygame"}, {})  # an installed package: allowed
+
+
+def test_an_entry_points_game_declares_its_profile_on_its_factory(site: Path) -> None:
+    """``pyaz_profile`` on the entry point's factory is the game's profile once it is made: its
+    symmetries augment its training and the kit checks them; anything else is refused."""
+    module = _module(site, "plugin_declared", "squares")
+    with (site / f"{module}.py").open("a") as source:
+        source.write(
+            "from pyaz.games.profiles import GameProfile, SQUARE_SYMMETRIES\n"
+            "start.pyaz_profile = GameProfile(symmetries=SQUARE_SYMMETRIES, opening_plies=3)\n"
+            "def wrong(first=None):\n    return start(first)\n"
+            "wrong.pyaz_profile = 'all eight'\n"
+        )
+    _distribution(site, module, f"squares = {module}:start\nwrong = {module}:wrong")
+    assert profile("squares") is DEFAULT_PROFILE  # nothing loaded yet: nothing imported
+    state = pyaz.make("squares")
+    assert profile("squares").opening_plies == 3
+    assert symmetry_ids(state) == list(range(8))
+    report = check_game(lambda: pyaz.make("squares"))
+    assert report.skipped == ["perft"] and "transforms [0, 1, 2, 3, 4, 5, 6, 7]" in str(report)
+    with pytest.raises(TypeError, match=r"profile of game 'wrong' must be a .*GameProfile"):
+        pyaz.make("wrong")
+    with pytest.raises(TypeError, match=r"profile of game 'mine' must be a .*GameProfile"):
+        register_game("mine", TicTacToe, profile="all eight")  # type: ignore[arg-type]
 
 
 def test_an_entry_point_that_does_not_load_is_named(site: Path) -> None:

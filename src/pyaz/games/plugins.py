@@ -4,7 +4,9 @@
 - a game registered in Python: ``pyaz.register_game("mygame", MyGame, summary=...)``;
 - a game of an installed package, through the entry point group :data:`ENTRY_POINT_GROUP`
   (``[project.entry-points."pyaz.games"]`` ``mygame = "mypkg.games:MyGame"`` in its
-  pyproject.toml makes ``pyaz.make("mygame")`` work);
+  pyproject.toml makes ``pyaz.make("mygame")`` work; a ``pyaz_profile`` attribute of
+  ``MyGame``, a :class:`~pyaz.games.profiles.GameProfile`, is its profile, as
+  :func:`register_game`'s ``profile``);
 - a module path, ``--game mypkg.games:MyGame`` on the command line (a :func:`code reference
   <is_code_reference>`: importing the module runs its code, so :func:`pyaz.make` imports one
   only once it is allowed: by the person typing it as ``--game``, or by a program calling
@@ -84,6 +86,7 @@ class PluginGame:
 
 
 _REGISTERED: dict[str, PluginGame] = {}
+_DECLARED: dict[str, GameProfile] = {}  # the profiles of entry point and module path games loaded
 _ALLOWED_CODE: set[str] = set()  # the module paths this process may import (allow_code_reference)
 
 
@@ -156,15 +159,37 @@ def register_game(
         raise ValueError(f"a game {key!r} is registered already (pass replace=True)")
     if not callable(factory):
         raise TypeError(f"the factory of {name!r} must be callable, got {cut(repr(factory), 80)}")
-    _REGISTERED[key] = PluginGame(key, factory, summary, profile=profile)
+    _REGISTERED[key] = PluginGame(key, factory, summary, profile=_checked_profile(profile, key))
 
 
 def registered_profile(name: str) -> GameProfile | None:
     """The profile the game of the registry name ``name`` was registered with
-    (:func:`register_game`), or None (no profile given, or no game registered by that name).
-    Imports nothing."""
+    (:func:`register_game`), or that its factory declares as ``pyaz_profile`` (an entry point
+    or module path game, once :func:`pyaz.make` has loaded it), or None (no profile given, or
+    no such game). Imports nothing."""
     game = _REGISTERED.get(name)
-    return None if game is None else game.profile
+    return _DECLARED.get(name) if game is None else game.profile
+
+
+def _checked_profile(profile: Any, name: str) -> GameProfile | None:
+    """``profile`` if it is None or a GameProfile; TypeError naming the game otherwise."""
+    from pyaz.games.profiles import GameProfile  # the profiles import this module
+
+    if profile is not None and not isinstance(profile, GameProfile):
+        raise TypeError(
+            f"the profile of game {name!r} must be a pyaz.games.profiles.GameProfile, got "
+            f"{cut(repr(profile), 80)}"
+        )
+    return profile
+
+
+def _loaded(name: str, factory: Callable[..., Any], source: str) -> PluginGame:
+    """An entry point or module path game, with the profile its factory declares as its
+    ``pyaz_profile`` attribute (a GameProfile; TypeError for anything else)."""
+    profile = _checked_profile(getattr(factory, "pyaz_profile", None), name)
+    if profile is not None:
+        _DECLARED[name] = profile
+    return PluginGame(name, factory, "", source, profile=profile)
 
 
 def _is_builtin(key: str) -> bool:
@@ -233,11 +258,11 @@ def find_plugin(name: str) -> PluginGame:
                 "allows it (pyaz.games.allow_code_reference); register the game instead "
                 f"(pyaz.register_game, or an entry point of the group {ENTRY_POINT_GROUP!r})"
             )
-        return PluginGame(name, _load(name, name), "", "module path")
+        return _loaded(name, _load(name, name), "module path")
     point = _entry_point(name)
     if point is None:
         raise ValueError(f"unknown game {name!r}")
-    return PluginGame(name, _load(point.value, name), "", f"entry point {point.value}")
+    return _loaded(name, _load(point.value, name), f"entry point {point.value}")
 
 
 def _load(path: str, name: str) -> Callable[..., Any]:
