@@ -152,7 +152,7 @@ def test_hex_refuses_the_plain_tensor_off_the_square(size: str) -> None:
     """OpenSpiel's hex writes its plain tensor past its end on a board that is not square (the
     heap is corrupted: "double free or corruption" on 3x2); pyaz refuses the game, naming why."""
     with pytest.raises(
-        ValueError, match="plain observation tensor past its end.*without plain_obs_tensor it does"
+        ValueError, match=r"plain observation tensor past its end.*without plain_obs_tensor it does"
     ):
         pyaz.make(f"openspiel:hex({size},plain_obs_tensor=True)")
     assert pyaz.make("openspiel:hex(board_size=3,plain_obs_tensor=True)").board_shape == (3, 3)
