@@ -35,6 +35,7 @@ from pyaz.games.state import (
     DrawableGameState,
     GameState,
     PlayableGameState,
+    played,
     winner,
 )
 
@@ -264,12 +265,10 @@ def python_perft(state: BoardGameState, depth: int, count_finished: bool = False
         return 1 if depth == 0 or count_finished else 0
     if depth == 0:
         return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        total += python_perft(child, depth - 1, count_finished)
-    return total
+    return sum(
+        python_perft(played(state, action), depth - 1, count_finished)
+        for action in state.legal_actions()
+    )
 
 
 def random_game_lengths(state: BoardGameState, games: int, seed: int = 0) -> np.ndarray:
