@@ -228,9 +228,11 @@ _ENTRIES = (
         hooks=("pyaz.methods.alphazero.targets:value_targets", _LOOP + "_examples_with_score"),
         effect="Gomoku 9x9, four runs: 0.451 [0.402, 0.501] at 1,200 simulations over 400 "
         "games, level with z alone's four (0.451); 0.441 at 800 (z: 0.389). Connect Four 6x6, "
-        "two runs, 12 minutes: 0.890 [0.863, 0.917] (baseline 0.882 [0.867, 0.897])",
+        "two runs, 12 minutes: 0.890 [0.863, 0.917] (baseline 0.882 [0.867, 0.897]). Connect "
+        "Four 7x6, three runs a side, 30 minutes, the whole-game set at 100 simulations: 0.927 "
+        "[0.908, 0.942] (default 0.913 [0.893, 0.930]); its opening third 0.847 (0.837)",
         verdict="default on gomoku (value_target_q none, since 2026-12-01; level over four "
-        "runs); no gain on connect_four",
+        "runs); no gain on connect_four (7x6: within the noise, the opening unmoved)",
         measured="2026-12-01",
         link=NOTEBOOK + "2026-12-01-night-a-third-and-a-fourth-zq-run-on-a-slower-machine",
     ),
