@@ -19,6 +19,7 @@ import pyaz
 from pyaz.cli import selfplay as cli
 from pyaz.common.runlog import read_metrics
 from pyaz.methods.alphazero.config import TrainConfig
+from pyaz.methods.alphazero.loop import TrainingLoop
 from pyaz.methods.alphazero.preset_files import load_preset, preset_names
 from pyaz.nets import load_model
 from pyaz.train.curriculum import Curriculum
@@ -293,3 +294,24 @@ def test_a_time_budget_stops_after_the_iteration_that_passes_it(tmp_path: Path) 
     assert [r["iteration"] for r in _iterations(out)] == [1]
     with pytest.raises(ValueError, match="max_minutes must be in"):
         TrainConfig(max_minutes=-1.0).validate()
+
+
+def test_the_run_time_counts_the_checkpoints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What max_minutes counts includes writing each iteration's checkpoint: with a save that
+    takes 0.4 s, the second iteration's elapsed_s holds the first one's save."""
+    save = TrainingLoop.save_checkpoint
+
+    def slow_save(self: TrainingLoop) -> None:
+        time.sleep(0.4)
+        save(self)
+
+    monkeypatch.setattr(TrainingLoop, "save_checkpoint", slow_save)
+    out = tmp_path / "run"
+    assert cli.main([*SMALL, "--iterations", "2", "--out", str(out)]) == 0
+    first, second = _iterations(out)
+    steps = sum(
+        r[k] for r in (first, second) for k in ("time_selfplay", "time_train", "time_arena")
+    )
+    assert second["elapsed_s"] >= steps + 0.4

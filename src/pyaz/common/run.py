@@ -342,6 +342,11 @@ class TrainingRun:
         progress line (None by default: none)."""
         return None
 
+    def count_seconds(self, seconds: float) -> None:
+        """Adds ``seconds`` of the run's own work between its steps (committing one: its log,
+        checkpoint and plots) to :meth:`run_seconds`, which keeps it from the next checkpoint
+        on; by default nothing (a loop that keeps no run time)."""
+
     def resumed_work(self) -> str:
         """What a resumed run keeps of the step in progress, said on its resume line ("" by
         default: nothing)."""
@@ -453,6 +458,7 @@ class TrainingRun:
                 logged += self._commit(first, checkpoint=True)
         records = self.run_step(self.step + 1)
         self.step += 1
+        committing = time.perf_counter()
         logged += self._commit(records, self.should_checkpoint() or self.finished())
         if self.finished():
             self._mark_finished()
@@ -460,6 +466,7 @@ class TrainingRun:
         self._write_progress()
         if self._plots is not None:
             self._plots.after_step()
+        self.count_seconds(time.perf_counter() - committing)
         return logged
 
     def _progress_line(self) -> str:

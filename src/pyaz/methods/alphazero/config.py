@@ -72,8 +72,8 @@ class TrainConfig:
         0.0,
         low=0.0,
         high=1e7,
-        help="stop after the iteration that takes the run time (self-play, training, gating and "
-        "evaluation, summed over resumes) past this many minutes; 0: no limit",
+        help="stop after the iteration that takes the run time (self-play, training, gating, "
+        "evaluation and checkpoints, summed over resumes) past this many minutes; 0: no limit",
     )
     episodes: int = setting(50, symbol="E", low=1, help="self-play games per iteration (10/50/100)")
     sampling_plies: int = setting(

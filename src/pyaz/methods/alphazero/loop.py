@@ -432,6 +432,10 @@ class TrainingLoop(TrainingRun):
         """``max_minutes`` in seconds (None without it)."""
         return self.config.max_minutes * 60.0 if self.config.max_minutes > 0 else None
 
+    def count_seconds(self, seconds: float) -> None:
+        """A step's commit (its log, checkpoint and plots) counts toward ``max_minutes``."""
+        self.counters["elapsed_s"] += seconds
+
     def resumed_work(self) -> str:
         """The self-play games of the iteration in progress kept in its parts ("": none)."""
         kept = kept_games(self.folder, self.step + 1)
