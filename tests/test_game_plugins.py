@@ -58,6 +58,7 @@ def no_registered_games(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plugins, "_REGISTERED", {})
     monkeypatch.setattr(plugins, "_ALLOWED_CODE", set())
     monkeypatch.setattr(plugins, "_DECLARED", {})
+    monkeypatch.setattr(plugins, "_STATE_NAMES", {})
 
 
 @pytest.fixture
@@ -199,6 +200,37 @@ def test_a_module_path_makes_the_game_it_names(site: Path) -> None:
     assert pyaz.make(f"{module}:Game").name == "from_module"
     assert pyaz.make(f"{module}:start", first=8).ply == 1
     assert plugins.find_plugin(f"{module}:Game").source == "module path"
+
+
+def test_a_module_path_games_profile_is_found_by_its_states_name(site: Path) -> None:
+    """What pyaz looks up by a position (the arena's openings, the ending, the engines) finds
+    the profile a module path game declares, though its states carry a name of their own."""
+    from pyaz.eval.arena import default_opening_plies
+
+    module = _module(site, "plugin_states", "corners")
+    with (site / f"{module}.py").open("a") as source:
+        source.write(
+            "from pyaz.games.profiles import GameProfile\n"
+            "Game.pyaz_profile = GameProfile(opening_plies=3)\n"
+        )
+    allow_code_reference(f"{module}:Game")
+    state = pyaz.make(f"{module}:Game")
+    assert state.name == "corners" and profile("corners").opening_plies == 3
+    assert default_opening_plies(state) == 3
+
+
+@pytest.mark.parametrize("taken", ["othello", "Connect Four", "gomoku"])
+def test_a_plug_in_game_whose_states_carry_a_built_in_name_is_refused(
+    site: Path, taken: str
+) -> None:
+    """A game written in Python whose states call themselves "othello" would get Othello's
+    profile (its engines, its ending) wherever pyaz looks a position's game up."""
+    module = _module(site, f"plugin_taken_{taken.split()[0].lower()}", taken)
+    allow_code_reference(f"{module}:Game")
+    with pytest.raises(ValueError, match=f"names its states '{taken}', the name of a game of"):
+        pyaz.make(f"{module}:Game")
+    register_game("mine", lambda: pyaz.make("tictactoe"))
+    assert pyaz.make("mine").name == "tictactoe"  # another plug-in game's name: no profile taken
 
 
 @pytest.mark.parametrize(

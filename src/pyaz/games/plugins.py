@@ -87,6 +87,7 @@ class PluginGame:
 
 _REGISTERED: dict[str, PluginGame] = {}
 _DECLARED: dict[str, GameProfile] = {}  # the profiles of entry point and module path games loaded
+_STATE_NAMES: dict[str, GameProfile] = {}  # plug-in games' profiles by their states' own names
 _ALLOWED_CODE: set[str] = set()  # the module paths this process may import (allow_code_reference)
 
 
@@ -166,9 +167,12 @@ def registered_profile(name: str) -> GameProfile | None:
     """The profile the game of the registry name ``name`` was registered with
     (:func:`register_game`), or that its factory declares as ``pyaz_profile`` (an entry point
     or module path game, once :func:`pyaz.make` has loaded it), or None (no profile given, or
-    no such game). Imports nothing."""
+    no such game). ``name`` may also be the name that such a game's states carry, once one has
+    been made (a module path game's states have a name of their own). Imports nothing."""
     game = _REGISTERED.get(name)
-    return _DECLARED.get(name) if game is None else game.profile
+    if game is not None:
+        return game.profile
+    return _DECLARED.get(name) or _STATE_NAMES.get(_key(name))
 
 
 def _checked_profile(profile: Any, name: str) -> GameProfile | None:
@@ -306,4 +310,29 @@ def make_plugin(name: str, **options: Any) -> BoardGameState:
             "is_terminal, status, is_legal, apply, clone, legal_actions); check it with "
             "pyaz.testing.check_game"
         )
+    _check_state_name(name, str(state.name), game.profile)
     return state
+
+
+def _check_state_name(game: str, state_name: str, profile: GameProfile | None) -> None:
+    """How pyaz finds a position's game, by the name its states carry: ValueError when the
+    states of the plug-in game ``game`` carry the name of a built-in game, which pyaz would
+    take them for (its profile: its solver, engines and rules of play); a game with a profile
+    whose states carry a name of their own (a module path game's) has it kept under that name
+    too, and two such games may not give one name two profiles."""
+    key = _key(state_name)
+    if key == game or game.startswith(OPENSPIEL_PREFIX):
+        return
+    if _is_builtin(key):
+        raise ValueError(
+            f"game {cut(repr(game), 120)} names its states {state_name!r}, the name of a game of "
+            "pyaz's own, which pyaz would take them for; give its states another name"
+        )
+    if profile is None or key in _REGISTERED or key in BUNDLED:
+        return
+    known = _STATE_NAMES.setdefault(key, profile)
+    if known != profile:
+        raise ValueError(
+            f"game {cut(repr(game), 120)} names its states {state_name!r}, as another game with "
+            "another profile does; give its states another name"
+        )

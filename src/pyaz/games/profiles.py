@@ -360,14 +360,16 @@ DEFAULT_UCI_GAME = "racingkings"
 def profile(name: str) -> GameProfile:
     """The profile of the game named ``name`` (any of its registry names or aliases, or the
     name its states carry): a built-in game's of :data:`PROFILES`, a game's given to
-    :func:`~pyaz.games.plugins.register_game`, else :data:`DEFAULT_PROFILE` (a game without one
-    of its own, the registry's or not). TypeError for a name that is no str."""
+    :func:`~pyaz.games.plugins.register_game` or declared by its factory (found by its states'
+    name too once one is made), else :data:`DEFAULT_PROFILE` (a game without one of its own,
+    the registry's or not). TypeError for a name that is no str."""
     if not isinstance(name, str):
         raise TypeError(f"a game name must be a str, got {name!r}")
     try:
         canonical = canonical_name(name)
-    except ValueError:
-        return DEFAULT_PROFILE  # a game the registry does not hold
+    except ValueError:  # a game the registry does not hold, or a plug-in game's states' name
+        declared = registered_profile(name)
+        return DEFAULT_PROFILE if declared is None else declared
     if canonical in PROFILES:
         return PROFILES[canonical]
     registered = registered_profile(canonical)  # a game registered with its profile
