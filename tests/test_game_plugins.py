@@ -219,6 +219,21 @@ def test_a_module_path_games_profile_is_found_by_its_states_name(site: Path) -> 
     assert default_opening_plies(state) == 3
 
 
+def test_two_games_whose_states_share_a_name_may_not_give_it_two_profiles(site: Path) -> None:
+    for module, plies in (("plugin_twin_a", 3), ("plugin_twin_b", 5)):
+        _module(site, module, "twins")
+        with (site / f"{module}.py").open("a") as source:
+            source.write(
+                "from pyaz.games.profiles import GameProfile\n"
+                f"Game.pyaz_profile = GameProfile(opening_plies={plies})\n"
+            )
+        allow_code_reference(f"{module}:Game")
+    assert pyaz.make("plugin_twin_a:Game").name == "twins"
+    with pytest.raises(ValueError, match="names its states 'twins', as another game with another"):
+        pyaz.make("plugin_twin_b:Game")
+    assert profile("twins").opening_plies == 3  # the first game's, kept
+
+
 @pytest.mark.parametrize("taken", ["othello", "Connect Four", "gomoku"])
 def test_a_plug_in_game_whose_states_carry_a_built_in_name_is_refused(
     site: Path, taken: str
