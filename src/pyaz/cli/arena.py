@@ -14,6 +14,8 @@ saved matches without playing.
 one-line error, exit 2). The result is printed before the files are written; a write that
 fails then (a full disk, a folder made read-only meanwhile) is one line on stderr naming the
 file and the reason, and the exit status is 1 (the match was played; its files are not whole).
+Each game is kept in ``--out``'s ``match.jsonl`` as it ends (:mod:`pyaz.eval.match_journal`):
+the same command after a stop resumes the match.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pyaz.cli.options import (
 )
 from pyaz.eval import presets
 from pyaz.eval.match_files import check_writable, summary_of, write_games, write_summary
+from pyaz.eval.match_journal import MatchJournal
 from pyaz.eval.paired import load_summary, paired_difference
 from pyaz.eval.parallel import MatchPlan, MatchWorker, play_games, start_state, tally
 from pyaz.games import GameState, canonical_name
@@ -103,7 +106,13 @@ examples:
     )
     match.add_argument("--seed", type=int, default=0, help="seed of the openings and players")
     add_runtime_argument(match)
-    match.add_argument("--out", type=Path, help="folder for the games and summary.json")
+    match.add_argument(
+        "--out",
+        type=Path,
+        help="folder for the games and summary.json; each game is kept in its match.jsonl as it "
+        "ends, so the same command after a stop (Ctrl-C, a kill) plays only the games left, "
+        "and a larger --games extends the match",
+    )
     match.add_argument(
         "--paired-with",
         type=Path,
@@ -275,26 +284,65 @@ def main(argv: list[str] | None = None) -> int:
         games=args.games,
         runtime=args.runtime,
     )
+    journal: MatchJournal | None = None
+    played: dict[int, dict[str, Any]] = {}
+    beyond = 0
     try:
         plan.openings_for(start)
         baselines = _load_paired(args.paired_with, plan, start)
         _check_players(plan)
         if args.out is not None:
             check_writable(args.out)
+            journal, played, beyond = MatchJournal.open(args.out, plan, start)
     except (ValueError, TypeError, OSError, RuntimeError) as problem:
         print(f"pyaz-arena: {problem}", file=sys.stderr)
         return 2
+    try:
+        return _play(args, plan, name, options, start, baselines, journal, played, beyond)
+    finally:
+        if journal is not None:
+            journal.close()
+
+
+def _play(
+    args: argparse.Namespace,
+    plan: MatchPlan,
+    name: str,
+    options: dict[str, Any],
+    start: GameState,
+    baselines: list[dict[str, Any]],
+    journal: MatchJournal | None,
+    played: dict[int, dict[str, Any]],
+    beyond: int,
+) -> int:
+    """Plays the match (the games not in ``played``), prints and writes its result."""
     event = f"{plan.a} vs {plan.b}, {describe_game(name, options)}"
     colour_note = "colours alternating"
     plies = plan.opening_plies(start)
     if plies:
         colour_note += f", pairs of games from shared {plies}-ply random openings"
+    parallel = max(1, min(args.parallel, args.games - len(played)))
     print(f"{event}: {args.games} games, {colour_note}, {parallel} worker(s)", flush=True)
+    if journal is not None and (played or beyond):
+        more = f" ({beyond} more beyond --games {args.games} left out)" if beyond else ""
+        print(
+            f"resuming: {len(played)} of the {args.games} games played before, "
+            f"read from {journal.path}{more}",
+            flush=True,
+        )
     began = time.perf_counter()
-    games, error = play_games(plan, args.games, parallel, progress=not args.quiet)
+    games, error = play_games(
+        plan,
+        args.games,
+        parallel,
+        progress=not args.quiet,
+        played=played,
+        on_game=None if journal is None else journal.append,
+    )
     seconds = time.perf_counter() - began
     result = tally(plan, games)
     summary = summary_of(plan, result, games, args.games, parallel, seconds, [])
+    summary["games_resumed"] = len(played)
     first, second = summary["a_as_first"], summary["a_as_second"]
     lower, upper = summary["wilson_95_cc"]
     print(
@@ -311,11 +359,15 @@ def main(argv: list[str] | None = None) -> int:
     if baselines and games:
         _print_paired(summary, baselines)
     written = args.out is None or _write_out(args.out, plan, start, games, event, summary)
+    resume = "" if journal is None else f"; the same command resumes it ({journal.path})"
     if isinstance(error, KeyboardInterrupt):
-        print(f"interrupted after {result.n} of {args.games} games", file=sys.stderr)
+        print(f"interrupted after {result.n} of {args.games} games{resume}", file=sys.stderr)
         return 130
     if error is not None:
-        print(f"pyaz-arena: the match stopped after {result.n} games: {error}", file=sys.stderr)
+        print(
+            f"pyaz-arena: the match stopped after {result.n} games: {error}{resume}",
+            file=sys.stderr,
+        )
         return 1
     return 0 if written else 1
 

@@ -17,6 +17,7 @@ import multiprocessing
 import multiprocessing.util
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,11 +150,19 @@ def _play_in_worker(index: int) -> dict[str, Any]:
 
 
 def play_games(
-    plan: MatchPlan, games: int, parallel: int = 1, progress: bool = True
+    plan: MatchPlan,
+    games: int,
+    parallel: int = 1,
+    progress: bool = True,
+    played: dict[int, dict[str, Any]] | None = None,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[list[dict[str, Any]], BaseException | None]:
-    """Plays games 0..games-1 of ``plan``; (the finished games by index, the error if any).
+    """Plays games 0..games-1 of ``plan`` but those in ``played`` (finished before, by index:
+    a resumed match); (the finished games by index, ``played``'s included, the error if any).
+    ``on_game`` is called with each game as it finishes (a journal that keeps it).
 
-    An error in one game (or Ctrl-C) stops the match; the games finished so far come back.
+    An error in one game or in ``on_game`` (or Ctrl-C) stops the match; the games finished so
+    far come back.
     """
     from tqdm import tqdm
 
@@ -168,29 +177,39 @@ def play_games(
         bar.update(1)
         bar.set_postfix_str(f"A +{tally[0]} ={tally[1]} -{tally[2]}")
 
+    def finished(game: dict[str, Any]) -> None:
+        if on_game is not None:
+            on_game(game)
+        count(game)
+
+    for game in (played or {}).values():
+        count(game)
+    todo = [index for index in range(games) if index not in done]
     error: BaseException | None = None
     try:
-        if parallel <= 1:
+        if not todo:
+            pass
+        elif parallel <= 1:
             worker = MatchWorker(plan)
             try:
-                for index in range(games):
-                    count(worker.play(index))
+                for index in todo:
+                    finished(worker.play(index))
             finally:
                 worker.close()
         else:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(
-                max_workers=parallel,
+                max_workers=min(parallel, len(todo)),
                 mp_context=context,
                 initializer=_init_worker,
                 initargs=(plan, os.getpid()),
             ) as pool:
                 futures: list[Future[dict[str, Any]]] = [
-                    pool.submit(_play_in_worker, index) for index in range(games)
+                    pool.submit(_play_in_worker, index) for index in todo
                 ]
                 try:
                     for future in as_completed(futures):
-                        count(future.result())
+                        finished(future.result())
                 except BaseException:
                     for future in futures:
                         future.cancel()
