@@ -139,17 +139,20 @@ def _game(args: argparse.Namespace) -> tuple[str, dict[str, Any], GameState]:
     return name, options, start_state(name, options)
 
 
-def _check_players(plan: MatchPlan) -> None:
+def _check_players(plan: MatchPlan) -> tuple[str, str]:
     """Builds both players once, so that a bad spec, a missing engine or a player that does not
-    play the game (``uct:N`` in curling) fails before the match."""
+    play the game (``uct:N`` in curling) fails before the match; the names A and B go by."""
     worker = MatchWorker(plan)
+    names = []
     try:
         for side, spec in enumerate((plan.a, plan.b)):
             player = worker.player(side, 0)
             if not presets.is_external(spec):  # an engine is told of the game when it plays
                 player.reset(worker.start.clone())
+            names.append(str(player.name))
     finally:
         worker.close()
+    return names[0], names[1]
 
 
 def _write_out(
@@ -290,13 +293,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         plan.openings_for(start)
         baselines = _load_paired(args.paired_with, plan, start)
-        _check_players(plan)
+        names = _check_players(plan)
         if args.out is not None:
             check_writable(args.out)
-            journal, played, beyond = MatchJournal.open(args.out, plan, start)
+            journal, played, beyond = MatchJournal.open(args.out, plan, start, names)
     except (ValueError, TypeError, OSError, RuntimeError) as problem:
         print(f"pyaz-arena: {problem}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted before the first game", file=sys.stderr)
+        return 130
     try:
         return _play(args, plan, name, options, start, baselines, journal, played, beyond)
     finally:

@@ -73,7 +73,7 @@ def _plain(action: Any) -> Any:
     return int(action) if isinstance(action, numbers.Integral) else action
 
 
-def _recorded(action: Any) -> Any:
+def recorded_action(action: Any) -> Any:
     """What a record keeps of an action: the int, or a curling target as (x, y, spin)."""
     if isinstance(action, int):
         return action
@@ -120,7 +120,7 @@ def play_game(
                 f"{mover.name} chose illegal action {action} at ply {state.ply}:\n{state}"
             )
         state.apply(action)
-        actions.append(_recorded(action))
+        actions.append(recorded_action(action))
         for player in players:
             player.observe(action)
     if resigned is not None:

@@ -1,48 +1,86 @@
 """A match's journal: ``match.jsonl`` in a ``pyaz-arena --out`` folder, so that a match killed at
 any moment (Ctrl-C, ``kill``, a lost machine) resumes where it stopped.
 
-The first line names the match (A, B, the game and its options, the seed, the opening plies);
-each later line is one finished game, appended and synced to disk as the game ends. Running the
-same match again with the same ``--out`` reads the games already played and plays only the
-others: nothing is lost and no game is counted twice. A larger ``--games`` extends the match
-(the openings of pair ``k`` depend only on the seed and ``k``); games of the file beyond a
-smaller ``--games`` are left out of the tally, not removed. The folder is locked while a match
-plays in it (:class:`~pyaz.common.folder_lock.FolderLock`), so two processes never write one
-journal.
+The first line names the match: A, B, the game and its options, the seed, the opening plies,
+the runtime, and the SHA-256 of each network file a player reads (so that a run that trained on
+between a stop and the resume, or a relative path read from another folder, is not taken for
+the same player). Each later line is one finished game, written and synced to disk as the game
+ends. Running the same match again with the same ``--out`` reads the games already played and
+plays only the others, from the same openings with the same player seeds: nothing is lost and
+no game is counted twice. A larger ``--games`` extends the match (the openings of pair ``k``
+depend only on the seed and ``k``); games of the file beyond a smaller ``--games`` are left out
+of the tally, not removed. The folder is locked while a match plays in it
+(:class:`~pyaz.common.folder_lock.FolderLock`), so two processes never write one journal.
 
-The file may come from anyone, damaged or hostile: it is read as bounded JSON, never executed;
-each game's fields are checked, its opening must be the one the match draws for it, and a board
-game's moves are replayed from the start (each legal, the end as recorded), so a damaged line
-is a one-line ValueError naming the file, the line and the field. A last line cut short by a
-killed write is dropped (that game is played again).
+The file may come from anyone, damaged or hostile: it is read as bounded JSON (each line at
+most :data:`MAX_LINE_BYTES`), never executed; each game's fields are checked, its players must
+be the match's, its opening the one the match draws for it, and its moves are replayed from the
+start (each legal, the end as recorded; curling's shots from the game's seed), so a damaged
+line is a one-line ValueError naming the file, the line and the field. A last line cut short by
+a killed write is dropped (that game is played again).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any
 
 from pyaz import _core
-from pyaz.common.checked_json import MAX_INT, Fields, parse_json, read_regular_file
+from pyaz.common.checked_json import (
+    MAX_INT,
+    MAX_JSON_BYTES,
+    Fields,
+    described,
+    parse_json,
+    read_regular_file,
+)
 from pyaz.common.folder_lock import FolderLock
+from pyaz.eval import presets
+from pyaz.eval.arena import recorded_action
 from pyaz.eval.parallel import MatchPlan
-from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
+from pyaz.games.curling import CurlingState, Target
+from pyaz.games.state import BoardGameState, GameState, winner
 
-__all__ = ["JOURNAL", "MAX_JOURNAL_BYTES", "MatchJournal"]
+__all__ = ["JOURNAL", "MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "MatchJournal"]
 
 JOURNAL = "match.jsonl"
 """The journal's name in a ``--out`` folder."""
 
-MAX_JOURNAL_BYTES = 256 * 2**20
-"""The largest journal read (some 100,000 games of Go on 19x19)."""
+MAX_JOURNAL_BYTES = MAX_JSON_BYTES
+"""The largest journal read (some 10,000 games of Go on 19x19)."""
+
+MAX_LINE_BYTES = 2**20
+"""The longest line read (a game of Go on 19x19 takes some 5 KB)."""
 
 KIND = "pyaz-arena match"
 """The ``journal`` field of the first line."""
 
 _STATUSES = ("DRAW", "FIRST_PLAYER_WIN", "SECOND_PLAYER_WIN")
+
+Played = dict[int, dict[str, Any]]
+"""Games read back, by index (from 0)."""
+
+
+def network_digest(spec: str) -> str | None:
+    """The SHA-256 of the network file that the player ``spec`` reads (a run folder's
+    checkpoint, a shipped network's file), None for a player without one."""
+    fields = presets.network_fields(presets.guarded_spec(spec))
+    if fields is None:
+        return None
+    from pyaz.nets import model_path
+    from pyaz.nets.shipped import BUILTIN_PREFIX, shipped_path
+
+    path = fields[0]
+    file = shipped_path(path) if path.startswith(BUILTIN_PREFIX) else model_path(path)
+    digest = hashlib.sha256()
+    with open(file, "rb") as stream:
+        for block in iter(lambda: stream.read(2**20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _header(plan: MatchPlan, start: GameState) -> dict[str, Any]:
@@ -55,26 +93,29 @@ def _header(plan: MatchPlan, start: GameState) -> dict[str, Any]:
         "game_options": plan.options,
         "seed": plan.seed,
         "opening_plies": plan.opening_plies(start),
+        "runtime": plan.runtime,
+        "networks": {"a": network_digest(plan.a), "b": network_digest(plan.b)},
     }
     return dict(json.loads(json.dumps(header)))  # as the file holds it (tuples as lists)
 
 
 class MatchJournal:
     """The journal of one match in ``out``: :meth:`open` reads (or starts) it, :meth:`append`
-    adds a finished game, :meth:`close` closes it."""
+    adds a finished game, :meth:`close` closes it and unlocks the folder."""
 
-    def __init__(self, path: Path, file: BinaryIO, lock: FolderLock) -> None:
+    def __init__(self, path: Path, descriptor: int, lock: FolderLock) -> None:
         self.path = path
-        self._file = file
+        self._descriptor: int | None = descriptor
         self._lock = lock
 
     @classmethod
     def open(
-        cls, out: Path, plan: MatchPlan, start: GameState
-    ) -> tuple[MatchJournal, dict[int, dict[str, Any]], int]:
+        cls, out: Path, plan: MatchPlan, start: GameState, names: tuple[str, str]
+    ) -> tuple[MatchJournal, Played, int]:
         """The journal of ``plan`` in ``out`` (started when missing), the games of it already
-        played with an index below ``plan.games`` (by index) and the number of games beyond.
-        The folder is locked until :meth:`close` (two processes never play one match).
+        played with an index below ``plan.games`` and the number of games beyond. ``names``
+        are the names players A and B go by in the records. The folder is locked until
+        :meth:`close` (two processes never play one match).
 
         ValueError naming the file when it is not a journal, holds another match (naming the
         field that differs), or a game line is damaged;
@@ -82,18 +123,22 @@ class MatchJournal:
         ``out``; OSError when the file cannot be read or written."""
         lock = FolderLock(out, "pyaz-arena match").acquire()
         try:
-            journal, played, beyond = cls._open(out / JOURNAL, plan, start, lock)
+            return cls._open(out / JOURNAL, plan, start, names, lock)
         except BaseException:
             lock.release()
             raise
-        return journal, played, beyond
 
     @classmethod
     def _open(
-        cls, path: Path, plan: MatchPlan, start: GameState, lock: FolderLock
-    ) -> tuple[MatchJournal, dict[int, dict[str, Any]], int]:
+        cls,
+        path: Path,
+        plan: MatchPlan,
+        start: GameState,
+        names: tuple[str, str],
+        lock: FolderLock,
+    ) -> tuple[MatchJournal, Played, int]:
         header = _header(plan, start)
-        played: dict[int, dict[str, Any]] = {}
+        played: Played = {}
         beyond = 0
         try:
             data = read_regular_file(path, MAX_JOURNAL_BYTES)
@@ -102,55 +147,82 @@ class MatchJournal:
         if b"\n" not in data:  # none, or its first line cut short by a kill: the match starts
             if not _json_line(header).startswith(data):
                 raise ValueError(f"{path}: not a pyaz-arena match journal (no first line)")
-            file: BinaryIO = open(path, "wb")  # noqa: SIM115 (closed in close())
-            _write_line(file, header, path)
-            return cls(path, file, lock), played, beyond
+            journal = cls(path, _open_descriptor(path, 0), lock)
+            journal.append(header)
+            _sync_folder(path.parent)
+            return journal, played, beyond
         kept = data.rfind(b"\n") + 1  # a last line cut short by a kill: that game plays again
-        lines = data[:kept].split(b"\n")[:-1]
+        lines = data[:kept].split(b"\n")
         _check_header(lines[0], header, path)
-        checker = _GameChecker(plan, start, path)
-        for number, line in enumerate(lines[1:], start=2):
+        checker = _GameChecker(plan, start, names, path)
+        for number, line in enumerate(lines[1:-1], start=2):
             if not line.strip():
                 continue
+            if len(line) > MAX_LINE_BYTES:
+                raise ValueError(f"{path} line {number}: longer than {MAX_LINE_BYTES} bytes")
             index, game = checker.check(line, number)
             if game is None:
                 beyond += 1
             else:
                 played[index] = game
-        file = open(path, "r+b")  # noqa: SIM115 (closed in close())
-        file.truncate(kept)
-        file.seek(0, os.SEEK_END)
-        return cls(path, file, lock), played, beyond
+        del data, lines
+        return cls(path, _open_descriptor(path, kept), lock), played, beyond
 
-    def append(self, game: dict[str, Any]) -> None:
-        """Adds a finished game (a :meth:`~pyaz.eval.parallel.MatchWorker.play` record) and
-        syncs it to disk; OSError naming the file when the write fails."""
-        _write_line(self._file, game, self.path)
+    def append(self, record: dict[str, Any]) -> None:
+        """Adds ``record`` (a finished game, a :meth:`~pyaz.eval.parallel.MatchWorker.play`
+        record) as one line and syncs it to disk; OSError naming the file when the write
+        fails."""
+        assert self._descriptor is not None, "the journal is closed"
+        data = _json_line(record)
+        try:
+            while data:
+                data = data[os.write(self._descriptor, data) :]
+            os.fsync(self._descriptor)
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.path)) from error
 
     def close(self) -> None:
-        """Closes the file and unlocks the folder (idempotent)."""
-        self._file.close()
-        self._lock.release()
+        """Closes the file and unlocks the folder (idempotent; never raises)."""
+        descriptor, self._descriptor = self._descriptor, None
+        try:
+            if descriptor is not None:
+                os.close(descriptor)
+        except OSError:
+            pass  # every line was synced when written
+        finally:
+            self._lock.release()
+
+
+def _open_descriptor(path: Path, keep: int) -> int:
+    """The journal open for writing at its end, cut to its first ``keep`` bytes (a torn last
+    line dropped); OSError naming it."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+    try:
+        os.ftruncate(descriptor, keep)
+        os.lseek(descriptor, 0, os.SEEK_END)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _sync_folder(folder: Path) -> None:
+    """Syncs ``folder``'s entries (a file just made in it survives a power loss)."""
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def _json_line(record: dict[str, Any]) -> bytes:
     return (json.dumps(record) + "\n").encode("utf-8")
 
 
-def _write_line(file: BinaryIO, record: dict[str, Any], path: Path) -> None:
-    try:
-        file.write(_json_line(record))
-        file.flush()
-        os.fsync(file.fileno())
-    except OSError as error:
-        raise OSError(error.errno, error.strerror, str(path)) from error
-
-
 def _check_header(line: bytes, expected: dict[str, Any], path: Path) -> None:
     """ValueError unless ``line`` is a journal's first line naming the match ``expected``."""
-    where = f"{path} line 1"
     try:
-        value = parse_json(line, where)
+        value = parse_json(line, f"{path} line 1") if len(line) <= MAX_LINE_BYTES else None
     except ValueError:
         value = None
     if not isinstance(value, dict) or value.get("journal") != KIND:
@@ -158,21 +230,28 @@ def _check_header(line: bytes, expected: dict[str, Any], path: Path) -> None:
     for key, wanted in expected.items():
         if value.get(key) != wanted:
             raise ValueError(
-                f"{path} holds another match: its {key} is {value.get(key)!r}, this match's "
-                f"{wanted!r} (give another --out, or remove the file to start this one there)"
+                f"{path} holds another match: its {key} is {_shown(value.get(key))}, this "
+                f"match's {_shown(wanted)} (give another --out, or remove the file to start "
+                "this one there)"
             )
+
+
+def _shown(value: object) -> str:
+    """A header field for a message: as JSON when short, else described."""
+    text = json.dumps(value)
+    return text if len(text) <= 200 else described(value)
 
 
 class _GameChecker:
     """Checks the game lines of one journal against its match."""
 
-    def __init__(self, plan: MatchPlan, start: GameState, path: Path) -> None:
+    def __init__(self, plan: MatchPlan, start: GameState, names: tuple[str, str], path: Path):
         self.plan = plan
         self.start = start
+        self.names = names
         self.path = path
         self.seen: set[int] = set()
         self.openings = plan.openings_for(start)
-        self.replays = isinstance(start, BoardGameState) and not isinstance(start, SeededGameState)
 
     def check(self, line: bytes, number: int) -> tuple[int, dict[str, Any] | None]:
         """The index of the game on line ``number`` (from 1) and the game, checked; None for
@@ -188,12 +267,14 @@ class _GameChecker:
         a_first = fields.boolean("a_first")
         if a_first != self.plan.a_first(index):
             raise fields.problem("a_first", str(self.plan.a_first(index)).lower(), a_first)
+        first, second = self.names if a_first else self.names[::-1]
+        fields.text("first", choices=(first,))
+        fields.text("second", choices=(second,))
         opening = fields.integers("opening")
         expected = self.openings[index // 2] if self.openings else []
         if opening != expected:
             raise ValueError(
-                f"{where}: game {index + 1}'s opening is not the one this match draws for it "
-                f"(the file holds {opening}, the match {expected})"
+                f"{where}: game {index + 1}'s opening is not the one this match draws for it"
             )
         status = fields.text("status", choices=_STATUSES)
         win = winner(getattr(_core.Status, status))
@@ -201,38 +282,45 @@ class _GameChecker:
         if recorded != win or isinstance(recorded, bool):
             raise fields.problem("winner", "null" if win is None else str(win), recorded)
         resigned = fields.optional_integer("resigned", high=1)
-        actions = fields.data.get("actions")
-        if not isinstance(actions, list):
-            raise fields.problem("actions", "a list of moves", actions)
-        if self.replays:
-            self._replay(fields, index, [*opening, *fields.integers("actions")], status, resigned)
-        else:
-            for ply, action in enumerate(actions):
-                _check_target(fields, ply, action)
+        actions = self._actions(fields)
+        self._replay(where, index, opening, actions, status, resigned)
         return index, {
             "index": index,
             "a_first": a_first,
-            "first": fields.text("first"),
-            "second": fields.text("second"),
+            "first": first,
+            "second": second,
             "opening": opening,
-            "actions": actions,
+            "actions": [recorded_action(action) for action in actions],
             "status": status,
             "winner": win,
             "resigned": resigned,
             "seconds": fields.number("seconds"),
         }
 
+    def _actions(self, fields: Fields) -> list[Any]:
+        """The game's moves: integers, or curling's targets."""
+        if not isinstance(self.start, CurlingState):
+            return fields.integers("actions")
+        actions = fields.data.get("actions")
+        if not isinstance(actions, list):
+            raise fields.problem("actions", "a list of targets [x, y, spin]", actions)
+        return [_target(fields, ply, action) for ply, action in enumerate(actions)]
+
     def _replay(
-        self, fields: Fields, index: int, moves: list[int], status: str, resigned: int | None
+        self,
+        where: str,
+        index: int,
+        opening: list[int],
+        actions: list[Any],
+        status: str,
+        resigned: int | None,
     ) -> None:
-        """ValueError naming the line unless the moves (the opening's first) replay, each
-        legal, to the recorded end."""
-        state = cast(BoardGameState, self.start.clone())
-        for ply, action in enumerate(moves):
-            if state.is_terminal() or action not in state.legal_actions():
-                raise ValueError(
-                    f"{fields.where}: game {index + 1}'s move {action} at ply {ply} is illegal"
-                )
+        """ValueError naming the line unless the moves (the opening's first) replay from game
+        ``index``'s start, each legal, to the recorded end."""
+        state = self.plan.game_start(self.start, index).clone()
+        for ply, action in enumerate([*opening, *actions]):
+            if state.is_terminal() or not _legal(state, action):
+                raise ValueError(f"{where}: game {index + 1}'s move at ply {ply} is illegal")
             state.apply(action)
         if resigned is None:
             end = state.status().name if state.is_terminal() else "not over"
@@ -241,19 +329,27 @@ class _GameChecker:
         else:
             end = "SECOND_PLAYER_WIN" if resigned == 0 else "FIRST_PLAYER_WIN"
         if end != status:
-            raise ValueError(
-                f"{fields.where}: game {index + 1} replays to {end}, the file says {status}"
-            )
+            raise ValueError(f"{where}: game {index + 1} replays to {end}, the file says {status}")
 
 
-def _check_target(fields: Fields, number: int, action: object) -> None:
-    """A game with chance (curling): each move is a target [x, y, spin]."""
+def _legal(state: GameState, action: Any) -> bool:
+    """Whether ``action`` may be played in ``state`` (a board game's integer is looked up in
+    its legal actions, so that no integer reaches the rules that they cannot take)."""
+    if isinstance(state, BoardGameState) and isinstance(action, int):
+        return action in state.legal_actions()
+    return bool(state.is_legal(action))
+
+
+def _target(fields: Fields, ply: int, action: object) -> Target:
+    """Curling's move ``ply``, a target [x, y, spin]: finite coordinates, spin +1 or -1."""
     ok = (
         isinstance(action, list)
         and len(action) == 3
-        and all(isinstance(v, float | int) and not isinstance(v, bool) for v in action)
-        and all(math.isfinite(v) and abs(v) <= MAX_INT for v in action)
-        and isinstance(action[2], int)
+        and all(isinstance(v, float) and math.isfinite(v) for v in action[:2])
+        and action[2] in (1, -1)
+        and type(action[2]) is int
     )
     if not ok:
-        raise fields.problem(f"actions[{number}]", "a target [x, y, spin]", action)
+        raise fields.problem(f"actions[{ply}]", "a target [x, y, spin] (spin 1 or -1)", action)
+    assert isinstance(action, list)
+    return Target(action[0], action[1], action[2])

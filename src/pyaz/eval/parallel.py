@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pyaz._core import Status
 from pyaz.common.workers import die_with_parent
@@ -64,6 +64,13 @@ class MatchPlan:
         return arena.draw_openings(
             start, self.opening_plies(start), (self.games + 1) // 2, self.seed
         )
+
+    def game_start(self, start: GameState, index: int) -> GameState:
+        """Game ``index``'s start: ``start``, or for a game with chance its copy whose chance
+        events come from the plan's seed and the game's number."""
+        if isinstance(start, SeededGameState):
+            return cast(GameState, start.with_seed(self.seed * 1_000_003 + index))
+        return start
 
     def player_seed(self, index: int, side: int) -> int:
         """The seed of player A (side 0) or B (side 1) in game ``index``."""
@@ -110,10 +117,7 @@ class MatchWorker:
         opening = self.openings[index // 2] if self.openings else []
         a, b = self.player(0, index), self.player(1, index)
         first, second = (a, b) if a_first else (b, a)
-        start = self.start
-        if isinstance(start, SeededGameState):  # a game with chance: game i's from its seed
-            start = start.with_seed(self.plan.seed * 1_000_003 + index)
-        record = arena.play_game(first, second, start, opening)
+        record = arena.play_game(first, second, self.plan.game_start(self.start, index), opening)
         return {
             "index": index,
             "a_first": a_first,
@@ -166,23 +170,29 @@ def play_games(
     """
     from tqdm import tqdm
 
-    done: dict[int, dict[str, Any]] = {}
-    bar = tqdm(total=games, desc=f"{plan.a} vs {plan.b}", unit="game", disable=not progress)
+    done = {i: game for i, game in (played or {}).items() if i < games}
+    bar = tqdm(
+        total=games,
+        initial=len(done),
+        desc=f"{plan.a} vs {plan.b}",
+        unit="game",
+        disable=not progress,
+    )
     tally = [0, 0, 0]
 
     def count(game: dict[str, Any]) -> None:
         done[game["index"]] = game
         winner = game["winner"]
         tally[1 if winner is None else (0 if (winner == 0) == game["a_first"] else 2)] += 1
-        bar.update(1)
         bar.set_postfix_str(f"A +{tally[0]} ={tally[1]} -{tally[2]}")
 
     def finished(game: dict[str, Any]) -> None:
         if on_game is not None:
             on_game(game)
         count(game)
+        bar.update(1)
 
-    for game in (played or {}).values():
+    for game in list(done.values()):
         count(game)
     todo = [index for index in range(games) if index not in done]
     error: BaseException | None = None
