@@ -38,6 +38,18 @@ def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def _journal_in(folder: Path, journal: bytes) -> Path:
+    """``folder``, made, holding ``journal`` as its match.jsonl."""
+    folder.mkdir()
+    (folder / JOURNAL).write_bytes(journal)
+    return folder
+
+
+def _one_game(header: bytes, game: object) -> bytes:
+    """A journal of ``header`` and one game line."""
+    return header + b"\n" + json.dumps(game).encode() + b"\n"
+
+
 def _summary(out: Path) -> dict[str, Any]:
     return dict(json.loads((out / "summary.json").read_text()))
 
@@ -89,9 +101,7 @@ def test_a_match_killed_mid_write_resumes_with_the_same_games(
 def test_a_finished_match_plays_nothing_again_and_a_larger_one_extends_it(
     whole: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "again"
-    out.mkdir()
-    (out / JOURNAL).write_bytes((whole / JOURNAL).read_bytes())
+    out = _journal_in(tmp_path / "again", (whole / JOURNAL).read_bytes())
     assert _match(out, 6) == 0
     assert "resuming: 6 of the 6 games" in capsys.readouterr().out
     assert len(_lines(out)) == 7
@@ -114,9 +124,7 @@ def test_a_finished_match_plays_nothing_again_and_a_larger_one_extends_it(
 def test_another_match_in_the_folder_is_refused(
     whole: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "other"
-    out.mkdir()
-    (out / JOURNAL).write_bytes((whole / JOURNAL).read_bytes())
+    out = _journal_in(tmp_path / "other", (whole / JOURNAL).read_bytes())
     assert main(["random", "uct:30", *ARGV[2:], "--games", "6", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err == (
@@ -158,9 +166,7 @@ def test_a_damaged_game_line_is_refused_naming_it(
 ) -> None:
     lines = _lines(whole)
     first = next(json.loads(line) for line in lines[1:] if json.loads(line)["index"] == 0)
-    out = tmp_path / "damaged"
-    out.mkdir()
-    (out / JOURNAL).write_bytes(lines[0] + b"\n" + json.dumps(change(first)).encode() + b"\n")
+    out = _journal_in(tmp_path / "damaged", _one_game(lines[0], change(first)))
     assert _match(out, 6) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"pyaz-arena: {out / JOURNAL} {message}"), err
@@ -188,9 +194,7 @@ def test_a_damaged_journal_is_refused(
     if content is None:
         content = lines[0] + b"\n" + (first + b"\n" + first if "twice" in message else b"{]")
         content += b"\n"
-    out = tmp_path / "damaged"
-    out.mkdir()
-    (out / JOURNAL).write_bytes(content)
+    out = _journal_in(tmp_path / "damaged", content)
     assert _match(out, 6) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"pyaz-arena: {out / JOURNAL}"), err
@@ -210,9 +214,7 @@ def test_a_journal_that_is_not_a_regular_file_is_never_opened(
 def test_a_journal_cut_inside_its_first_line_starts_the_match_again(
     whole: Path, tmp_path: Path
 ) -> None:
-    out = tmp_path / "cut"
-    out.mkdir()
-    (out / JOURNAL).write_bytes(_lines(whole)[0][:10])
+    out = _journal_in(tmp_path / "cut", _lines(whole)[0][:10])
     assert _match(out, 2) == 0
     assert json.loads(_lines(out)[0])["journal"] == "pyaz-arena match"
     assert _summary(out)["games_resumed"] == 0
@@ -235,9 +237,7 @@ def test_a_game_the_journal_could_not_keep_is_not_counted() -> None:
 def test_a_file_of_that_name_that_is_no_journal_is_kept(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "notes"
-    out.mkdir()
-    (out / JOURNAL).write_bytes(b"my notes")
+    out = _journal_in(tmp_path / "notes", b"my notes")
     assert _match(out, 2) == 2
     assert capsys.readouterr().err == (
         f"pyaz-arena: {out / JOURNAL}: not a pyaz-arena match journal (no first line)\n"
@@ -264,15 +264,13 @@ def test_a_game_that_was_resigned_replays_and_one_that_was_not_is_refused(
     first = next(json.loads(line) for line in lines[1:] if json.loads(line)["index"] == 0)
     # Side 0 (the first player) resigns after the opening: the second player wins.
     resigned = {**first, "actions": [], "resigned": 0, "status": "SECOND_PLAYER_WIN", "winner": 1}
-    out = tmp_path / "resigned"
-    out.mkdir()
-    (out / JOURNAL).write_bytes(lines[0] + b"\n" + json.dumps(resigned).encode() + b"\n")
+    out = _journal_in(tmp_path / "resigned", _one_game(lines[0], resigned))
     assert _match(out, 2) == 0
     results = _summary(out)["results"]
     assert results[0]["resigned"] == 0 and results[0]["result"] == "0-1"
     # The side to move after the opening is side 0: side 1 cannot have resigned there.
     wrong = {**resigned, "resigned": 1, "status": "FIRST_PLAYER_WIN", "winner": 0}
-    (out / JOURNAL).write_bytes(lines[0] + b"\n" + json.dumps(wrong).encode() + b"\n")
+    (out / JOURNAL).write_bytes(_one_game(lines[0], wrong))
     assert _match(out, 2) == 2
     assert (
         "game 1 replays to not where the side that resigned is to move" in capsys.readouterr().err
@@ -292,9 +290,7 @@ def test_a_resume_in_two_processes_plays_the_games_left(whole: Path, tmp_path: P
 def test_a_header_of_other_game_options_is_refused(
     whole: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "options"
-    out.mkdir()
-    (out / JOURNAL).write_bytes((whole / JOURNAL).read_bytes())
+    out = _journal_in(tmp_path / "options", (whole / JOURNAL).read_bytes())
     assert _match(out, 6, "--width", "6") == 2
     assert 'its game_options is {}, this match\'s {"width": 6}' in capsys.readouterr().err
     assert _match(out, 6, "--openings", "3") == 2
@@ -328,9 +324,10 @@ def test_a_curling_match_resumes_with_the_same_shots(
         ({**game, "actions": [[0.0, 0.0, 1]] * len(game["actions"])}, "replays to"),
     ]
     for record, message in damaged:
-        bad = tmp_path / f"bad{len(message)}{len(str(record['actions']))}"
-        bad.mkdir()
-        (bad / JOURNAL).write_bytes(lines[0] + b"\n" + json.dumps(record).encode() + b"\n")
+        bad = _journal_in(
+            tmp_path / f"bad{len(message)}{len(str(record['actions']))}",
+            _one_game(lines[0], record),
+        )
         assert main([*CURLING, "--games", "2", "--out", str(bad)]) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"pyaz-arena: {bad / JOURNAL} line 2: ") and message in err, err
@@ -360,9 +357,7 @@ def test_the_header_names_the_network_each_player_reads(
 def test_a_journal_write_that_fails_stops_the_match_and_the_same_command_resumes(
     whole: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = tmp_path / "full"
-    out.mkdir()
-    (out / JOURNAL).write_bytes(b"\n".join(_lines(whole)[:2]) + b"\n")
+    out = _journal_in(tmp_path / "full", b"\n".join(_lines(whole)[:2]) + b"\n")
 
     def full(descriptor: int) -> None:
         raise OSError(28, "No space left on device")

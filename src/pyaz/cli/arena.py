@@ -288,15 +288,13 @@ def main(argv: list[str] | None = None) -> int:
         runtime=args.runtime,
     )
     journal: MatchJournal | None = None
-    played: dict[int, dict[str, Any]] = {}
-    beyond = 0
     try:
         plan.openings_for(start)
         baselines = _load_paired(args.paired_with, plan, start)
         names = _check_players(plan)
         if args.out is not None:
             check_writable(args.out)
-            journal, played, beyond = MatchJournal.open(args.out, plan, start, names)
+            journal = MatchJournal.open(args.out, plan, start, names)
     except (ValueError, TypeError, OSError, RuntimeError) as problem:
         print(f"pyaz-arena: {problem}", file=sys.stderr)
         return 2
@@ -304,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted before the first game", file=sys.stderr)
         return 130
     try:
-        return _play(args, plan, name, options, start, baselines, journal, played, beyond)
+        return _play(args, plan, name, options, start, baselines, journal)
     finally:
         if journal is not None:
             journal.close()
@@ -318,10 +316,9 @@ def _play(
     start: GameState,
     baselines: list[dict[str, Any]],
     journal: MatchJournal | None,
-    played: dict[int, dict[str, Any]],
-    beyond: int,
 ) -> int:
-    """Plays the match (the games not in ``played``), prints and writes its result."""
+    """Plays the match (the games not in ``journal``), prints and writes its result."""
+    played = {} if journal is None else journal.played
     event = f"{plan.a} vs {plan.b}, {describe_game(name, options)}"
     colour_note = "colours alternating"
     plies = plan.opening_plies(start)
@@ -329,7 +326,8 @@ def _play(
         colour_note += f", pairs of games from shared {plies}-ply random openings"
     parallel = max(1, min(args.parallel, args.games - len(played)))
     print(f"{event}: {args.games} games, {colour_note}, {parallel} worker(s)", flush=True)
-    if journal is not None and (played or beyond):
+    if journal is not None and (played or journal.beyond):
+        beyond = journal.beyond
         more = f" ({beyond} more beyond --games {args.games} left out)" if beyond else ""
         print(
             f"resuming: {len(played)} of the {args.games} games played before, "

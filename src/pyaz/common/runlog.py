@@ -66,6 +66,7 @@ __all__ = [
     "check_resume_settings",
     "damaged_lines",
     "export_csv",
+    "fsync_dir",
     "lock_run_folder",
     "read_metrics",
     "read_plain_file",
@@ -134,7 +135,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         if isinstance(error, OSError) and error.errno is not None:  # name the file, not tmp
             raise OSError(error.errno, error.strerror, str(path)) from error
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     fault_point(f"after-replace/{path.name}")
 
 
@@ -147,8 +148,9 @@ def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def _fsync_dir(directory: Path) -> None:
-    """Persist a rename in ``directory`` (no-op where directories cannot be opened)."""
+def fsync_dir(directory: Path) -> None:
+    """Persist a rename or a new file in ``directory`` (no-op where directories cannot be
+    opened)."""
     if os.name == "posix":
         with contextlib.suppress(OSError):
             fd = os.open(directory, os.O_RDONLY)

@@ -39,6 +39,7 @@ from pyaz.common.checked_json import (
     read_regular_file,
 )
 from pyaz.common.folder_lock import FolderLock
+from pyaz.common.runlog import fsync_dir
 from pyaz.eval import presets
 from pyaz.eval.arena import recorded_action
 from pyaz.eval.parallel import MatchPlan
@@ -101,21 +102,26 @@ def _header(plan: MatchPlan, start: GameState) -> dict[str, Any]:
 
 class MatchJournal:
     """The journal of one match in ``out``: :meth:`open` reads (or starts) it, :meth:`append`
-    adds a finished game, :meth:`close` closes it and unlocks the folder."""
+    adds a finished game, :meth:`close` closes it and unlocks the folder. ``played`` holds the
+    games read back with an index below the match's games, ``beyond`` counts those above."""
 
-    def __init__(self, path: Path, descriptor: int, lock: FolderLock) -> None:
+    def __init__(
+        self, path: Path, descriptor: int, lock: FolderLock, played: Played, beyond: int
+    ) -> None:
         self.path = path
+        self.played = played
+        self.beyond = beyond
         self._descriptor: int | None = descriptor
         self._lock = lock
 
     @classmethod
     def open(
         cls, out: Path, plan: MatchPlan, start: GameState, names: tuple[str, str]
-    ) -> tuple[MatchJournal, Played, int]:
-        """The journal of ``plan`` in ``out`` (started when missing), the games of it already
-        played with an index below ``plan.games`` and the number of games beyond. ``names``
-        are the names players A and B go by in the records. The folder is locked until
-        :meth:`close` (two processes never play one match).
+    ) -> MatchJournal:
+        """The journal of ``plan`` in ``out`` (started when missing), with the games of it
+        already played (:attr:`played`, :attr:`beyond`). ``names`` are the names players A and
+        B go by in the records. The folder is locked until :meth:`close` (two processes never
+        play one match).
 
         ValueError naming the file when it is not a journal, holds another match (naming the
         field that differs), or a game line is damaged;
@@ -136,7 +142,7 @@ class MatchJournal:
         start: GameState,
         names: tuple[str, str],
         lock: FolderLock,
-    ) -> tuple[MatchJournal, Played, int]:
+    ) -> MatchJournal:
         header = _header(plan, start)
         played: Played = {}
         beyond = 0
@@ -147,10 +153,10 @@ class MatchJournal:
         if b"\n" not in data:  # none, or its first line cut short by a kill: the match starts
             if not _json_line(header).startswith(data):
                 raise ValueError(f"{path}: not a pyaz-arena match journal (no first line)")
-            journal = cls(path, _open_descriptor(path, 0), lock)
+            journal = cls(path, _open_descriptor(path, 0), lock, played, beyond)
             journal.append(header)
-            _sync_folder(path.parent)
-            return journal, played, beyond
+            fsync_dir(path.parent)  # the new file survives a power loss
+            return journal
         kept = data.rfind(b"\n") + 1  # a last line cut short by a kill: that game plays again
         lines = data[:kept].split(b"\n")
         _check_header(lines[0], header, path)
@@ -166,7 +172,7 @@ class MatchJournal:
             else:
                 played[index] = game
         del data, lines
-        return cls(path, _open_descriptor(path, kept), lock), played, beyond
+        return cls(path, _open_descriptor(path, kept), lock, played, beyond)
 
     def append(self, record: dict[str, Any]) -> None:
         """Adds ``record`` (a finished game, a :meth:`~pyaz.eval.parallel.MatchWorker.play`
@@ -204,15 +210,6 @@ def _open_descriptor(path: Path, keep: int) -> int:
         os.close(descriptor)
         raise
     return descriptor
-
-
-def _sync_folder(folder: Path) -> None:
-    """Syncs ``folder``'s entries (a file just made in it survives a power loss)."""
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def _json_line(record: dict[str, Any]) -> bytes:
