@@ -3,6 +3,7 @@ plays through the arena and the player specs like the board games."""
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from pathlib import Path
 
@@ -159,3 +160,34 @@ def test_winner_names_the_side_that_won_or_none_for_a_draw() -> None:
     # a finished game: Connect Four 4x4 won by the first player's vertical four
     state = pyaz.make("connect_four", width=4, height=4).play("1 2 1 2 1 2 1")
     assert winner(state.status()) == 0
+
+
+def test_a_games_registration_says_how_a_record_keeps_its_actions() -> None:
+    """Board games' actions are integers (a plug-in game's too); curling's registration names its
+    targets: what JSON holds of one reads back to the same target, and a value that is not one
+    reads as None (the journal's error names the value)."""
+    from pyaz.games.registry import action_record
+    from pyaz.games.state import INTEGER_ACTIONS
+
+    for name in ("othello", "connect4", "go", "tictactoe", "openspiel:tic_tac_toe"):
+        assert action_record(name) is INTEGER_ACTIONS, name
+    assert [INTEGER_ACTIONS.read(v) for v in (0, 7, -1, True, 1.0, "3", 2**63)] == [
+        0, 7, None, None, None, None, None,
+    ]  # fmt: skip
+    targets = action_record("curling")
+    target = curling.Target(0.25, 38.5, -1)
+    written = json.loads(json.dumps(targets.write(target)))
+    assert written == [0.25, 38.5, -1]
+    back = targets.read(written)
+    assert (back.x, back.y, back.spin) == (0.25, 38.5, -1)
+    for bad in (
+        [0.25, 38.5, 0],
+        [0.25, 38.5, True],
+        [0, 38.5, 1],
+        [float("nan"), 1.0, 1],
+        [1.0, 2.0],
+        3,
+    ):
+        assert targets.read(bad) is None, bad
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        action_record("chess")

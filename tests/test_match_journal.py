@@ -319,7 +319,7 @@ def test_a_curling_match_resumes_with_the_same_shots(
         ({**game, "actions": [[1.0, 2.0, 10**400]]}, "actions[0] must be a target"),
         ({**game, "actions": [[1.0, 2.0, 2]]}, "actions[0] must be a target"),
         ({**game, "actions": [[10**400, 2.0, 1]]}, "actions[0] must be a target"),
-        ({**game, "actions": "x"}, "actions must be a list of targets"),
+        ({**game, "actions": "x"}, "actions must be a list, each a target"),
         ({**game, "actions": game["actions"][:-1]}, "replays to not over"),
         ({**game, "actions": [[0.0, 0.0, 1]] * len(game["actions"])}, "replays to"),
     ]

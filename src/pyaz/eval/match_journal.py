@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any
@@ -41,9 +40,8 @@ from pyaz.common.checked_json import (
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import fsync_dir
 from pyaz.eval import presets
-from pyaz.eval.arena import recorded_action
 from pyaz.eval.parallel import MatchPlan
-from pyaz.games.curling import CurlingState, Target
+from pyaz.games.registry import action_record
 from pyaz.games.state import BoardGameState, GameState, winner
 
 __all__ = ["JOURNAL", "MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "MatchJournal"]
@@ -249,6 +247,7 @@ class _GameChecker:
         self.path = path
         self.seen: set[int] = set()
         self.openings = plan.openings_for(start)
+        self.record = action_record(plan.game)
 
     def check(self, line: bytes, number: int) -> tuple[int, dict[str, Any] | None]:
         """The index of the game on line ``number`` (from 1) and the game, checked; None for
@@ -287,7 +286,7 @@ class _GameChecker:
             "first": first,
             "second": second,
             "opening": opening,
-            "actions": [recorded_action(action) for action in actions],
+            "actions": [self.record.write(action) for action in actions],
             "status": status,
             "winner": win,
             "resigned": resigned,
@@ -295,13 +294,16 @@ class _GameChecker:
         }
 
     def _actions(self, fields: Fields) -> list[Any]:
-        """The game's moves: integers, or curling's targets."""
-        if not isinstance(self.start, CurlingState):
-            return fields.integers("actions")
-        actions = fields.data.get("actions")
-        if not isinstance(actions, list):
-            raise fields.problem("actions", "a list of targets [x, y, spin]", actions)
-        return [_target(fields, ply, action) for ply, action in enumerate(actions)]
+        """The game's moves, each read as its game's records keep them (integers, curling's
+        targets)."""
+        values = fields.data.get("actions")
+        if not isinstance(values, list):
+            raise fields.problem("actions", f"a list, each {self.record.expected}", values)
+        actions = [self.record.read(value) for value in values]
+        for ply, (value, action) in enumerate(zip(values, actions, strict=True)):
+            if action is None:
+                raise fields.problem(f"actions[{ply}]", self.record.expected, value)
+        return actions
 
     def _replay(
         self,
@@ -335,18 +337,3 @@ def _legal(state: GameState, action: Any) -> bool:
     if isinstance(state, BoardGameState) and isinstance(action, int):
         return action in state.legal_actions()
     return bool(state.is_legal(action))
-
-
-def _target(fields: Fields, ply: int, action: object) -> Target:
-    """Curling's move ``ply``, a target [x, y, spin]: finite coordinates, spin +1 or -1."""
-    ok = (
-        isinstance(action, list)
-        and len(action) == 3
-        and all(isinstance(v, float) and math.isfinite(v) for v in action[:2])
-        and action[2] in (1, -1)
-        and type(action[2]) is int
-    )
-    if not ok:
-        raise fields.problem(f"actions[{ply}]", "a target [x, y, spin] (spin 1 or -1)", action)
-    assert isinstance(action, list)
-    return Target(action[0], action[1], action[2])

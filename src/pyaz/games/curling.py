@@ -17,14 +17,17 @@ sheet, the tee at (0, TEE_Y)::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from pyaz._core import Status
 from pyaz._core import curling as _c
+from pyaz.games.state import ActionRecord
 
 Game = _c.GameState
 """The simulator's game in progress: the rules, the stones on the sheet, the end and shot, the
@@ -493,6 +496,26 @@ class CurlingState:
 
     def __str__(self) -> str:
         return render_text(self.game)
+
+
+def _write_target(target: Target) -> tuple[float, float, int]:
+    """A target as a record keeps it: (x, y, spin), a list [x, y, spin] in JSON."""
+    return (float(target.x), float(target.y), int(target.spin))
+
+
+def _read_target(value: Any) -> Target | None:
+    """A target from a record's [x, y, spin] (finite coordinates, spin 1 or -1), or None."""
+    if not isinstance(value, list) or len(value) != 3:
+        return None
+    x, y, spin = value
+    coordinates = all(isinstance(v, float) and math.isfinite(v) for v in (x, y))
+    if not coordinates or type(spin) is not int or spin not in (1, -1):
+        return None
+    return Target(x, y, spin)
+
+
+TARGETS = ActionRecord("a target [x, y, spin] (spin 1 or -1)", _write_target, _read_target)
+"""How a record keeps curling's actions (:class:`Target`): [x, y, spin]."""
 
 
 def make_state(

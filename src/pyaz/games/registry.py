@@ -28,9 +28,11 @@ from pyaz._core import perft as native_perft
 from pyaz._core import random_game_lengths as native_random_game_lengths
 from pyaz._core import random_playouts as native_random_playouts
 from pyaz.common.shown import cut
-from pyaz.games.curling import CurlingState, make_state
+from pyaz.games.curling import TARGETS, CurlingState, make_state
 from pyaz.games.plugins import make_plugin, plugin_name, plugin_names
 from pyaz.games.state import (
+    INTEGER_ACTIONS,
+    ActionRecord,
     BoardGameState,
     DrawableGameState,
     GameState,
@@ -71,7 +73,8 @@ class GameSpec:
     options it takes with their defaults, and aliases; ``kinds`` says what an option whose
     default is None takes (``int`` or ``float``); ``search`` is a C++ game's own search class
     (``_core.XSearch``, which :class:`pyaz.Search` and :class:`pyaz.SelfPlay` use for it; None:
-    the search over a game written in Python)."""
+    the search over a game written in Python); ``record`` how a record keeps its actions
+    (integers unless the game's are not)."""
 
     cls: Callable[..., Any]
     options: dict[str, Any]
@@ -79,6 +82,7 @@ class GameSpec:
     summary: str = ""
     kinds: dict[str, type] = field(default_factory=dict)
     search: type | None = None
+    record: ActionRecord = INTEGER_ACTIONS
 
 
 GAMES: dict[str, GameSpec] = {
@@ -139,6 +143,7 @@ GAMES: dict[str, GameSpec] = {
         "seed 002's digital curling, continuous shots with execution noise: ends in 1..100, "
         "noise 'gat', 'dc3' or 'none', physics 'fcv1' or 'gat', extra_ends in 0..100 to "
         "break a tie, seed >= 0 of the noise",
+        record=TARGETS,
     ),
     "tictactoe_cpp": GameSpec(
         TicTacToe,
@@ -169,6 +174,12 @@ def canonical_name(name: str) -> str:
             "'openspiel:NAME', or a module path 'package.module:Name'"
         )
     return plugin
+
+
+def action_record(name: str) -> ActionRecord:
+    """How a record keeps the actions of game ``name`` (a plug-in game's are integers)."""
+    canonical = canonical_name(name)
+    return GAMES[canonical].record if canonical in GAMES else INTEGER_ACTIONS
 
 
 @overload

@@ -19,12 +19,17 @@ the one before it, and a function takes the least one it needs:
 - :class:`SeededGameState`: chance (curling's execution noise) drawn from a seed the match
   sets per game (``with_seed``), so that a match's games differ and each repeats exactly.
 
+:class:`ActionRecord` says how a record (a match's journal) keeps a game's actions as JSON and
+reads them back: integers (:data:`INTEGER_ACTIONS`) unless the game's registration names its own.
+
 :func:`protocol_members` lists a protocol's members; docs/adding-a-game.md and the conformance
 kit name the same ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 import numpy as np
@@ -32,6 +37,8 @@ import numpy as np
 from pyaz._core import Status
 
 __all__ = [
+    "INTEGER_ACTIONS",
+    "ActionRecord",
     "BoardGameState",
     "DrawableGameState",
     "GameState",
@@ -128,6 +135,30 @@ class SeededGameState(GameState, Protocol):
     """A game with chance: ``with_seed(seed)`` is a copy whose chance events come from ``seed``."""
 
     def with_seed(self, seed: int, /) -> Any: ...
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """How a record keeps a game's actions: ``write(action)`` is what JSON holds of one, and
+    ``read(value)`` the action back from what a file holds, or None when the value is not one
+    (the file may come from anyone: ``read`` checks, never trusts); ``expected`` names an
+    action for a message ("an integer action"). A game's registration names its own
+    (:class:`pyaz.games.registry.GameSpec`); actions are integers unless it does."""
+
+    expected: str
+    write: Callable[[Any], Any]
+    read: Callable[[Any], Any | None]
+
+
+def _read_integer(value: Any) -> int | None:
+    """An integer action from JSON (booleans are not), within 64 bits."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
+        return value
+    return None
+
+
+INTEGER_ACTIONS = ActionRecord("an integer action from 0", int, _read_integer)
+"""The board games' actions: non-negative integers."""
 
 
 def protocol_members(protocol: type) -> tuple[str, ...]:
