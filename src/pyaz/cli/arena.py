@@ -24,6 +24,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -275,7 +276,6 @@ def main(argv: list[str] | None = None) -> int:
         name, options, start = _game(args)
     except (ValueError, TypeError) as problem:
         parser.error(str(problem))
-    parallel = min(args.parallel, args.games)
     plan = MatchPlan(
         args.a,
         args.b,
@@ -283,7 +283,6 @@ def main(argv: list[str] | None = None) -> int:
         options,
         args.openings,
         args.seed,
-        torch_threads=1 if parallel > 1 else 0,
         games=args.games,
         runtime=args.runtime,
     )
@@ -319,12 +318,13 @@ def _play(
 ) -> int:
     """Plays the match (the games not in ``journal``), prints and writes its result."""
     played = {} if journal is None else journal.played
+    parallel = max(1, min(args.parallel, args.games - len(played)))  # workers for the games left
+    plan = replace(plan, torch_threads=1 if parallel > 1 else 0)  # one thread a worker, or torch's
     event = f"{plan.a} vs {plan.b}, {describe_game(name, options)}"
     colour_note = "colours alternating"
     plies = plan.opening_plies(start)
     if plies:
         colour_note += f", pairs of games from shared {plies}-ply random openings"
-    parallel = max(1, min(args.parallel, args.games - len(played)))
     print(f"{event}: {args.games} games, {colour_note}, {parallel} worker(s)", flush=True)
     if journal is not None and (played or journal.beyond):
         beyond = journal.beyond
