@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from pyaz.cli.arena import main
+from pyaz.common import journal
 from pyaz.common.folder_lock import FolderLock
-from pyaz.eval import match_journal
 from pyaz.eval.match_journal import JOURNAL, network_digest
 from pyaz.eval.parallel import MatchPlan, play_games
 from pyaz.nets.shipped import shipped_path
@@ -363,7 +363,7 @@ def test_a_journal_write_that_fails_stops_the_match_and_the_same_command_resumes
         raise OSError(28, "No space left on device")
 
     with monkeypatch.context() as patch:
-        patch.setattr(match_journal.os, "fsync", full)
+        patch.setattr(journal.os, "fsync", full)
         assert _match(out, 6) == 1
     err = capsys.readouterr().err
     assert err == (

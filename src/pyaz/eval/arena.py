@@ -25,6 +25,7 @@ from pyaz.common.faults import fault_point
 from pyaz.eval.players import Player, Resignation
 from pyaz.eval.stats import Z_95, wilson_interval
 from pyaz.games.profiles import profile
+from pyaz.games.registry import action_record
 from pyaz.games.state import BoardGameState, GameState, SeededGameState, winner
 
 __all__ = [
@@ -73,13 +74,6 @@ def _plain(action: Any) -> Any:
     return int(action) if isinstance(action, numbers.Integral) else action
 
 
-def recorded_action(action: Any) -> Any:
-    """What a record keeps of an action: the int, or a curling target as (x, y, spin)."""
-    if isinstance(action, int):
-        return action
-    return (float(action.x), float(action.y), int(action.spin))
-
-
 def play_game(
     first: Player, second: Player, start_state: GameState, opening: Sequence[int] = ()
 ) -> GameRecord:
@@ -106,6 +100,7 @@ def play_game(
     if state.is_terminal():
         raise ValueError("the start position (after the opening) is already over")
     actions: list[Any] = []
+    record = action_record(state)
     resigned: int | None = None
     while not state.is_terminal():
         side = int(state.to_move())
@@ -120,7 +115,7 @@ def play_game(
                 f"{mover.name} chose illegal action {action} at ply {state.ply}:\n{state}"
             )
         state.apply(action)
-        actions.append(recorded_action(action))
+        actions.append(record.write(action))
         for player in players:
             player.observe(action)
     if resigned is not None:

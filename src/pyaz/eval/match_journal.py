@@ -23,22 +23,12 @@ a killed write is dropped (that game is played again).
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 from pyaz import _core
-from pyaz.common.checked_json import (
-    MAX_INT,
-    MAX_JSON_BYTES,
-    Fields,
-    described,
-    parse_json,
-    read_regular_file,
-)
-from pyaz.common.folder_lock import FolderLock
-from pyaz.common.runlog import fsync_dir
+from pyaz.common.checked_json import MAX_INT, Fields, parse_json
+from pyaz.common.journal import MAX_JOURNAL_BYTES, MAX_LINE_BYTES, Journal
 from pyaz.eval import presets
 from pyaz.eval.parallel import MatchPlan
 from pyaz.games.registry import action_record
@@ -49,14 +39,11 @@ __all__ = ["JOURNAL", "MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "MatchJournal"]
 JOURNAL = "match.jsonl"
 """The journal's name in a ``--out`` folder."""
 
-MAX_JOURNAL_BYTES = MAX_JSON_BYTES
-"""The largest journal read (some 10,000 games of Go on 19x19)."""
-
-MAX_LINE_BYTES = 2**20
-"""The longest line read (a game of Go on 19x19 takes some 5 KB)."""
-
 KIND = "pyaz-arena match"
 """The ``journal`` field of the first line."""
+
+OTHER = "give another --out, or remove the file to start this one there"
+"""What the message of a folder that holds another match says to do."""
 
 _STATUSES = ("DRAW", "FIRST_PLAYER_WIN", "SECOND_PLAYER_WIN")
 
@@ -95,22 +82,20 @@ def _header(plan: MatchPlan, start: GameState) -> dict[str, Any]:
         "runtime": plan.runtime,
         "networks": {"a": network_digest(plan.a), "b": network_digest(plan.b)},
     }
-    return dict(json.loads(json.dumps(header)))  # as the file holds it (tuples as lists)
+    return header
 
 
 class MatchJournal:
-    """The journal of one match in ``out``: :meth:`open` reads (or starts) it, :meth:`append`
-    adds a finished game, :meth:`close` closes it and unlocks the folder. ``played`` holds the
-    games read back with an index below the match's games, ``beyond`` counts those above."""
+    """The journal of one match: :meth:`open` reads (or starts) it, :meth:`append` adds a
+    finished game, :meth:`close` closes it and unlocks the folder. ``played`` holds the games
+    read back with an index below the match's games, ``beyond`` counts those above."""
 
-    def __init__(
-        self, path: Path, descriptor: int, lock: FolderLock, played: Played, beyond: int
-    ) -> None:
-        self.path = path
+    def __init__(self, journal: Journal, played: Played, beyond: int) -> None:
+        self.path = journal.path
         self.played = played
         self.beyond = beyond
-        self._descriptor: int | None = descriptor
-        self._lock = lock
+        self.append = journal.append
+        self.close = journal.close
 
     @classmethod
     def open(
@@ -125,116 +110,22 @@ class MatchJournal:
         field that differs), or a game line is damaged;
         :class:`~pyaz.common.folder_lock.FolderInUseError` when another process plays in
         ``out``; OSError when the file cannot be read or written."""
-        lock = FolderLock(out, "pyaz-arena match").acquire()
+        journal = Journal.open(out / JOURNAL, _header(plan, start), OTHER)
         try:
-            return cls._open(out / JOURNAL, plan, start, names, lock)
+            played: Played = {}
+            beyond = 0
+            checker = _GameChecker(plan, start, names, journal.path)
+            for number, line in journal.lines:
+                index, game = checker.check(line, number)
+                if game is None:
+                    beyond += 1
+                else:
+                    played[index] = game
         except BaseException:
-            lock.release()
+            journal.close()
             raise
-
-    @classmethod
-    def _open(
-        cls,
-        path: Path,
-        plan: MatchPlan,
-        start: GameState,
-        names: tuple[str, str],
-        lock: FolderLock,
-    ) -> MatchJournal:
-        header = _header(plan, start)
-        played: Played = {}
-        beyond = 0
-        try:
-            data = read_regular_file(path, MAX_JOURNAL_BYTES)
-        except FileNotFoundError:
-            data = b""
-        if b"\n" not in data:  # none, or its first line cut short by a kill: the match starts
-            if not _json_line(header).startswith(data):
-                raise ValueError(f"{path}: not a pyaz-arena match journal (no first line)")
-            journal = cls(path, _open_descriptor(path, 0), lock, played, beyond)
-            journal.append(header)
-            fsync_dir(path.parent)  # the new file survives a power loss
-            return journal
-        kept = data.rfind(b"\n") + 1  # a last line cut short by a kill: that game plays again
-        lines = data[:kept].split(b"\n")
-        _check_header(lines[0], header, path)
-        checker = _GameChecker(plan, start, names, path)
-        for number, line in enumerate(lines[1:-1], start=2):
-            if not line.strip():
-                continue
-            if len(line) > MAX_LINE_BYTES:
-                raise ValueError(f"{path} line {number}: longer than {MAX_LINE_BYTES} bytes")
-            index, game = checker.check(line, number)
-            if game is None:
-                beyond += 1
-            else:
-                played[index] = game
-        del data, lines
-        return cls(path, _open_descriptor(path, kept), lock, played, beyond)
-
-    def append(self, record: dict[str, Any]) -> None:
-        """Adds ``record`` (a finished game, a :meth:`~pyaz.eval.parallel.MatchWorker.play`
-        record) as one line and syncs it to disk; OSError naming the file when the write
-        fails."""
-        assert self._descriptor is not None, "the journal is closed"
-        data = _json_line(record)
-        try:
-            while data:
-                data = data[os.write(self._descriptor, data) :]
-            os.fsync(self._descriptor)
-        except OSError as error:
-            raise OSError(error.errno, error.strerror, str(self.path)) from error
-
-    def close(self) -> None:
-        """Closes the file and unlocks the folder (idempotent; never raises)."""
-        descriptor, self._descriptor = self._descriptor, None
-        try:
-            if descriptor is not None:
-                os.close(descriptor)
-        except OSError:
-            pass  # every line was synced when written
-        finally:
-            self._lock.release()
-
-
-def _open_descriptor(path: Path, keep: int) -> int:
-    """The journal open for writing at its end, cut to its first ``keep`` bytes (a torn last
-    line dropped); OSError naming it."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
-    try:
-        os.ftruncate(descriptor, keep)
-        os.lseek(descriptor, 0, os.SEEK_END)
-    except BaseException:
-        os.close(descriptor)
-        raise
-    return descriptor
-
-
-def _json_line(record: dict[str, Any]) -> bytes:
-    return (json.dumps(record) + "\n").encode("utf-8")
-
-
-def _check_header(line: bytes, expected: dict[str, Any], path: Path) -> None:
-    """ValueError unless ``line`` is a journal's first line naming the match ``expected``."""
-    try:
-        value = parse_json(line, f"{path} line 1") if len(line) <= MAX_LINE_BYTES else None
-    except ValueError:
-        value = None
-    if not isinstance(value, dict) or value.get("journal") != KIND:
-        raise ValueError(f"{path}: not a pyaz-arena match journal (its first line names no match)")
-    for key, wanted in expected.items():
-        if value.get(key) != wanted:
-            raise ValueError(
-                f"{path} holds another match: its {key} is {_shown(value.get(key))}, this "
-                f"match's {_shown(wanted)} (give another --out, or remove the file to start "
-                "this one there)"
-            )
-
-
-def _shown(value: object) -> str:
-    """A header field for a message: as JSON when short, else described."""
-    text = json.dumps(value)
-    return text if len(text) <= 200 else described(value)
+        journal.lines = []
+        return cls(journal, played, beyond)
 
 
 class _GameChecker:
@@ -247,7 +138,7 @@ class _GameChecker:
         self.path = path
         self.seen: set[int] = set()
         self.openings = plan.openings_for(start)
-        self.record = action_record(plan.game)
+        self.record = action_record(start)
 
     def check(self, line: bytes, number: int) -> tuple[int, dict[str, Any] | None]:
         """The index of the game on line ``number`` (from 1) and the game, checked; None for

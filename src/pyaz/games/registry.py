@@ -176,10 +176,11 @@ def canonical_name(name: str) -> str:
     return plugin
 
 
-def action_record(name: str) -> ActionRecord:
-    """How a record keeps the actions of game ``name`` (a plug-in game's are integers)."""
-    canonical = canonical_name(name)
-    return GAMES[canonical].record if canonical in GAMES else INTEGER_ACTIONS
+def action_record(state: GameState) -> ActionRecord:
+    """How a record keeps the actions of ``state``'s game: its registration's
+    (:attr:`GameSpec.record`), integers for a game registered without one or a plug-in game."""
+    spec = GAMES.get(str(state.name))
+    return INTEGER_ACTIONS if spec is None else spec.record
 
 
 @overload
