@@ -366,7 +366,7 @@ def test_a_run_folders_curves_networks_and_games(run_dir: Path) -> None:
     assert names == ["nets/iter-00001.pt", "nets/iter-00002.pt", "checkpoint.pt"]
     assert networks(run_dir) == data["networks"]
     assert data["networks"][1]["spec"] == f"model:{run_dir / 'nets' / 'iter-00002.pt'}"
-    saved = (run_dir / "elo" / "games.jsonl").read_text().splitlines()
+    _, *saved = (run_dir / "elo" / "games.jsonl").read_text().splitlines()  # a header, the games
     assert len(data["replays"]) == len(saved) and data["replays_note"] == ""
     assert data["damaged"] == []
     # a network plays as its model: spec; a saved game replays to its end

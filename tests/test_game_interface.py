@@ -142,7 +142,7 @@ def test_pyaz_arena_and_pyaz_tournament_play_curling(
     elo = tmp_path / "elo"
     args = [str(nets[0]), str(nets[1]), "--game", "curling", "--games", "2"]
     assert tournament.main([*args, "--simulations", "2", "--out", str(elo), "--quiet"]) == 0
-    games = [json.loads(line) for line in (elo / "games.jsonl").read_text().splitlines()]
+    _, *games = [json.loads(line) for line in (elo / "games.jsonl").read_text().splitlines()]
     assert [(g["first"], g["second"], g["plies"]) for g in games] == [
         ("c1", "c2", 32),  # two ends of 16 shots (the default curling match)
         ("c2", "c1", 32),

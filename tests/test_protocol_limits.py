@@ -40,6 +40,7 @@ from pyaz.engines.gomocup_server import (
 from pyaz.engines.gtp import GtpEngine
 from pyaz.engines.gtp_server import GtpServer
 from pyaz.engines.search import EngineSearch
+from pyaz.eval.tournament_journal import TournamentJournal
 from pyaz.games import BoardGameState, NativeGame
 from pyaz.games.sgf import parse_sgf
 
@@ -113,13 +114,18 @@ def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 TOURNAMENT = ["--random", "--games", "2", "--simulations", "4", "--quiet"]
 
 
-@needs_dev_full
 def test_tournament_rates_every_game_when_games_jsonl_cannot_be_written(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], checkpoint: Path
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    checkpoint: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     out = tmp_path / "elo"
-    out.mkdir()
-    (out / "games.jsonl").symlink_to(DEV_FULL)
+
+    def full(self: TournamentJournal, *game: object) -> None:  # the header written, then full
+        raise OSError(28, "No space left on device", str(self.path))
+
+    monkeypatch.setattr(TournamentJournal, "append", full)
     assert tournament.main([str(checkpoint), *TOURNAMENT, "--out", str(out)]) == 1
     captured = capsys.readouterr()
     assert "anchor random = 0" in captured.out  # the ratings table, printed

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -100,7 +101,8 @@ def test_cli_round_robin_writes_table_csv_games_and_plot(runs: Path, tmp_path: P
     for r in rows:
         assert float(r["lower"]) <= float(r["elo"]) <= float(r["upper"])
 
-    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    header, *games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert header["journal"] == "pyaz tournament" and len(header["players"]) == 4
     assert len(games) == 6 * 2  # 6 pairs x 2 games
     for g in games:
         assert g["result"] in (0.0, 0.5, 1.0) and g["first"] != g["second"]
@@ -113,6 +115,17 @@ def test_cli_round_robin_writes_table_csv_games_and_plot(runs: Path, tmp_path: P
     fit = json.loads((out / "fit.json").read_text())
     assert fit["anchor"] == "random" and len(fit["covariance"]) == 4
     assert (out / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # the same command again: every game is in the journal, nothing is played twice
+    before = (out / "games.jsonl").read_bytes()
+    assert main([*args[:-1]]) == 0  # not --quiet: it says it resumes
+    assert (
+        f"resuming: 12 games played before, read from {out / 'games.jsonl'}"
+        in capsys.readouterr().err
+    )
+    assert (out / "games.jsonl").read_bytes() == before
+    with (out / "ratings.csv").open() as f:
+        assert [r["elo"] for r in csv.DictReader(f)] == [r["elo"] for r in rows]
 
 
 def test_load_checkpoint_reads_both_formats(runs: Path) -> None:
@@ -237,7 +250,96 @@ def test_interrupt_rates_and_writes_the_games_so_far(tmp_path: Path) -> None:
     assert 6 <= played < 18
     assert partial.fit.rating("x").elo == 0.0
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
-    assert len(lines) == played and (tmp_path / "ratings.csv").exists()
+    assert len(lines) == 1 + played and (tmp_path / "ratings.csv").exists()  # the header, games
+
+
+def _xyz(last: RandomPlayer | None = None) -> list[Contestant]:
+    players = [RandomPlayer(seed=0, name="x"), RandomPlayer(seed=1, name="y")]
+    return [Contestant(p.name, p) for p in [*players, last or RandomPlayer(seed=2, name="z")]]
+
+
+def _games(out: Path) -> list[dict]:
+    header, *games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert header["journal"] == "pyaz tournament"
+    return games
+
+
+def test_a_tournament_stopped_at_any_game_resumes_with_nothing_lost_or_counted_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Killed mid-game, the same tournament again plays only the games not in its journal: the
+    games before the kill are kept as they were, each (match, game) is rated once, and the
+    openings are the match's; a larger --games extends every match, a smaller one rates the
+    first games."""
+    state = pyaz.make("connect_four", width=4, height=4)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(_xyz(Interrupting(40, "z")), 6, state, out=tmp_path, anchor="x",
+                       progress=False)  # fmt: skip
+    kept = _games(tmp_path)
+    assert 6 <= len(kept) < 18
+    resumed = run_tournament(_xyz(), 6, state, out=tmp_path, anchor="x", progress=True)
+    assert f"resuming: {len(kept)} games played before" in capsys.readouterr().err
+    games = _games(tmp_path)
+    assert games[: len(kept)] == kept and len(games) == 18
+    assert sorted((g["match"], g["game"]) for g in games) == [
+        (m, k) for m in range(3) for k in range(6)
+    ]
+    assert [m.n for m in resumed.matches] == [6, 6, 6]
+    for match in resumed.matches:  # the games rated are the journal's, in order
+        ours = [
+            g
+            for g in games
+            if (g["first"], g["second"])
+            in {(match.a_name, match.b_name), (match.b_name, match.a_name)}
+        ]
+        ours.sort(key=lambda g: g["game"])
+        assert [g.all_actions for g in match.games] == [g["opening"] + g["actions"] for g in ours]
+        assert all(ours[k]["opening"] == ours[k + 1]["opening"] for k in range(0, 6, 2))
+    assert resumed.fit is not None and resumed.fit.rating("x").elo == 0.0
+    longer = run_tournament(_xyz(), 8, state, out=tmp_path, anchor="x", progress=False)
+    assert [m.n for m in longer.matches] == [8, 8, 8] and len(_games(tmp_path)) == 24
+    assert _games(tmp_path)[:18] == games
+    shorter = run_tournament(_xyz(), 2, state, out=tmp_path, anchor="x", progress=True)
+    assert [m.n for m in shorter.matches] == [2, 2, 2] and len(_games(tmp_path)) == 24
+    assert "(18 more beyond --games 2 left out)" in capsys.readouterr().err
+
+
+def test_a_journal_of_another_tournament_or_a_damaged_game_is_a_one_line_error(
+    tmp_path: Path,
+) -> None:
+    state = pyaz.make("connect_four", width=4, height=4)
+    run_tournament(_xyz(), 2, state, out=tmp_path, anchor="x", progress=False)
+    path = tmp_path / "games.jsonl"
+    other = [*_xyz()[:2], Contestant("w", RandomPlayer(seed=2, name="w"))]
+    with pytest.raises(ValueError, match=r"holds another tournament: its players is \["):
+        run_tournament(other, 2, state, out=tmp_path, anchor="x", progress=False)
+    with pytest.raises(ValueError, match="its seed is 0, this tournament's 1"):
+        run_tournament(_xyz(), 2, state, out=tmp_path, anchor="x", progress=False, seed=1)
+    header, *lines = path.read_text().splitlines()
+    first = json.loads(lines[0])
+    damaged = {
+        "a move that is not legal": (
+            {**first, "actions": [9, *first["actions"][1:]]},
+            "game 1's move at ply 2 is illegal",
+        ),
+        "another opening": (
+            {**first, "opening": [0, 0]},
+            "the opening is not the one this match draws",
+        ),
+        "another player": ({**first, "first": "y"}, "first must be x, not the string 'y'"),
+        "another result": ({**first, "winner": 1 if first["winner"] != 1 else 0}, "winner must be"),
+        "a match beyond the pairs": ({**first, "match": 3}, "match must be an integer from 0 to 2"),
+        "the same game twice": (first, "game 1 of match 1 is in the file twice"),
+    }
+    for why, (game, message) in damaged.items():
+        path.write_text("\n".join([header, *lines, json.dumps(game)]) + "\n")
+        if why != "the same game twice":
+            path.write_text("\n".join([header, json.dumps(game), *lines[1:]]) + "\n")
+        with pytest.raises(ValueError, match=re.escape(message)) as caught:
+            run_tournament(_xyz(), 2, state, out=tmp_path, anchor="x", progress=False)
+        assert str(caught.value).startswith(f"{path} line "), why
+    restarted = run_tournament(other, 2, state, out=tmp_path, progress=False, restart_other=True)
+    assert [m.n for m in restarted.matches] == [2, 2, 2] and len(_games(tmp_path)) == 6
 
 
 @pytest.mark.parametrize(
@@ -290,3 +392,16 @@ def test_module_entry_point_runs() -> None:
         timeout=60,
     )
     assert result.returncode == 2 and "at least two players" in result.stderr
+
+
+def test_a_second_process_is_kept_out_of_a_tournaments_folder(
+    runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pyaz.common.folder_lock import FolderLock
+
+    out = tmp_path / "elo"
+    args = [str(runs / "a" / "nets" / "iter-00001.pt"), "--random", "--games", "2", "--quiet"]
+    with FolderLock(out, "pyaz tournament"):
+        assert main([*args, "--out", str(out)]) == 2
+    assert "is in use by another pyaz tournament" in capsys.readouterr().err
+    assert main([*args, "--out", str(out)]) == 0  # the lock went with its holder

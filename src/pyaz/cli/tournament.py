@@ -6,9 +6,11 @@ Example::
     pyaz-tournament runs/a/checkpoint.pt runs/b/checkpoint.pt --random --games 20 --out elo/
 
 ``--out`` is checked before the first game (a folder that cannot be made or written in: a
-one-line error, exit 2). A write that fails later (a full disk) does not stop the games: the
-ratings are printed, then one line on stderr names the file and the reason, and the exit
-status is 1.
+one-line error, exit 2). Each game is kept in ``--out``'s ``games.jsonl`` as it ends, and the
+same command after a stop (Ctrl-C, a kill) plays only the games not in it
+(:mod:`pyaz.eval.tournament_journal`). A write that fails later (a full disk) does not stop
+the games: the ratings are printed, then one line on stderr names the file and the reason,
+and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 from pathlib import Path
 
 from pyaz.cli import cannot_write, exit_from_main, options
+from pyaz.common.folder_lock import FolderInUseError
 from pyaz.eval.elo import DEFAULT_PRIOR
 from pyaz.eval.match_files import check_writable
 from pyaz.eval.players import RandomPlayer
@@ -82,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=Path("tournament"),
         metavar="DIR",
-        help="folder for ratings.csv, games.jsonl, fit.json, ratings.png (default ./tournament)",
+        help="folder for ratings.csv, games.jsonl, fit.json, ratings.png (default ./tournament); "
+        "games.jsonl keeps each game as it ends: the same command again resumes the tournament",
     )
     parser.add_argument(
         "--anchor",
@@ -200,11 +204,15 @@ def main(argv: list[str] | None = None) -> int:
         partial = getattr(interrupt, "tournament", None)
         if partial is not None and partial.fit is not None:
             print(partial.fit.table())
-            print(f"interrupted: the games so far are rated in {args.out}", file=sys.stderr)
+            print(
+                f"interrupted: the games so far are rated in {args.out}; the same command "
+                "resumes the tournament",
+                file=sys.stderr,
+            )
         else:
             print("interrupted", file=sys.stderr)
         return 130
-    except (ValueError, TypeError, OSError) as error:
+    except (ValueError, TypeError, OSError, FolderInUseError) as error:
         print(f"pyaz-tournament: {error}", file=sys.stderr)
         return 2
     assert tournament.fit is not None

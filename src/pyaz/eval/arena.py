@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numbers
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pyaz import _core
 from pyaz.common.faults import fault_point
@@ -33,6 +33,7 @@ __all__ = [
     "MatchResult",
     "default_opening_plies",
     "draw_openings",
+    "game_start",
     "play_game",
     "play_match",
     "random_opening",
@@ -195,6 +196,14 @@ class MatchResult:
         )
 
 
+def game_start(start_state: GameState, seed: int, index: int) -> GameState:
+    """Game ``index``'s start in a match seeded ``seed`` (:func:`play_match`): ``start_state``,
+    or for a game with chance its copy whose chance comes from ``seed + index``."""
+    if isinstance(start_state, SeededGameState):
+        return cast(GameState, start_state.with_seed(seed + index))
+    return start_state
+
+
 def default_opening_plies(state: GameState) -> int:
     """The default number of random opening plies of a match in ``state``'s game, its profile's
     (:attr:`~pyaz.games.profiles.GameProfile.opening_plies`): the fewest that give every match of
@@ -261,6 +270,7 @@ def play_match(
     opening_plies: int | None = None,
     seed: int = 0,
     fault: str = "match-game",
+    played: Mapping[int, GameRecord] | None = None,
 ) -> MatchResult:
     """Plays up to ``games`` games of ``a`` against ``b`` from ``start_state``, alternating colours.
 
@@ -278,7 +288,9 @@ def play_match(
     After each game ``stop(result_so_far)`` is called, if given, and the match ends when it
     returns True (for sequential stopping, e.g. a :class:`~pyaz.eval.gates.WilsonGate`).
     ``progress`` shows a tqdm bar. ``fault`` names the kill point after each game
-    (:func:`~pyaz.common.faults.fault_point`).
+    (:func:`~pyaz.common.faults.fault_point`). ``played`` holds games of this match played
+    before (by index: a resumed tournament's), counted as they are and not played again
+    (``stop`` is asked after the games played here).
     """
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
@@ -295,11 +307,14 @@ def play_match(
     try:
         for index in range(games):
             a_first = index % 2 == 0
+            if played is not None and index in played:
+                result.add(played[index], a_first)
+                bar.update(1)
+                continue
             first, second = (a, b) if a_first else (b, a)
-            start = start_state
-            if isinstance(start_state, SeededGameState):
-                start = start_state.with_seed(seed + index)
-            record = play_game(first, second, start, openings[index // 2])
+            record = play_game(
+                first, second, game_start(start_state, seed, index), openings[index // 2]
+            )
             result.add(record, a_first)
             fault_point(fault)
             bar.update(1)

@@ -32,7 +32,7 @@ from pyaz.common.journal import MAX_JOURNAL_BYTES, MAX_LINE_BYTES, Journal
 from pyaz.eval import presets
 from pyaz.eval.parallel import MatchPlan
 from pyaz.games.registry import action_record
-from pyaz.games.state import BoardGameState, GameState, winner
+from pyaz.games.state import ActionRecord, BoardGameState, GameState, winner
 
 __all__ = ["JOURNAL", "MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "MatchJournal"]
 
@@ -45,7 +45,8 @@ KIND = "pyaz-arena match"
 OTHER = "give another --out, or remove the file to start this one there"
 """What the message of a folder that holds another match says to do."""
 
-_STATUSES = ("DRAW", "FIRST_PLAYER_WIN", "SECOND_PLAYER_WIN")
+STATUSES = ("DRAW", "FIRST_PLAYER_WIN", "SECOND_PLAYER_WIN")
+"""How a game recorded in a journal ended (:class:`~pyaz._core.Status` names)."""
 
 Played = dict[int, dict[str, Any]]
 """Games read back, by index (from 0)."""
@@ -163,13 +164,13 @@ class _GameChecker:
             raise ValueError(
                 f"{where}: game {index + 1}'s opening is not the one this match draws for it"
             )
-        status = fields.text("status", choices=_STATUSES)
+        status = fields.text("status", choices=STATUSES)
         win = winner(getattr(_core.Status, status))
         recorded = fields.data.get("winner")
         if recorded != win or isinstance(recorded, bool):
             raise fields.problem("winner", "null" if win is None else str(win), recorded)
         resigned = fields.optional_integer("resigned", high=1)
-        actions = self._actions(fields)
+        actions = read_actions(fields, self.record)
         self._replay(where, index, opening, actions, status, resigned)
         return index, {
             "index": index,
@@ -184,18 +185,6 @@ class _GameChecker:
             "seconds": fields.number("seconds"),
         }
 
-    def _actions(self, fields: Fields) -> list[Any]:
-        """The game's moves, each read as its game's records keep them (integers, curling's
-        targets)."""
-        values = fields.data.get("actions")
-        if not isinstance(values, list):
-            raise fields.problem("actions", f"a list, each {self.record.expected}", values)
-        actions = [self.record.read(value) for value in values]
-        for ply, (value, action) in enumerate(zip(values, actions, strict=True)):
-            if action is None:
-                raise fields.problem(f"actions[{ply}]", self.record.expected, value)
-        return actions
-
     def _replay(
         self,
         where: str,
@@ -207,19 +196,43 @@ class _GameChecker:
     ) -> None:
         """ValueError naming the line unless the moves (the opening's first) replay from game
         ``index``'s start, each legal, to the recorded end."""
-        state = self.plan.game_start(self.start, index).clone()
-        for ply, action in enumerate([*opening, *actions]):
-            if state.is_terminal() or not _legal(state, action):
-                raise ValueError(f"{where}: game {index + 1}'s move at ply {ply} is illegal")
-            state.apply(action)
-        if resigned is None:
-            end = state.status().name if state.is_terminal() else "not over"
-        elif state.is_terminal() or int(state.to_move()) != resigned:
-            end = "not where the side that resigned is to move"
-        else:
-            end = "SECOND_PLAYER_WIN" if resigned == 0 else "FIRST_PLAYER_WIN"
-        if end != status:
-            raise ValueError(f"{where}: game {index + 1} replays to {end}, the file says {status}")
+        start = self.plan.game_start(self.start, index)
+        check_replay(start, [*opening, *actions], status, resigned, f"{where}: game {index + 1}")
+
+
+def read_actions(fields: Fields, record: ActionRecord) -> list[Any]:
+    """The game's moves (field ``actions``), each read as its game's records keep them
+    (``record``: integers, curling's targets); ValueError naming the field otherwise."""
+    values = fields.data.get("actions")
+    if not isinstance(values, list):
+        raise fields.problem("actions", f"a list, each {record.expected}", values)
+    actions = [record.read(value) for value in values]
+    for ply, (value, action) in enumerate(zip(values, actions, strict=True)):
+        if action is None:
+            raise fields.problem(f"actions[{ply}]", record.expected, value)
+    return actions
+
+
+def check_replay(
+    start: GameState, moves: list[Any], status: str, resigned: int | None, game: str
+) -> None:
+    """ValueError naming ``game`` ("FILE line N: game K") unless ``moves`` replay from
+    ``start`` (not modified), each legal, to the end recorded: ``status`` (a
+    :class:`~pyaz._core.Status` name), reached by the rules or by the side ``resigned``
+    resigning where it is to move."""
+    state = start.clone()
+    for ply, action in enumerate(moves):
+        if state.is_terminal() or not _legal(state, action):
+            raise ValueError(f"{game}'s move at ply {ply} is illegal")
+        state.apply(action)
+    if resigned is None:
+        end = state.status().name if state.is_terminal() else "not over"
+    elif state.is_terminal() or int(state.to_move()) != resigned:
+        end = "not where the side that resigned is to move"
+    else:
+        end = "SECOND_PLAYER_WIN" if resigned == 0 else "FIRST_PLAYER_WIN"
+    if end != status:
+        raise ValueError(f"{game} replays to {end}, the file says {status}")
 
 
 def _legal(state: GameState, action: Any) -> bool:

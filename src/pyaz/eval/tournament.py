@@ -6,8 +6,10 @@ per colour assignment) starts from the same short random opening (``--opening-pl
 greedy search players do not replay one game. The results are fitted with
 :func:`pyaz.eval.elo.fit_elo` (draws, first-move advantage, virtual-draw prior) and the ratings are
 printed, anchored to the uniform random player (rating 0) when ``--random`` is given. Into
-``--out`` go ``ratings.csv``, ``games.jsonl`` (one line per game, written as the games are
-played), ``fit.json`` (advantage, drawelo, covariance) and ``ratings.png`` (error bars).
+``--out`` go ``ratings.csv``, ``games.jsonl`` (the journal: one line per game, written and synced
+as the game ends, so that the same tournament run again resumes it,
+:mod:`pyaz.eval.tournament_journal`), ``fit.json`` (advantage, drawelo, covariance) and
+``ratings.png`` (error bars).
 
 This is seed 001's evaluation (Fig. 11: the final networks of 8 runs x 4 losses plus a random
 player in a round robin, rated with Bayesian Elo); :func:`rate_run_iterations` rates the networks
@@ -24,19 +26,21 @@ import io
 import itertools
 import json
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import Any, cast
 
 from pyaz.common.checked_json import Fields
 from pyaz.common.plots import figure, save_figure
 from pyaz.common.runlog import atomic_write_bytes
-from pyaz.eval.arena import GameRecord, MatchResult, play_match
+from pyaz.eval.arena import GameRecord, MatchResult, default_opening_plies, play_match
 from pyaz.eval.elo import DEFAULT_PRIOR, EloFit, GameResult, Rating, fit_elo
 from pyaz.eval.parallel import start_state
 from pyaz.eval.players import Player, RandomPlayer, network_player
 from pyaz.eval.presets import make_player
+from pyaz.eval.tournament_journal import Played, TournamentJournal, match_seed
 from pyaz.games import GameState, NetworkGameState, canonical_name
 
 RANDOM = "random"
@@ -186,20 +190,6 @@ def game_result(record: GameRecord) -> GameResult:
     return GameResult(record.first, record.second, result)
 
 
-def game_json(record: GameRecord, match: int) -> dict[str, Any]:
-    """One ``games.jsonl`` line: players, result, plies, the opening and the moves."""
-    return {
-        "match": match,
-        "first": record.first,
-        "second": record.second,
-        "result": game_result(record).result,
-        "winner": record.winner,
-        "plies": len(record.all_actions),
-        "opening": list(record.opening),
-        "actions": list(record.actions),
-    }
-
-
 def play_tournament(
     contestants: Sequence[Contestant],
     games: int,
@@ -209,14 +199,16 @@ def play_tournament(
     opening_plies: int | None = None,
     seed: int = 0,
     progress: bool = True,
-    on_game: Callable[[GameRecord, int], None] | None = None,
+    on_game: Callable[[GameRecord, int, int], None] | None = None,
+    played: Played | None = None,
 ) -> list[MatchResult]:
     """Plays ``games`` games for each pair (all pairs by default), colours alternating.
 
-    One tqdm bar counts the games of the whole tournament. ``on_game(record, match_index)`` is
-    called after each game (e.g. to append it to a file). If interrupted, the matches played so
-    far (the current one included, as far as it got) are in the KeyboardInterrupt's
-    ``matches`` attribute.
+    One tqdm bar counts the games of the whole tournament. ``on_game(record, match, game)``
+    is called after each game played (e.g. to append it to the journal). ``played`` holds games
+    played before (a resumed tournament's, by match and game number): they count as they are
+    and are not played again. If interrupted, the matches played so far (the current one
+    included, as far as it got) are in the KeyboardInterrupt's ``matches`` attribute.
     """
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
@@ -226,7 +218,12 @@ def play_tournament(
     pairs = list(pairs) if pairs is not None else round_robin_pairs(len(contestants))
     from tqdm import tqdm
 
-    bar = tqdm(total=len(pairs) * games, desc="tournament", unit="game", disable=not progress)
+    played = played or {}
+    before = sum(sum(1 for game in kept if game < games) for kept in played.values())
+    bar = tqdm(
+        total=len(pairs) * games, initial=before, desc="tournament", unit="game",
+        disable=not progress,
+    )  # fmt: skip
     matches: list[MatchResult] = []
     current: list[MatchResult | None] = [None]
     try:
@@ -237,7 +234,7 @@ def play_tournament(
             def after_game(result: MatchResult, index: int = index) -> bool:
                 current[0] = result  # kept for an interrupt: the games played so far
                 if on_game is not None:
-                    on_game(result.games[-1], index)
+                    on_game(result.games[-1], index, result.n - 1)  # games before it all counted
                 bar.update(1)
                 return False  # never stop early: play all the games
 
@@ -248,7 +245,8 @@ def play_tournament(
                 start_state,
                 stop=after_game,
                 opening_plies=opening_plies,
-                seed=seed * 1_000_003 + index,
+                seed=match_seed(seed, index),
+                played=played.get(index),
             )
             current[0] = None
             matches.append(match)
@@ -391,31 +389,19 @@ def write_outputs(
 
 
 class _GameLog:
-    """Appends each game to ``games.jsonl`` as it is played (the file is started afresh). A
-    write that fails (a full disk) stops the log, not the games: :attr:`error` keeps it."""
+    """Appends each game to the tournament's journal as it is played. A write that fails (a
+    full disk) stops the log, not the games: :attr:`error` keeps it."""
 
-    def __init__(self, path: Path | None) -> None:
-        self.file: IO[str] | None = None
-        self.path = path
+    def __init__(self, journal: TournamentJournal | None) -> None:
+        self.journal = journal
         self.error: OSError | None = None
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.file = path.open("w", encoding="utf-8")
 
-    def __call__(self, record: GameRecord, match: int) -> None:
-        if self.file is not None and self.error is None:
+    def __call__(self, record: GameRecord, match: int, game: int) -> None:
+        if self.journal is not None and self.error is None:
             try:
-                self.file.write(json.dumps(game_json(record, match)) + "\n")
-                self.file.flush()
+                self.journal.append(record, match, game)
             except OSError as error:
-                self.error = OSError(error.errno, error.strerror, str(self.path))
-
-    def close(self) -> None:
-        if self.file is not None:
-            try:
-                self.file.close()
-            except OSError as error:
-                self.error = self.error or OSError(error.errno, error.strerror, str(self.path))
+                self.error = error
 
 
 def run_tournament(
@@ -433,8 +419,14 @@ def run_tournament(
     seed: int = 0,
     progress: bool = True,
     title: str = "",
+    restart_other: bool = False,
 ) -> Tournament:
     """Plays the round robin, fits the ratings and writes the outputs into ``out`` (if given).
+
+    With ``out`` each game is kept in ``out/games.jsonl`` as it ends
+    (:class:`~pyaz.eval.tournament_journal.TournamentJournal`), and the same tournament run
+    again there plays only the games not in it; a file of another tournament is refused
+    (ValueError naming the field that differs), or with ``restart_other`` started afresh.
 
     On KeyboardInterrupt the games played so far are rated and written (if there are enough),
     then the interrupt goes on. A write that fails (games.jsonl while the games are played, or
@@ -445,7 +437,22 @@ def run_tournament(
         names = ", ".join(c.name for c in contestants)
         raise ValueError(f"anchor {anchor!r} is not a player; players: {names}")
     tournament = Tournament(list(contestants))
-    log = _GameLog(out / "games.jsonl" if out is not None else None)
+    pairs = list(pairs) if pairs is not None else round_robin_pairs(len(contestants))
+    plies = default_opening_plies(start_state) if opening_plies is None else opening_plies
+    journal = None
+    if out is not None:
+        players = [(c.name, c.path) for c in contestants]
+        journal = TournamentJournal.open(
+            out, players, pairs, games, start_state, plies, seed, restart_other=restart_other
+        )
+    if journal is not None and progress and (journal.played or journal.beyond):
+        before = sum(len(games_of) for games_of in journal.played.values())
+        beyond = (
+            f" ({journal.beyond} more beyond --games {games} left out)" if journal.beyond else ""
+        )
+        print(f"resuming: {before} games played before, read from {journal.path}{beyond}",
+              file=sys.stderr, flush=True)  # fmt: skip
+    log = _GameLog(journal)
     options = {"anchor": anchor, "prior": prior, "advantage": advantage, "drawelo": drawelo}
     try:
         tournament.matches = play_tournament(
@@ -453,10 +460,11 @@ def run_tournament(
             games,
             start_state,
             pairs=pairs,
-            opening_plies=opening_plies,
+            opening_plies=plies,
             seed=seed,
             progress=progress,
             on_game=log,
+            played=None if journal is None else journal.played,
         )
     except KeyboardInterrupt as interrupt:
         tournament.matches = list(getattr(interrupt, "matches", []))
@@ -469,7 +477,8 @@ def run_tournament(
         interrupt.tournament = tournament  # type: ignore[attr-defined]
         raise
     finally:
-        log.close()
+        if journal is not None:
+            journal.close()
     tournament.fit = fit_matches(tournament.matches, **options)
     failure = log.error
     if out is not None:
@@ -550,6 +559,7 @@ def rate_run_iterations(
         seed=seed,
         progress=progress,
         title=f"{run_dir.name}: Elo by iteration",
+        restart_other=True,  # the run's own folder: other iterations rated before start afresh
     )
     assert tournament.fit is not None
     ratings = [tournament.fit.rating(c.name) for c in contestants]

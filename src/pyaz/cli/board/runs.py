@@ -268,7 +268,10 @@ def replays(folder: Path, config: dict[str, Any], damage: Damage) -> list[dict[s
             )
 
     name = "elo/games.jsonl"
-    for number_, record in enumerate(read_records(folder / name, name, damage), 1):
+    records = read_records(folder / name, name, damage)
+    if records and isinstance(records[0], dict) and "journal" in records[0]:
+        records = records[1:]  # the journal's first line names the tournament: no game
+    for number_, record in enumerate(records, 1):
         try:
             title, moves, players = _elo_game(record, state)
         except (ValueError, TypeError, OverflowError) as error:
