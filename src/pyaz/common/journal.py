@@ -13,6 +13,7 @@ checks each (the file may come from anyone: it is parsed as JSON, never executed
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -22,7 +23,7 @@ from pyaz.common.checked_json import MAX_JSON_BYTES, described, parse_json, read
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import fsync_dir
 
-__all__ = ["MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "Journal"]
+__all__ = ["MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "Journal", "file_sha256"]
 
 MAX_JOURNAL_BYTES = MAX_JSON_BYTES
 """The largest journal read (some 10,000 games of Go on 19x19)."""
@@ -125,6 +126,16 @@ class Journal:
             pass  # every line was synced when written
         finally:
             self._lock.release()
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of the file at ``path`` (a journal's header names a player's network by
+    it, so that a network that changed between a stop and the resume is another player)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(2**20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _as_written(header: dict[str, Any]) -> dict[str, Any]:

@@ -22,13 +22,12 @@ a killed write is dropped (that game is played again).
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
 from pyaz import _core
 from pyaz.common.checked_json import MAX_INT, Fields, parse_json
-from pyaz.common.journal import MAX_JOURNAL_BYTES, MAX_LINE_BYTES, Journal
+from pyaz.common.journal import MAX_JOURNAL_BYTES, MAX_LINE_BYTES, Journal, file_sha256
 from pyaz.eval import presets
 from pyaz.eval.parallel import MatchPlan
 from pyaz.games.registry import action_record
@@ -62,12 +61,7 @@ def network_digest(spec: str) -> str | None:
     from pyaz.nets.shipped import BUILTIN_PREFIX, shipped_path
 
     path = fields[0]
-    file = shipped_path(path) if path.startswith(BUILTIN_PREFIX) else model_path(path)
-    digest = hashlib.sha256()
-    with open(file, "rb") as stream:
-        for block in iter(lambda: stream.read(2**20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return file_sha256(shipped_path(path) if path.startswith(BUILTIN_PREFIX) else model_path(path))
 
 
 def _header(plan: MatchPlan, start: GameState) -> dict[str, Any]:

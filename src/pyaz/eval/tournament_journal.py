@@ -19,14 +19,13 @@ a damaged line is a one-line ValueError naming the file, the line and the field.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pyaz import _core
 from pyaz.common.checked_json import MAX_INT, Fields, parse_json
-from pyaz.common.journal import Journal
+from pyaz.common.journal import Journal, file_sha256
 from pyaz.eval.arena import GameRecord, draw_openings, game_start
 from pyaz.eval.match_journal import STATUSES, check_replay, read_actions
 from pyaz.games.registry import action_record
@@ -58,11 +57,7 @@ def file_digest(path: Path | None) -> str | None:
         return None
     from pyaz.nets import model_path
 
-    digest = hashlib.sha256()
-    with open(model_path(path), "rb") as stream:
-        for block in iter(lambda: stream.read(2**20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return file_sha256(model_path(path))
 
 
 def game_line(record: GameRecord, match: int, game: int) -> dict[str, Any]:
