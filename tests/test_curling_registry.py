@@ -88,6 +88,8 @@ CLEANED = [
     "eval/arena.py",
     "eval/parallel.py",
     "eval/tournament.py",
+    "eval/match_journal.py",
+    "eval/tournament_journal.py",
     "cli/board/sessions.py",
 ]
 """The modules that play every game and no longer name curling in their code (their

@@ -324,7 +324,7 @@ def test_a_journal_of_another_tournament_or_a_damaged_game_is_a_one_line_error(
         ),
         "another opening": (
             {**first, "opening": [0, 0]},
-            "the opening is not the one this match draws",
+            "game 1's opening is not the one its match draws",
         ),
         "another player": ({**first, "first": "y"}, "first must be x, not the string 'y'"),
         "another result": ({**first, "winner": 1 if first["winner"] != 1 else 0}, "winner must be"),

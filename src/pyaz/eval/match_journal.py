@@ -22,6 +22,7 @@ a killed write is dropped (that game is played again).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -150,48 +151,61 @@ class _GameChecker:
         if a_first != self.plan.a_first(index):
             raise fields.problem("a_first", str(self.plan.a_first(index)).lower(), a_first)
         first, second = self.names if a_first else self.names[::-1]
-        fields.text("first", choices=(first,))
-        fields.text("second", choices=(second,))
-        opening = fields.integers("opening")
-        expected = self.openings[index // 2] if self.openings else []
-        if opening != expected:
-            raise ValueError(
-                f"{where}: game {index + 1}'s opening is not the one this match draws for it"
-            )
-        status = fields.text("status", choices=STATUSES)
-        win = winner(getattr(_core.Status, status))
-        recorded = fields.data.get("winner")
-        if recorded != win or isinstance(recorded, bool):
-            raise fields.problem("winner", "null" if win is None else str(win), recorded)
-        resigned = fields.optional_integer("resigned", high=1)
-        actions = read_actions(fields, self.record)
-        self._replay(where, index, opening, actions, status, resigned)
+        opening = self.openings[index // 2] if self.openings else []
+        start = self.plan.game_start(self.start, index)
+        game = read_game(fields, f"game {index + 1}", (first, second), opening, start, self.record)
         return index, {
             "index": index,
             "a_first": a_first,
             "first": first,
             "second": second,
-            "opening": opening,
-            "actions": [self.record.write(action) for action in actions],
-            "status": status,
-            "winner": win,
-            "resigned": resigned,
+            "opening": game.opening,
+            "actions": [self.record.write(action) for action in game.actions],
+            "status": game.status,
+            "winner": game.winner,
+            "resigned": game.resigned,
             "seconds": fields.number("seconds"),
         }
 
-    def _replay(
-        self,
-        where: str,
-        index: int,
-        opening: list[int],
-        actions: list[Any],
-        status: str,
-        resigned: int | None,
-    ) -> None:
-        """ValueError naming the line unless the moves (the opening's first) replay from game
-        ``index``'s start, each legal, to the recorded end."""
-        start = self.plan.game_start(self.start, index)
-        check_replay(start, [*opening, *actions], status, resigned, f"{where}: game {index + 1}")
+
+@dataclass(frozen=True)
+class GameLine:
+    """A journal line's game, checked (:func:`read_game`): the opening, the players' moves
+    (as the game's actions: curling's as targets), the end (a :class:`~pyaz._core.Status`
+    name), the winner (0, 1, None) and the side that resigned (None)."""
+
+    opening: list[int]
+    actions: list[Any]
+    status: str
+    winner: int | None
+    resigned: int | None
+
+
+def read_game(
+    fields: Fields,
+    game: str,
+    players: tuple[str, str],
+    opening: list[int],
+    start: GameState,
+    record: ActionRecord,
+) -> GameLine:
+    """The game (``game``: "game K", for a message) of a journal line's ``fields``, checked:
+    its players (first, second) are ``players``, its opening is ``opening`` (the one its match
+    draws for it), its winner is its end's, and its moves replay from ``start`` (each legal, to
+    the end recorded); ValueError naming the line and the field otherwise."""
+    fields.text("first", choices=(players[0],))
+    fields.text("second", choices=(players[1],))
+    if fields.integers("opening") != opening:
+        raise ValueError(f"{fields.where}: {game}'s opening is not the one its match draws for it")
+    status = fields.text("status", choices=STATUSES)
+    won = winner(getattr(_core.Status, status))
+    recorded = fields.data.get("winner")
+    if recorded != won or isinstance(recorded, bool):
+        raise fields.problem("winner", "null" if won is None else str(won), recorded)
+    resigned = fields.optional_integer("resigned", high=1)
+    actions = read_actions(fields, record)
+    check_replay(start, [*opening, *actions], status, resigned, f"{fields.where}: {game}")
+    return GameLine(opening, actions, status, won, resigned)
 
 
 def read_actions(fields: Fields, record: ActionRecord) -> list[Any]:

@@ -27,9 +27,9 @@ from pyaz import _core
 from pyaz.common.checked_json import MAX_INT, Fields, parse_json
 from pyaz.common.journal import Journal, file_sha256
 from pyaz.eval.arena import GameRecord, draw_openings, game_start
-from pyaz.eval.match_journal import STATUSES, check_replay, read_actions
+from pyaz.eval.match_journal import read_game
 from pyaz.games.registry import action_record
-from pyaz.games.state import GameState, winner
+from pyaz.games.state import GameState
 
 __all__ = ["GAMES_FILE", "KIND", "TournamentJournal", "game_line", "match_seed"]
 
@@ -185,23 +185,14 @@ class _GameChecker:
             return (match, game), None
         a, b = (self.names[i] for i in self.pairs[match])
         first, second = (a, b) if game % 2 == 0 else (b, a)
-        fields.text("first", choices=(first,))
-        fields.text("second", choices=(second,))
-        opening = fields.integers("opening")
-        if opening != self.openings(match)[game // 2]:
-            raise ValueError(f"{where}: the opening is not the one this match draws for it")
-        status = fields.text("status", choices=STATUSES)
-        won = winner(getattr(_core.Status, status))
-        recorded = fields.data.get("winner")
-        if recorded != won or isinstance(recorded, bool):
-            raise fields.problem("winner", "null" if won is None else str(won), recorded)
-        resigned = fields.optional_integer("resigned", high=1)
-        actions = read_actions(fields, self.record)
         start = game_start(self.start, match_seed(self.seed, match), game)
-        check_replay(start, [*opening, *actions], status, resigned, f"{where}: game {game + 1}")
-        kept = [self.record.write(action) for action in actions]  # as play_game keeps them
-        end = getattr(_core.Status, status)
-        return (match, game), GameRecord(kept, end, won, first, second, opening, resigned)
+        opening = self.openings(match)[game // 2]
+        read = read_game(fields, f"game {game + 1}", (first, second), opening, start, self.record)
+        kept = [self.record.write(action) for action in read.actions]  # as play_game keeps them
+        end = getattr(_core.Status, read.status)
+        return (match, game), GameRecord(
+            kept, end, read.winner, first, second, read.opening, read.resigned
+        )
 
     def openings(self, match: int) -> list[list[int]]:
         """The openings match ``match`` draws (one a pair of games)."""
