@@ -34,7 +34,14 @@ from pyaz.eval.parallel import MatchPlan
 from pyaz.games.registry import action_record
 from pyaz.games.state import ActionRecord, BoardGameState, GameState, winner
 
-__all__ = ["JOURNAL", "MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "MatchJournal"]
+__all__ = [
+    "JOURNAL",
+    "MAX_JOURNAL_BYTES",
+    "MAX_LINE_BYTES",
+    "GameLine",
+    "MatchJournal",
+    "read_game",
+]
 
 JOURNAL = "match.jsonl"
 """The journal's name in a ``--out`` folder."""

@@ -31,7 +31,7 @@ from pyaz.eval.match_journal import read_game
 from pyaz.games.registry import action_record
 from pyaz.games.state import GameState
 
-__all__ = ["GAMES_FILE", "KIND", "TournamentJournal", "game_line", "match_seed"]
+__all__ = ["GAMES_FILE", "KIND", "Played", "TournamentJournal", "game_line", "match_seed"]
 
 GAMES_FILE = "games.jsonl"
 """The journal's name in a ``--out`` folder."""
