@@ -93,6 +93,9 @@ def test_a_match_killed_mid_write_resumes_with_the_same_games(
     assert f"resuming: 3 of the 6 games played before, read from {out / JOURNAL}" in printed
     summary = _summary(out)
     assert summary["games"] == 6 and summary["games_resumed"] == 3
+    # the games' own times, the three read back included (the wall time is this session's)
+    times = [game["seconds"] for game in summary["results"]]
+    assert len(times) == 6 and summary["game_seconds"] == pytest.approx(sum(times), abs=1e-3)
     # Players are seeded per game: the games played after the stop are the ones it missed.
     assert (out / "games.txt").read_text() == (whole / "games.txt").read_text()
     assert sorted(json.loads(line)["index"] for line in _lines(out)[1:]) == list(range(6))

@@ -347,6 +347,7 @@ def _play(
     result = tally(plan, games)
     summary = summary_of(plan, result, games, args.games, parallel, seconds, [])
     summary["games_resumed"] = len(played)
+    summary["game_seconds"] = round(sum(game["seconds"] for game in games), 3)  # every session's
     first, second = summary["a_as_first"], summary["a_as_second"]
     lower, upper = summary["wilson_95_cc"]
     print(
