@@ -23,13 +23,16 @@ from pyaz.common.checked_json import MAX_JSON_BYTES, described, parse_json, read
 from pyaz.common.folder_lock import FolderLock
 from pyaz.common.runlog import fsync_dir
 
-__all__ = ["MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "Journal", "file_sha256"]
+__all__ = ["ANOTHER", "MAX_JOURNAL_BYTES", "MAX_LINE_BYTES", "Journal", "file_sha256"]
 
 MAX_JOURNAL_BYTES = MAX_JSON_BYTES
 """The largest journal read (some 10,000 games of Go on 19x19)."""
 
 MAX_LINE_BYTES = 2**20
 """The longest line read (a game of Go on 19x19 takes some 5 KB)."""
+
+ANOTHER = "give another --out, or remove the file to start this one there"
+"""What the message of a file that holds other work says to do."""
 
 
 class Journal:
@@ -47,7 +50,12 @@ class Journal:
 
     @classmethod
     def open(
-        cls, path: Path, header: dict[str, Any], other: str, *, restart_other: bool = False
+        cls,
+        path: Path,
+        header: dict[str, Any],
+        other: str = ANOTHER,
+        *,
+        restart_other: bool = False,
     ) -> Journal:
         """The journal at ``path`` whose first line is ``header`` (started when missing).
 
@@ -79,8 +87,9 @@ class Journal:
             data = read_regular_file(path, MAX_JOURNAL_BYTES)
         except FileNotFoundError:
             data = b""
-        first = data.split(b"\n", 1)[0]
-        if restart_other and (b"\n" not in data or _problem(first, header, path, other)):
+        started = b"\n" in data  # a whole first line
+        problem = _problem(data.split(b"\n", 1)[0], header, path, other) if started else ""
+        if restart_other and (problem or not started):
             data = b""  # no journal, or another's, in a folder the caller owns: started afresh
         if b"\n" not in data:  # none, or its first line cut short by a kill: the work starts
             if not _json_line(header).startswith(data):
@@ -89,7 +98,6 @@ class Journal:
             journal.append(header)
             fsync_dir(path.parent)  # the new file survives a power loss
             return journal
-        problem = _problem(first, header, path, other)
         if problem:
             raise ValueError(problem)
         kept = data.rfind(b"\n") + 1  # a last line cut short by a kill: that item is done again

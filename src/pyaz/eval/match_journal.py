@@ -49,9 +49,6 @@ JOURNAL = "match.jsonl"
 KIND = "pyaz-arena match"
 """The ``journal`` field of the first line."""
 
-OTHER = "give another --out, or remove the file to start this one there"
-"""What the message of a folder that holds another match says to do."""
-
 STATUSES = ("DRAW", "FIRST_PLAYER_WIN", "SECOND_PLAYER_WIN")
 """How a game recorded in a journal ended (:class:`~pyaz._core.Status` names)."""
 
@@ -113,7 +110,7 @@ class MatchJournal:
         field that differs), or a game line is damaged;
         :class:`~pyaz.common.folder_lock.FolderInUseError` when another process plays in
         ``out``; OSError when the file cannot be read or written."""
-        journal = Journal.open(out / JOURNAL, _header(plan, start), OTHER)
+        journal = Journal.open(out / JOURNAL, _header(plan, start))
         try:
             played: Played = {}
             beyond = 0
@@ -167,7 +164,7 @@ class _GameChecker:
             "first": first,
             "second": second,
             "opening": game.opening,
-            "actions": [self.record.write(action) for action in game.actions],
+            "actions": game.actions,
             "status": game.status,
             "winner": game.winner,
             "resigned": game.resigned,
@@ -178,7 +175,8 @@ class _GameChecker:
 @dataclass(frozen=True)
 class GameLine:
     """A journal line's game, checked (:func:`read_game`): the opening, the players' moves
-    (as the game's actions: curling's as targets), the end (a :class:`~pyaz._core.Status`
+    (as a record keeps them, :attr:`~pyaz.games.state.ActionRecord.write`: curling's targets
+    as (x, y, spin)), the end (a :class:`~pyaz._core.Status`
     name), the winner (0, 1, None) and the side that resigned (None)."""
 
     opening: list[int]
@@ -212,7 +210,8 @@ def read_game(
     resigned = fields.optional_integer("resigned", high=1)
     actions = read_actions(fields, record)
     check_replay(start, [*opening, *actions], status, resigned, f"{fields.where}: {game}")
-    return GameLine(opening, actions, status, won, resigned)
+    kept = [record.write(action) for action in actions]  # as play_game keeps them
+    return GameLine(opening, kept, status, won, resigned)
 
 
 def read_actions(fields: Fields, record: ActionRecord) -> list[Any]:

@@ -39,8 +39,6 @@ GAMES_FILE = "games.jsonl"
 KIND = "pyaz tournament"
 """The ``journal`` field of the first line."""
 
-OTHER = "give another --out, or remove the file to start this one there"
-
 Played = dict[int, dict[int, GameRecord]]
 """Games read back: by match, then by the game's number in its match (both from 0)."""
 
@@ -122,7 +120,7 @@ class TournamentJournal:
             "opening_plies": opening_plies,
             "seed": seed,
         }
-        journal = Journal.open(out / GAMES_FILE, header, OTHER, restart_other=restart_other)
+        journal = Journal.open(out / GAMES_FILE, header, restart_other=restart_other)
         try:
             checker = _GameChecker(
                 [name for name, _ in players], pairs, games, start, opening_plies, seed
@@ -188,10 +186,9 @@ class _GameChecker:
         start = game_start(self.start, match_seed(self.seed, match), game)
         opening = self.openings(match)[game // 2]
         read = read_game(fields, f"game {game + 1}", (first, second), opening, start, self.record)
-        kept = [self.record.write(action) for action in read.actions]  # as play_game keeps them
         end = getattr(_core.Status, read.status)
         return (match, game), GameRecord(
-            kept, end, read.winner, first, second, read.opening, read.resigned
+            read.actions, end, read.winner, first, second, read.opening, read.resigned
         )
 
     def openings(self, match: int) -> list[list[int]]:
