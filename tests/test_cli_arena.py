@@ -72,6 +72,18 @@ def test_go_games_are_written_as_sgf(tmp_path: Path) -> None:
         assert game.properties["RE"][0].startswith(f"{colour}+")
 
 
+def test_a_go_match_rerun_with_fewer_games_keeps_only_their_sgf_files(tmp_path: Path) -> None:
+    out = tmp_path / "go"
+    argv = ["random", "random", "--game", "go", "--size", "5", "--openings", "0", "--quiet"]
+    assert main([*argv, "--games", "4", "--out", str(out)]) == 0
+    names = ["game-0001.sgf", "game-0002.sgf", "game-0003.sgf", "game-0004.sgf"]
+    assert sorted(path.name for path in out.glob("*.sgf")) == names
+    (out / "notes.sgf").write_text("(;GM[1])")  # not a game file of pyaz's: left alone
+    assert main([*argv, "--games", "2", "--out", str(out)]) == 0
+    assert json.loads((out / "summary.json").read_text())["games"] == 2
+    assert sorted(path.name for path in out.glob("*.sgf")) == [*names[:2], "notes.sgf"]
+
+
 def test_racing_kings_games_are_written_as_pgn(tmp_path: Path) -> None:
     import chess.pgn
 

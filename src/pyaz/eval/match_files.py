@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,12 +61,18 @@ def result_token(game: dict[str, Any]) -> str:
     return "1/2-1/2" if winner is None else ("1-0" if winner == 0 else "0-1")
 
 
+SGF_NAME = re.compile(r"game-\d{4,}\.sgf")
+"""The name of a game's SGF file in a match folder."""
+
+
 def _sgf_text(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
 def write_sgf_games(out: Path, start: Go, games: list[dict[str, Any]], event: str) -> list[Path]:
-    """One SGF file per game (``game-0001.sgf``, ...), with the players and the result."""
+    """One SGF file per game (``game-0001.sgf``, ...), with the players and the result. The
+    game files of an earlier, longer match in ``out`` (a match resumed with a smaller
+    ``--games``) are removed: the folder holds the games its summary counts."""
     paths = []
     for game in games:
         moves = [*game["opening"], *game["actions"]]
@@ -83,6 +90,9 @@ def write_sgf_games(out: Path, start: Go, games: list[dict[str, Any]], event: st
         path = out / f"game-{game['index'] + 1:04d}.sgf"
         write_text(path, text[:2] + extra + text[2:])
         paths.append(path)
+    for stale in set(out.glob("game-*.sgf")) - set(paths):
+        if SGF_NAME.fullmatch(stale.name):
+            stale.unlink()
     return paths
 
 
