@@ -462,3 +462,43 @@ def test_a_killed_parallel_match_leaves_no_worker(tmp_path: Path) -> None:
         for pid in [process.pid, *in_session(process.pid)]:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+SLOW_GTP_ENGINE = """\
+import sys, time
+for line in sys.stdin:
+    command = line.split()[0] if line.split() else ""
+    if command == "genmove":
+        open(sys.argv[1], "w").close()
+        time.sleep(600)  # thinks, and reads nothing, as a strong level does
+    print("= 1" if command == "protocol_version" else "= ", flush=True)
+    print(flush=True)
+"""
+
+
+def test_a_killed_parallel_match_leaves_no_engine_thinking(tmp_path: Path) -> None:
+    """An engine in the middle of a long search does not read its closed input: killing
+    ``pyaz-arena --parallel 2`` kills the engines its workers started too
+    (``die_with_parent(children=True)``), not only the workers."""
+    engine = tmp_path / "slow_gtp.py"
+    engine.write_text(SLOW_GTP_ENGINE)
+    thinking = tmp_path / "thinking"
+    spec = f"gtp:{sys.executable} {engine} {thinking}"
+    command = [sys.executable, "-m", "pyaz.cli.arena", spec, "random", "--game", "othello"]
+    args = ["--size", "8", "--games", "2", "--openings", "0", "--parallel", "2", "--quiet"]
+    with (tmp_path / "arena.log").open("wb") as log:
+        process = subprocess.Popen(
+            [*command, *args], stdout=log, stderr=subprocess.STDOUT, env=ENV,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        wait_for(thinking.exists, 120, "the engine never got a genmove")
+        engines = [p for p in in_session(process.pid) if str(engine) in cmdline(p)]
+        assert engines, (tmp_path / "arena.log").read_text()
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
+        wait_for(lambda: not in_session(process.pid), 10, "an engine outlived the match")
+    finally:
+        for pid in [process.pid, *in_session(process.pid)]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

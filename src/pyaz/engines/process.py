@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO
 
 from pyaz.common.closing import ClosesOnExit
+from pyaz.common.workers import child_preexec
 
 __all__ = ["GAME_DIRS", "ClosesOnExit", "EngineProcess", "find_engine"]
 
@@ -71,6 +72,7 @@ class EngineProcess(ClosesOnExit):
                 encoding="utf-8",  # whatever the locale; bytes that are not UTF-8 become U+FFFD
                 errors="replace",  # (strict decoding ended the reader: "the engine exited")
                 bufsize=1,
+                preexec_fn=child_preexec(),  # in a match's worker: the engine dies with it
             )
         except PermissionError as error:
             raise self.not_found_error(f"cannot run {self.command[0]}: {error}") from error

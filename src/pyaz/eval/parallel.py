@@ -143,7 +143,7 @@ _WORKER: MatchWorker | None = None
 
 def _init_worker(plan: MatchPlan, parent: int) -> None:
     global _WORKER
-    die_with_parent(parent)  # its engines see their input close and end too
+    die_with_parent(parent, children=True)  # and its engines die with it
     _WORKER = MatchWorker(plan)
     multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
 
