@@ -69,6 +69,11 @@ class GameRecord:
         """Every ply from the match's start position: the opening, then the players' moves."""
         return [*self.opening, *self.actions]
 
+    @property
+    def first_score(self) -> float:
+        """The first player's score: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        return 0.5 if self.winner is None else 1.0 - self.winner
+
 
 def _plain(action: Any) -> Any:
     """A board game's action as a Python int (players may return numpy integers)."""

@@ -186,8 +186,7 @@ def round_robin_pairs(count: int, neighbours: int | None = None) -> list[tuple[i
 
 def game_result(record: GameRecord) -> GameResult:
     """The Elo input for one arena game: the first player's score."""
-    result = 0.5 if record.winner is None else (1.0 if record.winner == 0 else 0.0)
-    return GameResult(record.first, record.second, result)
+    return GameResult(record.first, record.second, record.first_score)
 
 
 def play_tournament(

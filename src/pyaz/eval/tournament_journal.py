@@ -66,7 +66,7 @@ def game_line(record: GameRecord, match: int, game: int) -> dict[str, Any]:
         "game": game,
         "first": record.first,
         "second": record.second,
-        "result": 0.5 if record.winner is None else 1.0 - record.winner,
+        "result": record.first_score,
         "winner": record.winner,
         "status": record.status.name,
         "resigned": record.resigned,
