@@ -439,29 +439,41 @@ def test_a_local_ray_started_by_pyaz_is_stopped_by_pyaz(tmp_path: Path, how: str
     ray_session_ends(tmp_path, how)
 
 
+@contextlib.contextmanager
+def arena_in_session(tmp_path: Path, args: list[str]) -> Iterator[subprocess.Popen[bytes]]:
+    """``pyaz-arena ARGS`` in a session of its own (its log in ``tmp_path``); whatever is left of
+    the session is killed at the end."""
+    command = [sys.executable, "-m", "pyaz.cli.arena", *args, "--quiet"]
+    with (tmp_path / "arena.log").open("wb") as log:
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env=ENV, start_new_session=True
+        )
+    try:
+        yield process
+    finally:
+        for pid in [process.pid, *in_session(process.pid)]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def kill_and_wait_for_session(process: subprocess.Popen[bytes], what: str) -> None:
+    """SIGKILL ``process`` (nothing can clean up); nothing of its session may outlive it."""
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(10)
+    wait_for(lambda: not in_session(process.pid), 10, f"{what} outlived the match")
+
+
 def test_a_killed_parallel_match_leaves_no_worker(tmp_path: Path) -> None:
     """``pyaz-arena --parallel 2`` killed (SIGKILL, nothing can clean up): its two match workers
     die with it (pyaz.common.workers.die_with_parent), as every pool of pyaz's does."""
-    command = [sys.executable, "-m", "pyaz.cli.arena", "uct:20000", "uct:20000"]
-    args = ["--game", "othello", "--size", "8", "--games", "40", "--parallel", "2", "--quiet"]
-    with (tmp_path / "arena.log").open("wb") as log:
-        process = subprocess.Popen(
-            [*command, *args], stdout=log, stderr=subprocess.STDOUT, env=ENV,
-            start_new_session=True,
-        )  # fmt: skip
-    try:
+    args = ["uct:20000", "uct:20000", "--game", "othello", "--size", "8", "--games", "40"]
+    with arena_in_session(tmp_path, [*args, "--parallel", "2"]) as process:
 
         def workers() -> list[int]:
             return [p for p in in_session(process.pid) if "spawn_main" in cmdline(p)]
 
         wait_for(lambda: len(workers()) == 2, 120, "the two match workers did not start")
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(10)
-        wait_for(lambda: not in_session(process.pid), 10, "workers outlived the match")
-    finally:
-        for pid in [process.pid, *in_session(process.pid)]:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        kill_and_wait_for_session(process, "workers")
 
 
 SLOW_GTP_ENGINE = """\
@@ -484,21 +496,9 @@ def test_a_killed_parallel_match_leaves_no_engine_thinking(tmp_path: Path) -> No
     engine.write_text(SLOW_GTP_ENGINE)
     thinking = tmp_path / "thinking"
     spec = f"gtp:{sys.executable} {engine} {thinking}"
-    command = [sys.executable, "-m", "pyaz.cli.arena", spec, "random", "--game", "othello"]
-    args = ["--size", "8", "--games", "2", "--openings", "0", "--parallel", "2", "--quiet"]
-    with (tmp_path / "arena.log").open("wb") as log:
-        process = subprocess.Popen(
-            [*command, *args], stdout=log, stderr=subprocess.STDOUT, env=ENV,
-            start_new_session=True,
-        )  # fmt: skip
-    try:
+    args = [spec, "random", "--game", "othello", "--size", "8", "--games", "2", "--openings", "0"]
+    with arena_in_session(tmp_path, [*args, "--parallel", "2"]) as process:
         wait_for(thinking.exists, 120, "the engine never got a genmove")
         engines = [p for p in in_session(process.pid) if str(engine) in cmdline(p)]
         assert engines, (tmp_path / "arena.log").read_text()
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(10)
-        wait_for(lambda: not in_session(process.pid), 10, "an engine outlived the match")
-    finally:
-        for pid in [process.pid, *in_session(process.pid)]:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        kill_and_wait_for_session(process, "an engine")
