@@ -16,7 +16,7 @@ from collections.abc import Callable
 __all__ = ["child_preexec", "die_with_parent"]
 
 _PR_SET_PDEATHSIG = 1
-_children_die_with_us = False
+_children_prctl: Callable[..., int] | None = None  # set by die_with_parent(children=True)
 
 
 def die_with_parent(parent: int, children: bool = False) -> None:
@@ -28,9 +28,9 @@ def die_with_parent(parent: int, children: bool = False) -> None:
     :func:`child_preexec` (the engines of a match) are killed when the worker ends, on Linux:
     an engine that is thinking does not read its closed input, and ran on for minutes after
     the command was killed."""
-    global _children_die_with_us
-    _children_die_with_us = children and sys.platform == "linux"
+    global _children_prctl
     libc = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
+    _children_prctl = libc.prctl if libc is not None and children else None
     if libc is None or libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         _watch_parent(parent)
     if os.getppid() != parent:
@@ -52,9 +52,9 @@ def child_preexec() -> Callable[[], None] | None:
     and only from its main thread. The kernel's signal follows the *thread* that started the
     child, so a child started from a thread that ends first (a server's request thread) would
     be killed with that thread; the main thread lasts as long as the process."""
-    if not _children_die_with_us or threading.current_thread() is not threading.main_thread():
+    prctl = _children_prctl  # looked up before the fork, not in the child
+    if prctl is None or threading.current_thread() is not threading.main_thread():
         return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork, not in the child
     starter = os.getpid()
 
     def die_with_starter() -> None:
